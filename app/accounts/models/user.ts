@@ -1,0 +1,102 @@
+import { DateTime } from 'luxon'
+import hash from '@adonisjs/core/services/hash'
+import { compose } from '@adonisjs/core/helpers'
+import { BaseModel, beforeCreate, column } from '@adonisjs/lucid/orm'
+import { withAuthFinder } from '@adonisjs/auth/mixins/lucid'
+import { DbAccessTokensProvider } from '@adonisjs/auth/access_tokens'
+import { randomUUID } from 'node:crypto'
+import { jsonColumn } from '#core/helpers/columns'
+import { accessTokenTtl } from '#config/auth'
+
+export type BillingAddress = {
+  line1: string
+  line2: string | null
+  city: string
+  postal_code: string
+  state: string
+  country: string
+}
+
+export type Role = 'customer' | 'admin'
+
+const AuthFinder = withAuthFinder(() => hash.use('scrypt'), {
+  uids: ['email'],
+  passwordColumnName: 'password',
+})
+
+export default class User extends compose(BaseModel, AuthFinder) {
+  @column({ isPrimary: true })
+  declare id: number
+
+  @column()
+  declare uuid: string
+
+  @column()
+  declare email: string
+
+  @column({ serializeAs: null })
+  declare password: string
+
+  @column()
+  declare name: string
+
+  @column()
+  declare firstName: string | null
+
+  @column()
+  declare lastName: string | null
+
+  @column()
+  declare phone: string | null
+
+  @column()
+  declare role: Role
+
+  @column(jsonColumn)
+  declare billingAddress: BillingAddress | null
+
+  @column()
+  declare adToken: string | null
+
+  @column()
+  declare gatewayCustomerId: string | null
+
+  @column()
+  declare cardPaymentMethodId: string | null
+
+  @column()
+  declare cardBrand: string | null
+
+  @column({ columnName: 'card_last4' })
+  declare cardLast4: string | null
+
+  @column()
+  declare cardExpMonth: number | null
+
+  @column()
+  declare cardExpYear: number | null
+
+  @column.dateTime({ autoCreate: true })
+  declare createdAt: DateTime
+
+  @column.dateTime({ autoCreate: true, autoUpdate: true })
+  declare updatedAt: DateTime | null
+
+  @beforeCreate()
+  static assignUuid(user: User) {
+    user.uuid ??= randomUUID()
+    user.role ??= 'customer'
+  }
+
+  get isAdmin() {
+    return this.role === 'admin'
+  }
+
+  static accessTokens = DbAccessTokensProvider.forModel(User, {
+    expiresIn: accessTokenTtl,
+    prefix: 'oat_',
+    table: 'auth_access_tokens',
+    type: 'auth_token',
+    tokenSecretLength: 40,
+  })
+}

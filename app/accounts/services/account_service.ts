@@ -1,0 +1,110 @@
+import { errors as authErrors } from '@adonisjs/auth'
+import User, { type BillingAddress } from '#accounts/models/user'
+import { AppError } from '#core/exceptions/app_error'
+import { isUniqueViolation } from '#core/helpers/db_errors'
+import { notifications } from '#notifications/services/notification_service'
+import { templates } from '#notifications/templates'
+
+export type NewAccount = {
+  email: string
+  password: string
+  name?: string
+  firstName?: string | null
+  lastName?: string | null
+  phone?: string | null
+  adToken?: string | null
+}
+
+export const INVALID_CREDENTIALS = 'Email or password is incorrect.'
+
+/**
+ * Accounts: registration, login, logout and the customer's own details.
+ */
+export class AccountService {
+  async register(input: NewAccount): Promise<{ user: User; token: string }> {
+    const name =
+      input.name?.trim() || [input.firstName, input.lastName].filter(Boolean).join(' ').trim()
+    let user: User
+    try {
+      // The unique index on e-mail decides between simultaneous registrations: exactly one wins.
+      user = await User.create({
+        email: input.email,
+        password: input.password,
+        name,
+        firstName: input.firstName ?? null,
+        lastName: input.lastName ?? null,
+        phone: input.phone ?? null,
+        adToken: input.adToken ?? null,
+        role: 'customer',
+      })
+    } catch (error) {
+      if (isUniqueViolation(error)) {
+        throw AppError.conflict(
+          'An account with this e-mail already exists. Log in or reset your password.',
+          'email_taken'
+        )
+      }
+      throw error
+    }
+    await notifications.send({
+      to: user.email,
+      template: 'welcome',
+      message: templates.welcome(user.firstName ?? user.name),
+      userId: user.id,
+      dedupeKey: `user:${user.id}:welcome`,
+    })
+    return { user, token: await this.issueToken(user) }
+  }
+
+  async login(email: string, password: string): Promise<{ user: User; token: string }> {
+    try {
+      const user = await User.verifyCredentials(email.trim().toLowerCase(), password)
+      return { user, token: await this.issueToken(user) }
+    } catch (error) {
+      if (error instanceof authErrors.E_INVALID_CREDENTIALS) {
+        throw new AppError(INVALID_CREDENTIALS, { status: 400, code: 'invalid_credentials' })
+      }
+      throw error
+    }
+  }
+
+  async logout(user: User & { currentAccessToken?: { identifier: string | number | BigInt } }) {
+    if (user.currentAccessToken) {
+      await User.accessTokens.delete(user, user.currentAccessToken.identifier)
+    }
+  }
+
+  async updateDetails(user: User, updates: { name?: string; email?: string; phone?: string }) {
+    if (updates.name !== undefined) user.name = updates.name
+    if (updates.phone !== undefined) user.phone = updates.phone
+    if (updates.email !== undefined) user.email = updates.email
+    try {
+      await user.save()
+    } catch (error) {
+      if (isUniqueViolation(error)) {
+        throw AppError.unprocessable('This e-mail is already used by another account.', {
+          email: 'This e-mail is already used by another account.',
+        })
+      }
+      throw error
+    }
+    return user
+  }
+
+  async setBillingAddress(user: User, address: BillingAddress) {
+    user.billingAddress = address
+    await user.save()
+    return user
+  }
+
+  async issueToken(user: User): Promise<string> {
+    const token = await User.accessTokens.create(user)
+    return token.value!.release()
+  }
+
+  async listUsers() {
+    return User.query().orderBy('id', 'asc')
+  }
+}
+
+export const accountService = new AccountService()

@@ -1,0 +1,4 @@
+/*
+| Routes of the admin module are registered here.
+*/
+export {}

@@ -1,0 +1,76 @@
+import { DateTime } from 'luxon'
+import { BaseModel, column } from '@adonisjs/lucid/orm'
+import { booleanColumn, jsonColumn } from '#core/helpers/columns'
+
+export type SizeType = 'shoe' | 'clothing' | 'OS'
+
+export default class Product extends BaseModel {
+  @column({ isPrimary: true })
+  declare id: number
+
+  @column()
+  declare slug: string
+
+  @column()
+  declare title: string
+
+  @column()
+  declare image: string
+
+  @column()
+  declare description: string | null
+
+  @column()
+  declare priceCents: number
+
+  @column()
+  declare sizeType: SizeType
+
+  /** Comma-separated, as the spec's Product has it. */
+  @column()
+  declare styles: string
+
+  /** Comma-separated brand tags (adidas, nike, shopify, kith). */
+  @column()
+  declare tags: string
+
+  @column(jsonColumn)
+  declare sizes: string[]
+
+  @column(booleanColumn)
+  declare avail: boolean
+
+  @column()
+  declare totalStock: number
+
+  @column()
+  declare stockTaken: number
+
+  @column.dateTime()
+  declare releaseAt: DateTime | null
+
+  @column.dateTime({ autoCreate: true })
+  declare createdAt: DateTime
+
+  @column.dateTime({ autoCreate: true, autoUpdate: true })
+  declare updatedAt: DateTime | null
+
+  get styleList(): string[] {
+    return splitList(this.styles)
+  }
+
+  get tagList(): string[] {
+    return splitList(this.tags).map((tag) => tag.toLowerCase())
+  }
+
+  get isReleased(): boolean {
+    return this.releaseAt !== null && this.releaseAt <= DateTime.now()
+  }
+}
+
+function splitList(value: string | null): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean)
+}

@@ -1,0 +1,28 @@
+import Product from '#catalog/models/product'
+import { AppError } from '#core/exceptions/app_error'
+
+export const SHOE_SIZES = Array.from({ length: 21 }, (_, index) => String(4 + index / 2))
+export const CLOTHING_SIZES = ['XS', 'S', 'M', 'L']
+export const ONE_SIZE = ['OS']
+
+export function sizesFor(sizeType: string): string[] {
+  if (sizeType === 'OS') return ONE_SIZE
+  if (sizeType === 'clothing') return CLOTHING_SIZES
+  return SHOE_SIZES
+}
+
+export class CatalogService {
+  /** Products customers can see: available ones, the next release first. */
+  async listAvailable() {
+    return Product.query().where('avail', true).orderBy('release_at', 'desc').orderBy('id', 'desc')
+  }
+
+  async findAvailable(id: number) {
+    const product = Number.isSafeInteger(id) && id > 0 ? await Product.find(id) : null
+    if (!product || !product.avail)
+      throw AppError.notFound('Product not found.', 'product_not_found')
+    return product
+  }
+}
+
+export const catalogService = new CatalogService()

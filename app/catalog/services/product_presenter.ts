@@ -1,0 +1,22 @@
+import type Product from '#catalog/models/product'
+
+/** The spec's Product, camelCase; price in dollars as the storefront shows it. */
+export function presentProduct(product: Product) {
+  return {
+    productId: product.id,
+    slug: product.slug,
+    productTitle: product.title,
+    productImage: product.image,
+    description: product.description,
+    price: product.priceCents / 100,
+    priceCents: product.priceCents,
+    sizeType: product.sizeType,
+    styles: product.styles,
+    tags: product.tags,
+    sizes: product.sizes,
+    avail: product.avail,
+    totalStock: product.totalStock,
+    stockTaken: product.stockTaken,
+    releaseAt: product.releaseAt?.toISO() ?? null,
+  }
+}

@@ -1,0 +1,16 @@
+import type { HttpContext } from '@adonisjs/core/http'
+import type { NextFn } from '@adonisjs/core/types/http'
+import { AppError } from '#core/exceptions/app_error'
+
+/**
+ * Admin-only routes: 401 for anonymous callers, 403 for signed-in customers.
+ */
+export default class AdminMiddleware {
+  async handle(ctx: HttpContext, next: NextFn) {
+    const user = await ctx.auth.authenticateUsing(['api'])
+    if (user.role !== 'admin') {
+      throw AppError.forbidden('Admins only.')
+    }
+    return next()
+  }
+}

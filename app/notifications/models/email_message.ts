@@ -1,0 +1,51 @@
+import { DateTime } from 'luxon'
+import { BaseModel, column } from '@adonisjs/lucid/orm'
+
+export type EmailStatus = 'queued' | 'sent' | 'failed' | 'recorded'
+
+export default class EmailMessage extends BaseModel {
+  @column({ isPrimary: true })
+  declare id: number
+
+  @column()
+  declare toAddress: string
+
+  @column()
+  declare template: string
+
+  @column()
+  declare subject: string
+
+  @column()
+  declare textBody: string
+
+  @column()
+  declare htmlBody: string | null
+
+  @column()
+  declare userId: number | null
+
+  @column()
+  declare orderId: number | null
+
+  @column()
+  declare dedupeKey: string | null
+
+  @column()
+  declare status: EmailStatus
+
+  @column()
+  declare attempts: number
+
+  @column()
+  declare lastError: string | null
+
+  @column.dateTime()
+  declare sentAt: DateTime | null
+
+  @column.dateTime({ autoCreate: true })
+  declare createdAt: DateTime
+
+  @column.dateTime({ autoCreate: true, autoUpdate: true })
+  declare updatedAt: DateTime | null
+}

@@ -1,0 +1,25 @@
+import NewsletterSubscriber from '#notifications/models/newsletter_subscriber'
+import { isUniqueViolation } from '#core/helpers/db_errors'
+import { notifications } from '#notifications/services/notification_service'
+import { templates } from '#notifications/templates'
+
+export class NewsletterService {
+  /** Idempotent: subscribing twice (even at once) keeps one row and sends one confirmation. */
+  async subscribe(email: string, source = 'home'): Promise<{ alreadySubscribed: boolean }> {
+    try {
+      await NewsletterSubscriber.create({ email, source, unsubscribedAt: null })
+    } catch (error) {
+      if (isUniqueViolation(error)) return { alreadySubscribed: true }
+      throw error
+    }
+    await notifications.send({
+      to: email,
+      template: 'newsletter_confirmation',
+      message: templates.newsletterConfirmation(),
+      dedupeKey: `newsletter:${email}`,
+    })
+    return { alreadySubscribed: false }
+  }
+}
+
+export const newsletterService = new NewsletterService()

@@ -1,0 +1,4 @@
+/*
+| Routes of the orders module are registered here.
+*/
+export {}

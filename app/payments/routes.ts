@@ -1,0 +1,4 @@
+/*
+| Routes of the payments module are registered here.
+*/
+export {}

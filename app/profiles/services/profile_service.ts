@@ -1,0 +1,128 @@
+import type { Infer } from '@vinejs/vine/types'
+import type User from '#accounts/models/user'
+import Profile, { type Address, type VaultedCard } from '#profiles/models/profile'
+import { AppError } from '#core/exceptions/app_error'
+import { cardVault } from '#core/services/card_vault'
+import { transportEnvelope } from '#core/services/transport_envelope'
+import { detectCardBrand } from '#core/helpers/cards'
+import { editProfileValidator, newProfileValidator } from '#profiles/validators/profile_validator'
+
+type NewProfile = Infer<typeof newProfileValidator>
+type ProfileCard = NewProfile['card']
+
+export const PROFILE_NOT_FOUND = 'Profile not found.'
+
+/** What customers see of a profile: the card as brand, last 4 and expiry only. */
+export function presentProfile(profile: Profile) {
+  return {
+    profileId: profile.publicId,
+    profileName: profile.profileName,
+    email: profile.email,
+    phone: profile.phone,
+    shipping: profile.shipping,
+    billing: profile.billing,
+    card: {
+      name: profile.cardName,
+      last4: profile.cardLast4,
+      cardType: profile.cardBrand,
+      month: String(profile.cardExpMonth).padStart(2, '0'),
+      year: String(profile.cardExpYear),
+    },
+    createdAt: profile.createdAt.toISO(),
+  }
+}
+
+function toAddress(input: NewProfile['shipping']): Address {
+  return {
+    address1: input.address1,
+    address2: input.address2 ?? '',
+    firstName: input.firstName,
+    lastName: input.lastName,
+    city: input.city,
+    zip: input.zip,
+    state: input.state,
+    country: input.country ?? 'US',
+  }
+}
+
+/**
+ * Shipping/billing profiles. They arrive in the transport envelope, are validated after it is
+ * opened, and their card is sealed in the server-only vault; only last 4, brand and expiry are
+ * kept in the clear.
+ */
+export class ProfileService {
+  async list(user: User) {
+    return Profile.query().where('user_id', user.id).orderBy('id', 'asc')
+  }
+
+  async findOwned(user: User, profileId: unknown): Promise<Profile> {
+    const profile =
+      typeof profileId === 'string' && profileId.length <= 64
+        ? await Profile.query().where('public_id', profileId).where('user_id', user.id).first()
+        : null
+    if (!profile) throw AppError.notFound(PROFILE_NOT_FOUND, 'profile_not_found')
+    return profile
+  }
+
+  async addFromEnvelope(user: User, envelope: unknown): Promise<Profile> {
+    const data = await newProfileValidator.validate(transportEnvelope.open(envelope, 'eProfile'))
+    return this.create(user, data)
+  }
+
+  async create(user: User, data: NewProfile): Promise<Profile> {
+    const profile = new Profile()
+    profile.userId = user.id
+    this.fill(profile, data)
+    this.sealCard(profile, data.card, data)
+    await profile.save()
+    return profile
+  }
+
+  async editFromEnvelope(user: User, envelope: unknown): Promise<Profile> {
+    const data = await editProfileValidator.validate(transportEnvelope.open(envelope, 'eProfile'))
+    const profile = await this.findOwned(user, data.profileId)
+    this.fill(profile, data)
+    if (data.card && data.card.number) this.sealCard(profile, data.card, data)
+    await profile.save()
+    return profile
+  }
+
+  async delete(user: User, profileId: unknown): Promise<void> {
+    const profile = await this.findOwned(user, profileId)
+    await profile.delete()
+  }
+
+  /** The full card, for the release-day export only (audited by the caller). */
+  openCard(profile: Profile): VaultedCard {
+    return cardVault.open<VaultedCard>(profile.cardVault)
+  }
+
+  private fill(profile: Profile, data: Omit<NewProfile, 'card'>) {
+    profile.profileName = data.profileName
+    profile.email = data.email
+    profile.phone = data.phone
+    profile.shipping = toAddress(data.shipping)
+    profile.billing = toAddress(data.billing)
+  }
+
+  private sealCard(profile: Profile, card: ProfileCard, data: Omit<NewProfile, 'card'>) {
+    const cardType = detectCardBrand(card.number)
+    const name = card.name || `${data.billing.firstName} ${data.billing.lastName}`
+    const vaulted: VaultedCard = {
+      name,
+      number: card.number,
+      code: card.code,
+      month: card.month,
+      year: card.year,
+      cardType,
+    }
+    profile.cardVault = cardVault.seal(vaulted)
+    profile.cardName = name
+    profile.cardBrand = cardType
+    profile.cardLast4 = card.number.slice(-4)
+    profile.cardExpMonth = Number(card.month)
+    profile.cardExpYear = Number(card.year)
+  }
+}
+
+export const profileService = new ProfileService()

@@ -1,0 +1,4 @@
+/*
+| Routes of the release module are registered here.
+*/
+export {}

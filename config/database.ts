@@ -1,0 +1,46 @@
+import env from '#start/env'
+import app from '@adonisjs/core/services/app'
+import { defineConfig } from '@adonisjs/lucid'
+
+const migrations = { naturalSort: true, paths: ['database/migrations'] }
+
+const dbConfig = defineConfig({
+  connection: env.get('DB_CONNECTION', 'sqlite'),
+  prettyPrintDebugQueries: false,
+  connections: {
+    sqlite: {
+      client: 'better-sqlite3',
+      connection: {
+        filename:
+          env.get('SQLITE_PATH') || app.tmpPath(app.inTest ? 'test.sqlite3' : 'dropslot.sqlite3'),
+      },
+      useNullAsDefault: true,
+      pool: {
+        afterCreate: (connection: any, done: (error: Error | null, connection: any) => void) => {
+          connection.pragma('journal_mode = WAL')
+          connection.pragma('foreign_keys = ON')
+          connection.pragma('busy_timeout = 5000')
+          connection.pragma('synchronous = NORMAL')
+          done(null, connection)
+        },
+      },
+      migrations,
+    },
+    mysql: {
+      client: 'mysql2',
+      connection: {
+        host: env.get('MYSQL_HOST', '127.0.0.1'),
+        port: env.get('MYSQL_PORT', 3306),
+        user: env.get('MYSQL_USER', 'root'),
+        password: env.get('MYSQL_PASSWORD', ''),
+        database: env.get('MYSQL_DB_NAME', app.inTest ? 'dropslot_test' : 'dropslot'),
+        timezone: 'Z',
+        charset: 'utf8mb4',
+      },
+      pool: { min: 0, max: env.get('DB_POOL_MAX', 10) },
+      migrations,
+    },
+  },
+})
+
+export default dbConfig

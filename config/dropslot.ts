@@ -1,0 +1,39 @@
+import env from '#start/env'
+
+/*
+| Product settings that are not framework settings. Secrets come from the environment only.
+*/
+export type VaultKey = { id: string; key: Buffer }
+
+function parseVaultKeys(raw: string): VaultKey[] {
+  const keys = raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      const [id, hex] = entry.split(':')
+      if (!id || !/^[A-Za-z0-9_-]{1,16}$/.test(id) || !hex || !/^[0-9a-fA-F]{64}$/.test(hex)) {
+        throw new Error('VAULT_KEYS must be "id:64-hex-chars[,id:64-hex-chars...]"')
+      }
+      return { id, key: Buffer.from(hex, 'hex') }
+    })
+  if (keys.length === 0) throw new Error('VAULT_KEYS needs at least one key')
+  return keys
+}
+
+const dropslotConfig = {
+  supportEmail: env.get('SUPPORT_EMAIL', 'support@dropslot.test'),
+  appUrl: env.get('APP_URL', `http://localhost:${env.get('PORT')}`),
+  /** Key of the transport envelope: public by design, handed to the storefront at run time. */
+  profileTransportKey: Buffer.from(env.get('PROFILE_TRANSPORT_KEY'), 'hex'),
+  /** Server-only keys of the card vault; the first one encrypts, all of them decrypt. */
+  vaultKeys: parseVaultKeys(env.get('VAULT_KEYS')),
+  passwordResetTtlMinutes: env.get('PASSWORD_RESET_TTL_MINUTES', 60),
+  rateLimits: {
+    loginPerMinute: env.get('RATE_LIMIT_LOGIN_PER_MINUTE', 10),
+    registerPerHour: env.get('RATE_LIMIT_REGISTER_PER_HOUR', 20),
+    forgotPerHour: env.get('RATE_LIMIT_FORGOT_PER_HOUR', 5),
+  },
+}
+
+export default dropslotConfig

@@ -1,0 +1,240 @@
+import { DateTime } from 'luxon'
+import app from '@adonisjs/core/services/app'
+import { BaseSeeder } from '@adonisjs/lucid/seeders'
+import User from '#accounts/models/user'
+import Product from '#catalog/models/product'
+import Profile from '#profiles/models/profile'
+import PromoCode from '#checkout/models/promo_code'
+import { CLOTHING_SIZES, ONE_SIZE, SHOE_SIZES } from '#catalog/services/catalog_service'
+import { profileService } from '#profiles/services/profile_service'
+
+export const DEMO_CUSTOMER = { email: 'customer@dropslot.test', password: 'dropslot-demo' }
+export const DEMO_ADMIN = { email: 'admin@dropslot.test', password: 'dropslot-admin' }
+export const DEMO_PROMO = 'DROP10'
+
+type DemoProduct = {
+  slug: string
+  title: string
+  priceCents: number
+  sizeType: 'shoe' | 'clothing' | 'OS'
+  sizes: string[]
+  styles: string
+  tags: string
+  totalStock: number
+  stockTaken: number
+  releaseInHours: number
+  description: string
+}
+
+const hours = (value: number) => value
+
+/** Realistic demo catalogue: released and upcoming drops across the four brand tags. */
+export const DEMO_PRODUCTS: DemoProduct[] = [
+  {
+    // The spec's fallback sample product.
+    slug: 'dropslot-sample-tee',
+    title: 'Dropslot Sample Tee',
+    priceCents: 5000,
+    sizeType: 'clothing',
+    sizes: ['XS', 'S', 'M', 'L', 'XL'],
+    styles: 'Black,White',
+    tags: 'adidas',
+    totalStock: 500,
+    stockTaken: 7,
+    releaseInHours: hours(24 * 6),
+    description: 'Heavyweight cotton tee from the adidas archive capsule.',
+  },
+  {
+    slug: 'adidas-samba-og-cloud-white',
+    title: "adidas Samba OG 'Cloud White'",
+    priceCents: 2500,
+    sizeType: 'shoe',
+    sizes: SHOE_SIZES,
+    styles: 'Cloud White / Core Black',
+    tags: 'adidas',
+    totalStock: 300,
+    stockTaken: 41,
+    releaseInHours: hours(24 * 3),
+    description: 'The terrace classic in its original colourway. Limited pairs per store.',
+  },
+  {
+    slug: 'nike-air-jordan-1-high-og-chicago',
+    title: "Air Jordan 1 Retro High OG 'Chicago'",
+    priceCents: 4500,
+    sizeType: 'shoe',
+    sizes: SHOE_SIZES,
+    styles: 'Varsity Red / White / Black',
+    tags: 'nike',
+    totalStock: 200,
+    stockTaken: 188,
+    releaseInHours: hours(30),
+    description: 'The most requested colourway returns on SNKRS. Expect an instant sell-out.',
+  },
+  {
+    slug: 'nike-sb-dunk-low-pro-chocolate',
+    title: "Nike SB Dunk Low Pro 'Chocolate'",
+    priceCents: 3000,
+    sizeType: 'shoe',
+    sizes: SHOE_SIZES,
+    styles: 'Chocolate / Sail',
+    tags: 'nike',
+    totalStock: 150,
+    stockTaken: 150,
+    releaseInHours: hours(-48),
+    description: 'Released two days ago. Results are in.',
+  },
+  {
+    slug: 'kith-box-logo-hoodie-nocturnal',
+    title: "Kith Box Logo Hoodie 'Nocturnal'",
+    priceCents: 2000,
+    sizeType: 'clothing',
+    sizes: CLOTHING_SIZES,
+    styles: 'Nocturnal,Sandrift',
+    tags: 'kith',
+    totalStock: 250,
+    stockTaken: 12,
+    releaseInHours: hours(24 * 8),
+    description: 'Monday Program drop. Two colourways, every size.',
+  },
+  {
+    slug: 'kith-new-balance-990v6-daytona',
+    title: "Kith x New Balance 990v6 'Daytona'",
+    priceCents: 3500,
+    sizeType: 'shoe',
+    sizes: SHOE_SIZES,
+    styles: 'Daytona Blue',
+    tags: 'kith',
+    totalStock: 120,
+    stockTaken: 0,
+    releaseInHours: hours(24 * 12),
+    description: 'Made in USA collaboration, raffle only at Kith flagships and online.',
+  },
+  {
+    slug: 'palace-tri-ferg-cap',
+    title: 'Palace Tri-Ferg 6-Panel Cap',
+    priceCents: 1500,
+    sizeType: 'OS',
+    sizes: ONE_SIZE,
+    styles: 'OS',
+    tags: 'shopify',
+    totalStock: 400,
+    stockTaken: 55,
+    releaseInHours: hours(24 * 2),
+    description: 'Thursday drop on a Shopify storefront: queue-protected, fast checkout.',
+  },
+  {
+    slug: 'union-jordan-4-off-noir',
+    title: "Union LA x Air Jordan 4 'Off Noir'",
+    priceCents: 5500,
+    sizeType: 'shoe',
+    sizes: SHOE_SIZES,
+    styles: 'Off Noir / Brigade Blue',
+    tags: 'shopify,nike',
+    totalStock: 80,
+    stockTaken: 9,
+    releaseInHours: hours(24 * 5),
+    description: 'Boutique release through a Shopify checkout; tiny allocation.',
+  },
+]
+
+const DEMO_ADDRESS = {
+  address1: '148 Lafayette St',
+  address2: 'Apt 4',
+  firstName: 'Jordan',
+  lastName: 'Rivera',
+  city: 'New York',
+  zip: '10013',
+  state: 'NY',
+  country: 'US',
+}
+
+export default class DemoSeeder extends BaseSeeder {
+  static environment = ['development', 'test']
+
+  async run() {
+    if (app.inProduction) {
+      throw new Error('The demo seeder refuses to run in production.')
+    }
+
+    for (const item of DEMO_PRODUCTS) {
+      await Product.firstOrCreate(
+        { slug: item.slug },
+        {
+          title: item.title,
+          image: `/images/products/${item.slug}.svg`,
+          description: item.description,
+          priceCents: item.priceCents,
+          sizeType: item.sizeType,
+          sizes: item.sizes,
+          styles: item.styles,
+          tags: item.tags,
+          avail: true,
+          totalStock: item.totalStock,
+          stockTaken: item.stockTaken,
+          releaseAt: DateTime.now().plus({ hours: item.releaseInHours }).startOf('minute'),
+        }
+      )
+    }
+
+    await PromoCode.firstOrCreate(
+      { code: DEMO_PROMO },
+      { percent: 10, active: true, uses: 0, maxUses: 1000, startsAt: null, expiresAt: null }
+    )
+
+    await User.firstOrCreate(
+      { email: DEMO_ADMIN.email },
+      { password: DEMO_ADMIN.password, name: 'Dropslot Admin', role: 'admin' }
+    )
+
+    const customer = await User.firstOrCreate(
+      { email: DEMO_CUSTOMER.email },
+      {
+        password: DEMO_CUSTOMER.password,
+        name: 'Jordan Rivera',
+        firstName: 'Jordan',
+        lastName: 'Rivera',
+        phone: '2125550148',
+        role: 'customer',
+        billingAddress: {
+          line1: DEMO_ADDRESS.address1,
+          line2: DEMO_ADDRESS.address2,
+          city: DEMO_ADDRESS.city,
+          postal_code: DEMO_ADDRESS.zip,
+          state: DEMO_ADDRESS.state,
+          country: DEMO_ADDRESS.country,
+        },
+        cardBrand: 'visa',
+        cardLast4: '4242',
+        cardExpMonth: 12,
+        cardExpYear: DateTime.now().year + 3,
+      }
+    )
+
+    const existing = await Profile.query().where('user_id', customer.id).count('* as total')
+    if (Number(existing[0].$extras.total) === 0) {
+      const year = String(DateTime.now().year + 3)
+      await profileService.create(customer, {
+        profileName: 'Home',
+        email: customer.email,
+        phone: '2125550148',
+        shipping: DEMO_ADDRESS,
+        billing: DEMO_ADDRESS,
+        card: { name: 'Jordan Rivera', number: '4242424242424242', code: '123', month: '12', year },
+      })
+      const office = {
+        ...DEMO_ADDRESS,
+        address1: '350 5th Ave',
+        address2: 'Floor 21',
+        zip: '10118',
+      }
+      await profileService.create(customer, {
+        profileName: 'Office',
+        email: customer.email,
+        phone: '2125550148',
+        shipping: office,
+        billing: office,
+        card: { name: 'Jordan Rivera', number: '5555555555554444', code: '321', month: '08', year },
+      })
+    }
+  }
+}

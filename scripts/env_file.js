@@ -1,0 +1,29 @@
+/*
+| Creates .env from .env.example on first run, filling APP_KEY and the two encryption keys with
+| fresh random values. An existing .env is never touched.
+*/
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { randomBytes } from 'node:crypto'
+
+export function ensureEnvFile(root) {
+  const envPath = new URL('.env', root)
+  if (existsSync(envPath)) return false
+  const template = readFileSync(new URL('.env.example', root), 'utf8')
+  const filled = template
+    .replace(/^APP_KEY=$/m, `APP_KEY=${randomBytes(32).toString('base64url')}`)
+    .replace(/^PROFILE_TRANSPORT_KEY=$/m, `PROFILE_TRANSPORT_KEY=${randomBytes(32).toString('hex')}`)
+    .replace(/^VAULT_KEYS=$/m, `VAULT_KEYS=k1:${randomBytes(32).toString('hex')}`)
+  writeFileSync(envPath, filled, { mode: 0o600 })
+  return true
+}
+
+export function readEnvFile(root) {
+  const values = {}
+  const envPath = new URL('.env', root)
+  if (!existsSync(envPath)) return values
+  for (const line of readFileSync(envPath, 'utf8').split('\n')) {
+    const match = /^\s*([A-Z0-9_]+)\s*=\s*(.*)\s*$/.exec(line)
+    if (match) values[match[1]] = match[2].replace(/^['"]|['"]$/g, '')
+  }
+  return values
+}

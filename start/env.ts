@@ -1,0 +1,48 @@
+/*
+| Environment variables are validated here at start-up, so a bad deployment fails at once with a
+| clear message instead of at the first request that needs the value.
+*/
+import { Env } from '@adonisjs/core/env'
+
+export default await Env.create(new URL('../', import.meta.url), {
+  NODE_ENV: Env.schema.enum(['development', 'production', 'test'] as const),
+  PORT: Env.schema.number(),
+  HOST: Env.schema.string({ format: 'host' }),
+  APP_KEY: Env.schema.string(),
+  APP_URL: Env.schema.string.optional(),
+  LOG_LEVEL: Env.schema.enum.optional([
+    'fatal',
+    'error',
+    'warn',
+    'info',
+    'debug',
+    'trace',
+    'silent',
+  ] as const),
+
+  DB_CONNECTION: Env.schema.enum.optional(['sqlite', 'mysql'] as const),
+  SQLITE_PATH: Env.schema.string.optional(),
+  MYSQL_HOST: Env.schema.string.optional({ format: 'host' }),
+  MYSQL_PORT: Env.schema.number.optional(),
+  MYSQL_USER: Env.schema.string.optional(),
+  MYSQL_PASSWORD: Env.schema.string.optional(),
+  MYSQL_DB_NAME: Env.schema.string.optional(),
+  DB_POOL_MAX: Env.schema.number.optional(),
+
+  REDIS_URL: Env.schema.string.optional(),
+
+  PROFILE_TRANSPORT_KEY: (name: string, value?: string) => {
+    if (!value || !/^[0-9a-fA-F]{64}$/.test(value)) {
+      throw new Error(`${name} must be 64 hex characters (32 bytes)`)
+    }
+    return value.toLowerCase()
+  },
+  VAULT_KEYS: Env.schema.string(),
+
+  ACCESS_TOKEN_TTL: Env.schema.string.optional(),
+  PASSWORD_RESET_TTL_MINUTES: Env.schema.number.optional(),
+  SUPPORT_EMAIL: Env.schema.string.optional(),
+  RATE_LIMIT_LOGIN_PER_MINUTE: Env.schema.number.optional(),
+  RATE_LIMIT_REGISTER_PER_HOUR: Env.schema.number.optional(),
+  RATE_LIMIT_FORGOT_PER_HOUR: Env.schema.number.optional(),
+})

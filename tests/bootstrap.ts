@@ -1,0 +1,51 @@
+import { rm } from 'node:fs/promises'
+import { assert } from '@japa/assert'
+import { apiClient } from '@japa/api-client'
+import app from '@adonisjs/core/services/app'
+import type { Config } from '@japa/runner/types'
+import { pluginAdonisJS } from '@japa/plugin-adonisjs'
+import testUtils from '@adonisjs/core/services/test_utils'
+import env from '#start/env'
+import limiter from '@adonisjs/limiter/services/main'
+
+export const plugins: Config['plugins'] = [assert(), apiClient(), pluginAdonisJS(app)]
+
+/**
+ * Every run starts on a fresh database: the SQLite file is deleted, or the MariaDB test
+ * database is dropped and created again, then all migrations run.
+ */
+async function freshDatabase() {
+  if (env.get('DB_CONNECTION', 'sqlite') === 'mysql') {
+    const mysql = await import('mysql2/promise')
+    const name = env.get('MYSQL_DB_NAME', 'dropslot_test')
+    if (!/^[A-Za-z0-9_]+$/.test(name)) throw new Error(`Refusing odd database name ${name}`)
+    const connection = await mysql.createConnection({
+      host: env.get('MYSQL_HOST', '127.0.0.1'),
+      port: env.get('MYSQL_PORT', 3306),
+      user: env.get('MYSQL_USER', 'root'),
+      password: env.get('MYSQL_PASSWORD', ''),
+    })
+    await connection.query(`DROP DATABASE IF EXISTS \`${name}\``)
+    await connection.query(
+      `CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`
+    )
+    await connection.end()
+  } else {
+    const file = env.get('SQLITE_PATH') || app.tmpPath('test.sqlite3')
+    for (const suffix of ['', '-wal', '-shm']) await rm(`${file}${suffix}`, { force: true })
+  }
+  await testUtils.db().migrate()
+}
+
+export const runnerHooks: Required<Pick<Config, 'setup' | 'teardown'>> = {
+  setup: [freshDatabase],
+  teardown: [],
+}
+
+export const configureSuite: Config['configureSuite'] = (suite) => {
+  if (['browser', 'functional', 'e2e'].includes(suite.name)) {
+    // Every test starts with fresh rate-limit counters; the rate-limit tests exhaust them inside one test.
+    suite.onTest((test) => test.setup(() => limiter.clear()))
+    return suite.setup(() => testUtils.httpServer().start())
+  }
+}

@@ -1,0 +1,21 @@
+import { test } from '@japa/runner'
+
+test.group('Health', () => {
+  test('reports that the database answers', async ({ client }) => {
+    const response = await client.get('/health')
+    response.assertStatus(200)
+    response.assertBody({ status: 'ok', database: 'ok' })
+  })
+
+  test('unknown API routes answer the JSON 404 envelope', async ({ client }) => {
+    const response = await client.get('/api/does-not-exist')
+    response.assertStatus(404)
+    response.assertBodyContains({ success: false, code: 'not_found' })
+  })
+
+  test('non-API paths get the storefront page (history fallback)', async ({ client, assert }) => {
+    const response = await client.get('/user/orders')
+    response.assertStatus(200)
+    assert.include(response.header('content-type'), 'text/html')
+  })
+})
