@@ -38,7 +38,6 @@ export default defineConfig({
   },
 
   metaFiles: [
-    { pattern: 'public/**', reloadServer: false },
     { pattern: 'database/seeders/data/**', reloadServer: false },
   ],
 })

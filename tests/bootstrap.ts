@@ -6,6 +6,8 @@ import type { Config } from '@japa/runner/types'
 import { pluginAdonisJS } from '@japa/plugin-adonisjs'
 import testUtils from '@adonisjs/core/services/test_utils'
 import env from '#start/env'
+import db from '@adonisjs/lucid/services/db'
+import { MigrationRunner } from '@adonisjs/lucid/migration'
 import limiter from '@adonisjs/limiter/services/main'
 
 export const plugins: Config['plugins'] = [assert(), apiClient(), pluginAdonisJS(app)]
@@ -34,7 +36,11 @@ async function freshDatabase() {
     const file = env.get('SQLITE_PATH') || app.tmpPath('test.sqlite3')
     for (const suffix of ['', '-wal', '-shm']) await rm(`${file}${suffix}`, { force: true })
   }
-  await testUtils.db().migrate()
+  // No advisory lock: MariaDB's GET_LOCK is server-wide, so parallel runs on other test databases
+  // would collide, and a pooled connection may release it from another session.
+  const migrator = new MigrationRunner(db, app, { direction: 'up', disableLocks: true })
+  await migrator.run()
+  if (migrator.error) throw migrator.error
 }
 
 export const runnerHooks: Required<Pick<Config, 'setup' | 'teardown'>> = {

@@ -7,12 +7,12 @@ import limiter from '@adonisjs/limiter/services/main'
  */
 export async function consumeAttempt(
   action: string,
-  keys: { ip: string; email?: string | null },
+  keys: { ip: string; email?: unknown },
   limit: { requests: number; duration: string }
 ) {
   const attempts = limiter.use({ ...limit, blockDuration: limit.duration })
   await attempts.consume(`${action}:ip:${keys.ip}`)
-  if (keys.email) {
+  if (typeof keys.email === 'string' && keys.email.trim()) {
     const emailKey = createHash('sha256').update(keys.email.trim().toLowerCase()).digest('hex')
     await attempts.consume(`${action}:email:${emailKey}`)
   }

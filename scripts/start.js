@@ -1,0 +1,92 @@
+/*
+| `npm start`: the one command a newcomer runs. It creates .env on first run, builds whatever is
+| missing or older than its sources (server, storefront, admin console), migrates the database,
+| seeds the demo data outside production, then serves everything on PORT (3333 by default).
+*/
+import { spawnSync, spawn } from 'node:child_process'
+import { existsSync, readdirSync, statSync, symlinkSync, mkdirSync, lstatSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import path from 'node:path'
+import { ensureEnvFile, readEnvFile } from './env_file.js'
+
+const rootUrl = new URL('../', import.meta.url)
+const root = fileURLToPath(rootUrl)
+const buildDir = path.join(root, 'build')
+
+function newestMtime(target) {
+  if (!existsSync(target)) return 0
+  const stats = statSync(target)
+  if (!stats.isDirectory()) return stats.mtimeMs
+  let newest = stats.mtimeMs
+  for (const entry of readdirSync(target)) {
+    if (entry === 'node_modules' || entry === 'dist') continue
+    newest = Math.max(newest, newestMtime(path.join(target, entry)))
+  }
+  return newest
+}
+
+function isStale(output, sources) {
+  if (!existsSync(output)) return true
+  const builtAt = statSync(output).mtimeMs
+  return sources.some((source) => newestMtime(path.join(root, source)) > builtAt)
+}
+
+function run(label, command, args, options = {}) {
+  console.log(`\n› ${label}`)
+  const result = spawnSync(command, args, { stdio: 'inherit', ...options })
+  if (result.status !== 0) {
+    console.error(`✖ ${label} failed (exit ${result.status})`)
+    process.exit(result.status ?? 1)
+  }
+}
+
+if (ensureEnvFile(rootUrl)) console.log('› created .env with fresh random keys')
+const fileEnv = readEnvFile(rootUrl)
+const env = {
+  ...fileEnv,
+  ...process.env,
+  SQLITE_PATH: process.env.SQLITE_PATH || fileEnv.SQLITE_PATH || path.join(root, 'tmp', 'dropslot.sqlite3'),
+}
+if (!path.isAbsolute(env.SQLITE_PATH)) env.SQLITE_PATH = path.join(root, env.SQLITE_PATH)
+mkdirSync(path.join(root, 'tmp'), { recursive: true })
+
+const pkg = JSON.parse((await import('node:fs')).readFileSync(path.join(root, 'package.json'), 'utf8'))
+const frontends = [
+  { script: 'build:storefront', output: 'public/index.html', sources: ['resources/storefront'] },
+  { script: 'build:admin', output: 'public/admin/index.html', sources: ['admin'] },
+]
+for (const frontend of frontends) {
+  if (pkg.scripts[frontend.script] && isStale(path.join(root, frontend.output), frontend.sources)) {
+    run(`building ${frontend.script.slice(6)}`, 'npm', ['run', '--silent', frontend.script], { cwd: root })
+  }
+}
+
+const serverSources = ['app', 'bin', 'config', 'start', 'database', 'adonisrc.ts', 'package.json', 'cli']
+if (isStale(path.join(buildDir, 'bin', 'server.js'), serverSources)) {
+  run('building the server (tsc)', 'node', ['ace', 'build'], { cwd: root })
+}
+
+// The build serves the same public/ folder the frontends are built into.
+const publicLink = path.join(buildDir, 'public')
+if (!existsSync(publicLink) && !isSymlink(publicLink)) {
+  mkdirSync(path.join(root, 'public'), { recursive: true })
+  symlinkSync(path.join(root, 'public'), publicLink, 'dir')
+}
+
+run('migrating the database', 'node', ['ace', 'migration:run', '--force'], { cwd: buildDir, env })
+if (env.NODE_ENV !== 'production') {
+  run('seeding demo data', 'node', ['ace', 'db:seed'], { cwd: buildDir, env })
+}
+
+console.log(`\n› serving on http://localhost:${env.PORT || 3333}`)
+const server = spawn('node', ['bin/server.js'], { cwd: buildDir, env, stdio: 'inherit' })
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal))
+server.on('exit', (code) => process.exit(code ?? 0))
+
+function isSymlink(target) {
+  try {
+    return lstatSync(target).isSymbolicLink()
+  } catch {
+    return false
+  }
+}

@@ -1,0 +1,86 @@
+import { test } from '@japa/runner'
+import db from '@adonisjs/lucid/services/db'
+import testUtils from '@adonisjs/core/services/test_utils'
+import EmailMessage from '#notifications/models/email_message'
+import { customerWithToken } from '#tests/helpers'
+
+const RESET_REQUESTED =
+  'If an account exists for that e-mail, we have sent a link to reset the password.'
+
+async function requestReset(client: any, email: string) {
+  const response = await client.post('/api/forgotpw').json({ email })
+  response.assertStatus(200)
+  response.assertBody({ success: true, message: RESET_REQUESTED })
+  const message = await EmailMessage.query()
+    .where('to_address', email)
+    .where('template', 'password_reset')
+    .orderBy('id', 'desc')
+    .first()
+  const token = message?.textBody.match(/\/reset\?token=([A-Za-z0-9_-]+)/)?.[1]
+  return { message, token }
+}
+
+test.group('Password reset', (group) => {
+  group.each.setup(() => testUtils.db().withGlobalTransaction())
+
+  test('the e-mailed link sets a new password once and signs out old sessions', async ({
+    client,
+    assert,
+  }) => {
+    const { user, token: session } = await customerWithToken()
+    const { token } = await requestReset(client, user.email)
+    assert.isString(token)
+
+    const reset = await client
+      .post('/api/resetpassword')
+      .json({ hash: token, password: 'brand-new-pass', confirmPassword: 'brand-new-pass' })
+    reset.assertStatus(200)
+
+    const oldSession = await client.get('/api/user/info').bearerToken(session)
+    oldSession.assertStatus(401)
+    const newLogin = await client
+      .post('/login')
+      .json({ email: user.email, password: 'brand-new-pass' })
+    newLogin.assertStatus(200)
+    const oldLogin = await client
+      .post('/login')
+      .json({ email: user.email, password: 'correct-horse-battery' })
+    oldLogin.assertStatus(400)
+
+    const again = await client
+      .post('/api/resetpassword')
+      .json({ hash: token, password: 'another-pass-1', confirmPassword: 'another-pass-1' })
+    again.assertStatus(400)
+    again.assertBodyContains({ code: 'invalid_reset_token' })
+  })
+
+  test('an unknown e-mail gets the same answer and no message', async ({ client }) => {
+    const { message } = await requestReset(client, 'ghost@example.test')
+    if (message) throw new Error('no e-mail should be recorded for an unknown address')
+  })
+
+  test('an expired link is refused', async ({ client }) => {
+    const { user } = await customerWithToken()
+    const { token } = await requestReset(client, user.email)
+    await db.from('password_reset_tokens').update({ expires_at: '2020-01-01 00:00:00' })
+    const response = await client
+      .post('/api/resetpassword')
+      .json({ hash: token, password: 'brand-new-pass', confirmPassword: 'brand-new-pass' })
+    response.assertStatus(400)
+    response.assertBodyContains({ code: 'invalid_reset_token' })
+  })
+
+  test('mismatched or short passwords are refused', async ({ client, assert }) => {
+    const { user } = await customerWithToken()
+    const { token } = await requestReset(client, user.email)
+    const mismatch = await client
+      .post('/api/resetpassword')
+      .json({ hash: token, password: 'brand-new-pass', confirmPassword: 'different-pass' })
+    mismatch.assertStatus(422)
+    assert.equal(mismatch.body().errors.confirmPassword, 'Passwords do not match.')
+    const short = await client
+      .post('/api/resetpassword')
+      .json({ hash: token, password: 'short', confirmPassword: 'short' })
+    short.assertStatus(422)
+  })
+})
