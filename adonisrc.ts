@@ -37,7 +37,5 @@ export default defineConfig({
     forceExit: false,
   },
 
-  metaFiles: [
-    { pattern: 'database/seeders/data/**', reloadServer: false },
-  ],
+  metaFiles: [{ pattern: 'database/seeders/data/**', reloadServer: false }],
 })

@@ -11,7 +11,10 @@ export function ensureEnvFile(root) {
   const template = readFileSync(new URL('.env.example', root), 'utf8')
   const filled = template
     .replace(/^APP_KEY=$/m, `APP_KEY=${randomBytes(32).toString('base64url')}`)
-    .replace(/^PROFILE_TRANSPORT_KEY=$/m, `PROFILE_TRANSPORT_KEY=${randomBytes(32).toString('hex')}`)
+    .replace(
+      /^PROFILE_TRANSPORT_KEY=$/m,
+      `PROFILE_TRANSPORT_KEY=${randomBytes(32).toString('hex')}`
+    )
     .replace(/^VAULT_KEYS=$/m, `VAULT_KEYS=k1:${randomBytes(32).toString('hex')}`)
   writeFileSync(envPath, filled, { mode: 0o600 })
   return true

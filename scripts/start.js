@@ -45,23 +45,37 @@ const fileEnv = readEnvFile(rootUrl)
 const env = {
   ...fileEnv,
   ...process.env,
-  SQLITE_PATH: process.env.SQLITE_PATH || fileEnv.SQLITE_PATH || path.join(root, 'tmp', 'dropslot.sqlite3'),
+  SQLITE_PATH:
+    process.env.SQLITE_PATH || fileEnv.SQLITE_PATH || path.join(root, 'tmp', 'dropslot.sqlite3'),
 }
 if (!path.isAbsolute(env.SQLITE_PATH)) env.SQLITE_PATH = path.join(root, env.SQLITE_PATH)
 mkdirSync(path.join(root, 'tmp'), { recursive: true })
 
-const pkg = JSON.parse((await import('node:fs')).readFileSync(path.join(root, 'package.json'), 'utf8'))
+const pkg = JSON.parse(
+  (await import('node:fs')).readFileSync(path.join(root, 'package.json'), 'utf8')
+)
 const frontends = [
   { script: 'build:storefront', output: 'public/index.html', sources: ['resources/storefront'] },
   { script: 'build:admin', output: 'public/admin/index.html', sources: ['admin'] },
 ]
 for (const frontend of frontends) {
   if (pkg.scripts[frontend.script] && isStale(path.join(root, frontend.output), frontend.sources)) {
-    run(`building ${frontend.script.slice(6)}`, 'npm', ['run', '--silent', frontend.script], { cwd: root })
+    run(`building ${frontend.script.slice(6)}`, 'npm', ['run', '--silent', frontend.script], {
+      cwd: root,
+    })
   }
 }
 
-const serverSources = ['app', 'bin', 'config', 'start', 'database', 'adonisrc.ts', 'package.json', 'cli']
+const serverSources = [
+  'app',
+  'bin',
+  'config',
+  'start',
+  'database',
+  'adonisrc.ts',
+  'package.json',
+  'cli',
+]
 if (isStale(path.join(buildDir, 'bin', 'server.js'), serverSources)) {
   run('building the server (tsc)', 'node', ['ace', 'build'], { cwd: root })
 }

@@ -79,7 +79,8 @@ test.group('Register', (group) => {
     })
 
   test('a second account with the same e-mail is refused with 409', async ({ client }) => {
-    ;(await client.post('/register').json(valid)).assertStatus(201)
+    const first = await client.post('/register').json(valid)
+    first.assertStatus(201)
     const again = await client.post('/register').json({ ...valid, email: 'new.buyer@example.TEST' })
     again.assertStatus(409)
     again.assertBodyContains({ success: false, code: 'email_taken' })

@@ -20,11 +20,13 @@ test.group('Session tokens', (group) => {
 
   test('logout revokes the token', async ({ client }) => {
     const { token } = await customerWithToken()
-    ;(await client.get('/api/user/info').bearerToken(token)).assertStatus(200)
+    const before = await client.get('/api/user/info').bearerToken(token)
+    before.assertStatus(200)
     const logout = await client.post('/api/logout').bearerToken(token)
     logout.assertStatus(200)
     logout.assertBody({ success: true })
-    ;(await client.get('/api/user/info').bearerToken(token)).assertStatus(401)
+    const after = await client.get('/api/user/info').bearerToken(token)
+    after.assertStatus(401)
   })
 
   test('an expired token is refused', async ({ client }) => {

@@ -58,7 +58,8 @@ test.group('Profiles', (group) => {
     const { token } = await customerWithToken()
     const added = await addProfile(client, token)
     const profileId = added.body().profile.profileId
-    const { card: _card, ...withoutCard } = profilePayload({ profileName: 'Work', profileId })
+    const withoutCard: Record<string, unknown> = profilePayload({ profileName: 'Work', profileId })
+    delete withoutCard.card
     const edited = await client
       .post('/api/user/profiles/edit')
       .bearerToken(token)
