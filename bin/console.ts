@@ -1,6 +1,9 @@
 /*
 | Ace entrypoint: boots the application in console mode and runs an ace command.
 */
+// Timestamps are written and compared in UTC whatever the host's zone.
+process.env.TZ = 'UTC'
+
 import 'reflect-metadata'
 import { Ignitor, prettyPrintError } from '@adonisjs/core'
 

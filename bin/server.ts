@@ -1,6 +1,9 @@
 /*
 | HTTP server entrypoint: boots the application and starts the HTTP server.
 */
+// Timestamps are written and compared in UTC whatever the host's zone.
+process.env.TZ = 'UTC'
+
 import 'reflect-metadata'
 import { Ignitor, prettyPrintError } from '@adonisjs/core'
 

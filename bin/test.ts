@@ -3,6 +3,9 @@
 */
 process.env.NODE_ENV = 'test'
 
+// Timestamps are written and compared in UTC whatever the host's zone.
+process.env.TZ = 'UTC'
+
 import 'reflect-metadata'
 import { Ignitor, prettyPrintError } from '@adonisjs/core'
 import { configure, processCLIArgs, run } from '@japa/runner'

@@ -51,7 +51,9 @@ export const runnerHooks: Required<Pick<Config, 'setup' | 'teardown'>> = {
 export const configureSuite: Config['configureSuite'] = (suite) => {
   if (['browser', 'functional', 'e2e'].includes(suite.name)) {
     // Every test starts with fresh rate-limit counters; the rate-limit tests exhaust them inside one test.
-    suite.onTest((test) => test.setup(() => limiter.clear()))
+    const resetLimits = () => limiter.clear(['memory'])
+    suite.onGroup((group) => group.each.setup(resetLimits))
+    suite.onTest((test) => test.setup(resetLimits))
     return suite.setup(() => testUtils.httpServer().start())
   }
 }

@@ -18,10 +18,11 @@ export default class extends BaseSchema {
       table.string('status', 16).notNullable().defaultTo('queued')
       table.integer('attempts').notNullable().defaultTo(0)
       table.string('last_error', 500).nullable()
+      table.timestamp('next_attempt_at').nullable()
       table.timestamp('sent_at').nullable()
       table.timestamp('created_at').notNullable()
       table.timestamp('updated_at').nullable()
-      table.index(['status'])
+      table.index(['status', 'next_attempt_at'])
       table.index(['order_id'])
     })
   }

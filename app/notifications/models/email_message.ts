@@ -1,7 +1,11 @@
 import { DateTime } from 'luxon'
 import { BaseModel, column } from '@adonisjs/lucid/orm'
 
-export type EmailStatus = 'queued' | 'sent' | 'failed' | 'recorded'
+/**
+ * recorded: kept in the outbox only (no SMTP configured); queued: waiting for delivery;
+ * sending: claimed by a worker; sent; failed: gave up after the last attempt.
+ */
+export type EmailStatus = 'recorded' | 'queued' | 'sending' | 'sent' | 'failed'
 
 export default class EmailMessage extends BaseModel {
   @column({ isPrimary: true })
@@ -39,6 +43,9 @@ export default class EmailMessage extends BaseModel {
 
   @column()
   declare lastError: string | null
+
+  @column.dateTime()
+  declare nextAttemptAt: DateTime | null
 
   @column.dateTime()
   declare sentAt: DateTime | null

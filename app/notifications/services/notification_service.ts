@@ -1,6 +1,7 @@
 import EmailMessage from '#notifications/models/email_message'
 import type { RenderedEmail } from '#notifications/templates'
 import { isUniqueViolation } from '#core/helpers/db_errors'
+import { smtpConfigured } from '#config/mail'
 
 export type OutgoingEmail = {
   to: string
@@ -14,7 +15,9 @@ export type OutgoingEmail = {
 
 /**
  * Every e-mail goes through here and is recorded in the outbox (email_messages) before any
- * transport sees it, so admins can read what was sent and failed sends can be retried.
+ * transport sees it, so admins can read what was sent and failed sends can be retried. With SMTP
+ * configured the message is queued for the delivery worker (EmailDelivery); without it, it is
+ * kept as "recorded".
  */
 export class NotificationService {
   async send(email: OutgoingEmail): Promise<EmailMessage | null> {
@@ -28,8 +31,9 @@ export class NotificationService {
         userId: email.userId ?? null,
         orderId: email.orderId ?? null,
         dedupeKey: email.dedupeKey ?? null,
-        status: 'recorded',
+        status: smtpConfigured ? 'queued' : 'recorded',
         attempts: 0,
+        nextAttemptAt: null,
       })
     } catch (error) {
       if (email.dedupeKey && isUniqueViolation(error)) return null

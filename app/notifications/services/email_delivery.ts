@@ -1,0 +1,108 @@
+import { DateTime } from 'luxon'
+import mail from '@adonisjs/mail/services/main'
+import db from '@adonisjs/lucid/services/db'
+import env from '#start/env'
+import EmailMessage from '#notifications/models/email_message'
+import { affectedRows } from '#core/helpers/db_errors'
+
+/** The part of an @adonisjs/mail mailer that delivery needs. */
+export type EmailSender = {
+  send(callback: (message: any) => void): Promise<unknown>
+}
+
+const SQL_TIME = 'yyyy-MM-dd HH:mm:ss'
+/** A claim older than this belongs to a worker that died mid-send: the message is queued again. */
+const STALE_CLAIM_MINUTES = 5
+
+/**
+ * Delivers queued outbox messages. Each message is claimed with a conditional update, so two
+ * workers never send the same one; a failed send is retried with growing delays until
+ * EMAIL_MAX_ATTEMPTS, then marked failed with its last error for an admin to see.
+ */
+export class EmailDelivery {
+  constructor(
+    private sender: () => EmailSender = () => mail.use('smtp'),
+    private maxAttempts = env.get('EMAIL_MAX_ATTEMPTS', 5)
+  ) {}
+
+  async deliverDue(limit = 50): Promise<{ sent: number; failed: number; retrying: number }> {
+    await this.requeueStaleClaims()
+    const now = DateTime.utc()
+    const due = await EmailMessage.query()
+      .where('status', 'queued')
+      .where((query) => {
+        query.whereNull('next_attempt_at').orWhere('next_attempt_at', '<=', now.toFormat(SQL_TIME))
+      })
+      .orderBy('id', 'asc')
+      .limit(limit)
+
+    const outcome = { sent: 0, failed: 0, retrying: 0 }
+    for (const message of due) {
+      const result = await this.deliver(message)
+      if (result) outcome[result] += 1
+    }
+    return outcome
+  }
+
+  async deliver(message: EmailMessage): Promise<'sent' | 'failed' | 'retrying' | null> {
+    const claimed = await db
+      .from('email_messages')
+      .where('id', message.id)
+      .where('status', 'queued')
+      .update({ status: 'sending', updated_at: DateTime.utc().toFormat(SQL_TIME) })
+    if (affectedRows(claimed) !== 1) return null
+
+    const attempts = message.attempts + 1
+    try {
+      await this.sender().send((outgoing) => {
+        outgoing.to(message.toAddress).subject(message.subject).text(message.textBody)
+        if (message.htmlBody) outgoing.html(message.htmlBody)
+      })
+      await EmailMessage.query()
+        .where('id', message.id)
+        .update({
+          status: 'sent',
+          attempts,
+          sent_at: DateTime.utc().toFormat(SQL_TIME),
+          last_error: null,
+          next_attempt_at: null,
+        })
+      return 'sent'
+    } catch (error) {
+      const giveUp = attempts >= this.maxAttempts
+      const delaySeconds = 30 * 2 ** (attempts - 1)
+      await EmailMessage.query()
+        .where('id', message.id)
+        .update({
+          status: giveUp ? 'failed' : 'queued',
+          attempts,
+          last_error: describe(error),
+          next_attempt_at: giveUp
+            ? null
+            : DateTime.utc().plus({ seconds: delaySeconds }).toFormat(SQL_TIME),
+        })
+      return giveUp ? 'failed' : 'retrying'
+    }
+  }
+
+  private async requeueStaleClaims() {
+    await db
+      .from('email_messages')
+      .where('status', 'sending')
+      .where(
+        'updated_at',
+        '<',
+        DateTime.utc().minus({ minutes: STALE_CLAIM_MINUTES }).toFormat(SQL_TIME)
+      )
+      .update({ status: 'queued' })
+  }
+}
+
+/** A short, single-line reason for admins; never the message body. */
+function describe(error: unknown): string {
+  const candidate = error as { code?: string; message?: string; responseCode?: number }
+  const parts = [candidate.code, candidate.responseCode, candidate.message].filter(Boolean)
+  return parts.join(' ').replace(/\s+/g, ' ').slice(0, 500) || 'unknown error'
+}
+
+export const emailDelivery = new EmailDelivery()
