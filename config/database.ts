@@ -1,8 +1,15 @@
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
 import env from '#start/env'
 import app from '@adonisjs/core/services/app'
 import { defineConfig } from '@adonisjs/lucid'
 
 const migrations = { naturalSort: true, paths: ['database/migrations'] }
+
+const sqliteFile =
+  env.get('SQLITE_PATH') || app.tmpPath(app.inTest ? 'test.sqlite3' : 'dropslot.sqlite3')
+// tmp/ is not in git: a fresh clone must still be able to open the embedded database.
+mkdirSync(dirname(sqliteFile), { recursive: true })
 
 const dbConfig = defineConfig({
   connection: env.get('DB_CONNECTION', 'sqlite'),
@@ -10,10 +17,7 @@ const dbConfig = defineConfig({
   connections: {
     sqlite: {
       client: 'better-sqlite3',
-      connection: {
-        filename:
-          env.get('SQLITE_PATH') || app.tmpPath(app.inTest ? 'test.sqlite3' : 'dropslot.sqlite3'),
-      },
+      connection: { filename: sqliteFile },
       useNullAsDefault: true,
       pool: {
         afterCreate: (connection: any, done: (error: Error | null, connection: any) => void) => {

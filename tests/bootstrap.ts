@@ -33,7 +33,7 @@ async function freshDatabase() {
     )
     await connection.end()
   } else {
-    const file = env.get('SQLITE_PATH') || app.tmpPath('test.sqlite3')
+    const file = app.config.get<string>('database.connections.sqlite.connection.filename')
     for (const suffix of ['', '-wal', '-shm']) await rm(`${file}${suffix}`, { force: true })
   }
   // No advisory lock: MariaDB's GET_LOCK is server-wide, so parallel runs on other test databases

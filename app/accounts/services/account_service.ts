@@ -4,6 +4,7 @@ import { AppError } from '#core/exceptions/app_error'
 import { isUniqueViolation } from '#core/helpers/db_errors'
 import { notifications } from '#notifications/services/notification_service'
 import { templates } from '#notifications/templates'
+import { adminAccountValidator } from '#accounts/validators/account_validators'
 
 export type NewAccount = {
   email: string
@@ -95,6 +96,19 @@ export class AccountService {
     user.billingAddress = address
     await user.save()
     return user
+  }
+
+  /** Creates an admin, or promotes the existing account with that e-mail (its password stays). */
+  async createAdmin(input: { email: string; password: string; name: string }) {
+    const payload = await adminAccountValidator.validate(input)
+    const existing = await User.findBy('email', payload.email)
+    if (existing) {
+      existing.role = 'admin'
+      await existing.save()
+      return { user: existing, created: false }
+    }
+    const user = await User.create({ ...payload, role: 'admin' })
+    return { user, created: true }
   }
 
   async issueToken(user: User): Promise<string> {

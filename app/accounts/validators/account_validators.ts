@@ -96,3 +96,12 @@ export const resetPasswordValidator = vine.compile(
   })
 )
 resetPasswordValidator.messagesProvider = messages
+
+export const adminAccountValidator = vine.compile(
+  vine.object({
+    email: email(),
+    password: vine.string().minLength(8).maxLength(200),
+    name: vine.string().trim().minLength(1).maxLength(64),
+  })
+)
+adminAccountValidator.messagesProvider = messages
