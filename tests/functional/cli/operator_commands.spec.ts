@@ -1,0 +1,67 @@
+import { test } from '@japa/runner'
+import User from '#accounts/models/user'
+import PromoCode from '#checkout/models/promo_code'
+import { runCli } from '#tests/support/cli'
+
+test.group('CLI: accounts and promo codes', (group) => {
+  group.each.teardown(async () => {
+    await User.query().where('email', 'like', 'cli-%').delete()
+    await PromoCode.query().where('code', 'like', 'CLI%').delete()
+  })
+
+  test('--help lists the commands and exits 0; an unknown command exits 2', async ({ assert }) => {
+    const help = await runCli(['--help'])
+    assert.equal(help.code, 0)
+    assert.include(help.stdout, 'users:create-admin')
+    assert.include(help.stdout, 'promo:create')
+    const unknown = await runCli(['no-such-command'])
+    assert.equal(unknown.code, 2)
+    assert.include(unknown.stderr, "unknown command 'no-such-command'")
+  })
+
+  test('users:create-admin creates an admin who can log in', async ({ assert, client }) => {
+    const result = await runCli([
+      '--json',
+      'users:create-admin',
+      'cli-ops@example.test',
+      '--password',
+      'cli-admin-pass',
+    ])
+    assert.equal(result.code, 0, result.stderr)
+    assert.containsSubset(result.json, {
+      success: true,
+      created: true,
+      email: 'cli-ops@example.test',
+    })
+    const login = await client
+      .post('/login')
+      .json({ email: 'cli-ops@example.test', password: 'cli-admin-pass' })
+    login.assertStatus(200)
+    assert.equal(login.body().user.role, 'admin')
+
+    const short = await runCli(['users:create-admin', 'cli-x@example.test', '--password', 'short'])
+    assert.equal(short.code, 2)
+    assert.include(short.stderr, 'Password must be at least 8 characters.')
+  })
+
+  test('promo:create makes a usable code; bad input exits 2, a duplicate exits 1', async ({
+    assert,
+    client,
+  }) => {
+    const created = await runCli(['--json', 'promo:create', 'cli25', '25', '--max-uses', '10'])
+    assert.equal(created.code, 0, created.stderr)
+    assert.containsSubset(created.json.promo, { code: 'CLI25', percent: 25, maxUses: 10 })
+    const lookup = await client.get('/api/promoLookup').qs({ promoCode: 'CLI25' })
+    lookup.assertBody({ success: true, code: 'CLI25', percent: 25 })
+
+    const badPercent = await runCli(['promo:create', 'CLIBAD', '150'])
+    assert.equal(badPercent.code, 2)
+    const badNumber = await runCli(['promo:create', 'CLIBAD', 'ten'])
+    assert.equal(badNumber.code, 2)
+    assert.include(badNumber.stderr, 'percent must be a whole number')
+
+    const duplicate = await runCli(['promo:create', 'CLI25', '10'])
+    assert.equal(duplicate.code, 1)
+    assert.include(duplicate.stderr, 'Promo code CLI25 already exists.')
+  })
+})
