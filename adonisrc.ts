@@ -19,7 +19,11 @@ export default defineConfig({
     () => import('@adonisjs/static/static_provider'),
   ],
 
-  preloads: [() => import('#start/routes'), () => import('#start/kernel')],
+  preloads: [
+    () => import('#start/routes'),
+    () => import('#start/kernel'),
+    { file: () => import('#start/hold_worker'), environment: ['web'] },
+  ],
 
   tests: {
     suites: [
