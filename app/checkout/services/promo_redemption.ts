@@ -29,7 +29,7 @@ export async function redeemPromo(
     .where((query) => query.whereNull('starts_at').orWhere('starts_at', '<=', now))
     .where((query) => query.whereNull('expires_at').orWhere('expires_at', '>', now))
     .where((query) => query.whereNull('max_uses').orWhereRaw('uses < max_uses'))
-    .update({ uses: db.raw('uses + 1') })
+    .update({ uses: db.knexRawQuery('uses + 1') })
   if (affectedRows(result) !== 1) throw invalid()
   const row = await trx.from('promo_codes').where('code', normalized).select('percent').first()
   const percent = Math.min(100, Math.max(0, Number(row?.percent ?? 0)))

@@ -20,7 +20,7 @@ export class SlotStock {
       .where('avail', true)
       .whereRaw('stock_taken < total_stock')
       .where((query) => query.whereNull('release_at').orWhere('release_at', '>', sqlNow()))
-      .update({ stock_taken: db.raw('stock_taken + 1') })
+      .update({ stock_taken: db.knexRawQuery('stock_taken + 1') })
     return affectedRows(result) === 1
   }
 
@@ -30,7 +30,7 @@ export class SlotStock {
       .from('products')
       .where('id', productId)
       .where('stock_taken', '>', 0)
-      .update({ stock_taken: db.raw('stock_taken - 1') })
+      .update({ stock_taken: db.knexRawQuery('stock_taken - 1') })
   }
 
   /** Gives one slot back only while the product is not released yet (an order failed early). */
@@ -40,7 +40,7 @@ export class SlotStock {
       .where('id', productId)
       .where('stock_taken', '>', 0)
       .where((query) => query.whereNull('release_at').orWhere('release_at', '>', sqlNow()))
-      .update({ stock_taken: db.raw('stock_taken - 1') })
+      .update({ stock_taken: db.knexRawQuery('stock_taken - 1') })
   }
 }
 

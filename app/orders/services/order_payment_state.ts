@@ -45,7 +45,7 @@ export class OrderPaymentState {
       const result = await claimable(db.from('orders').where('id', id)).update({
         hold_status: 'placing',
         hold_claimed_at: now,
-        hold_attempts: db.raw('hold_attempts + 1'),
+        hold_attempts: db.knexRawQuery('hold_attempts + 1'),
       })
       if (affectedRows(result) === 1) claimed.push(id)
     }
