@@ -15,8 +15,9 @@ export const INVALID_CARD = 'Please enter a valid card.'
 const cardRule = vine.createRule((value, _options, field) => {
   const card = value as { number?: unknown; exp_month?: unknown; exp_year?: unknown } | null
   if (!card || typeof card.number !== 'string') return
+  // Rules on the object see the raw values: expand a two-digit year here too.
   const month = Number(card.exp_month)
-  const year = Number(card.exp_year)
+  const year = expandYear(String(card.exp_year ?? ''))
   if (
     !isAcceptedCardNumber(card.number) ||
     !Number.isInteger(month) ||
