@@ -51,7 +51,7 @@ const paymentsConfig = {
     batchSize: env.get('HOLD_WORKER_BATCH', 20),
     /** A hold "placing" for longer than this was left by a crash and is claimed again. */
     staleClaimSeconds: env.get('HOLD_WORKER_STALE_SECONDS', 120),
-    /** Back-off after a provider error that may pass (rate limit, network): 2^n seconds, capped. */
+    /** Back-off after a provider error that may pass (rate limit, network): 5 s doubling, capped. */
     maxBackoffSeconds: 300,
   },
 }

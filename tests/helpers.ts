@@ -104,3 +104,21 @@ export async function placeHolds() {
   const { holdWorker } = await import('#payments/services/hold_worker')
   return holdWorker.drain()
 }
+
+/** A customer with a card, a profile and a pending order on a fresh product (service path). */
+export async function pendingOrder(
+  options: { card?: string; product?: Record<string, unknown>; promoCode?: string } = {}
+) {
+  const { checkoutService } = await import('#checkout/services/checkout_service')
+  const customer = await customerWithCard(options.card ?? TEST_CARDS.ok)
+  const profile = await profileFor(customer.user)
+  const product = await productFor({ totalStock: 10, stockTaken: 0, ...options.product })
+  const order = await checkoutService.checkout(customer.user, {
+    productId: product.id,
+    style: 'Black',
+    size: '9',
+    profileId: profile.publicId,
+    promoCode: options.promoCode,
+  })
+  return { ...customer, profile, product, order }
+}

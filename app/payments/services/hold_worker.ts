@@ -126,9 +126,10 @@ export class HoldWorker {
     const outcome = await paymentService.placeHold(order)
     if (outcome.status === 'retry') {
       report.retried += 1
+      // 5 s, 10 s, 20 s, ... capped: a provider that asks us to slow down gets room.
       const delay = Math.min(
         paymentsConfig.holdWorker.maxBackoffSeconds,
-        2 ** Math.min(order.holdAttempts, 8)
+        5 * 2 ** Math.min(Math.max(order.holdAttempts - 1, 0), 8)
       )
       await orderPaymentState.holdRetryLater(order.id, outcome.code, delay)
       return
