@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import type User from '#accounts/models/user'
 import { AppError } from '#core/exceptions/app_error'
 import { transportEnvelope } from '#core/services/transport_envelope'
@@ -49,6 +50,31 @@ export class BillingCardService {
       customerId: user.gatewayCustomerId,
       token,
     })
+    this.apply(user, saved)
+    await user.save()
+    return user
+  }
+
+  /**
+   * One-step checkout for a new e-mail: the card is saved at the gateway before the account is
+   * created, so a declined card leaves no account behind. `attach` puts it on the account after.
+   */
+  async saveTokenForNewAccount(email: string, name: string, token: string) {
+    if (!/^[A-Za-z0-9_]{3,128}$/.test(token)) {
+      throw AppError.unprocessable(INVALID_CARD, { token: INVALID_CARD }, 'invalid_card')
+    }
+    const reference = `new-${createHash('sha256').update(email).digest('hex').slice(0, 24)}`
+    return paymentService.saveCard({
+      userId: null,
+      userUuid: reference,
+      email,
+      name,
+      customerId: null,
+      token,
+    })
+  }
+
+  async attach(user: User, saved: Awaited<ReturnType<typeof paymentService.saveCard>>) {
     this.apply(user, saved)
     await user.save()
     return user

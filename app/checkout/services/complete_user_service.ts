@@ -40,7 +40,10 @@ export type CompleteUserRequest = {
  * product and its variant) is checked first. An existing account is used only by its own signed-in
  * owner: an anonymous caller cannot put a card or an order on someone else's account, so it is
  * asked to log in. Simultaneous calls for a new e-mail create one account (the unique index on
- * e-mail decides); the others are asked to log in.
+ * e-mail decides); the others are asked to log in. For a new e-mail the card is saved at the
+ * gateway before the account is created, so a declined card leaves no account behind. The new
+ * account gets a random password (the customer sets one with "forgot password") and the answer
+ * carries a bearer token so the storefront can go on signed in.
  */
 export class CompleteUserService {
   async complete(
@@ -76,7 +79,10 @@ export class CompleteUserService {
         throw AppError.forbidden('You can only check out for your own account.')
       }
       user = caller
+      await billingCardService.saveToken(user, token)
     } else {
+      // The card first: a declined card creates no account.
+      const saved = await billingCardService.saveTokenForNewAccount(email, name, token)
       try {
         const created = await accountService.register({
           email,
@@ -91,9 +97,9 @@ export class CompleteUserService {
         }
         throw error
       }
+      await billingCardService.attach(user, saved)
     }
 
-    await billingCardService.saveToken(user, token)
     const profile = await profileService.create(user, profileData)
     const order = await checkoutService.checkout(user, {
       productId: variant.product.id,

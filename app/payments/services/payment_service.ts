@@ -88,7 +88,9 @@ export class PaymentService {
 
   /** Saves a card token on the customer at the gateway (creating the customer the first time). */
   async saveCard(input: {
-    userId: number
+    /** Null while the account does not exist yet (one-step checkout saves the card first). */
+    userId: number | null
+    /** Our reference for the customer at the gateway: the user's uuid. */
     userUuid: string
     email: string
     name: string
