@@ -9,7 +9,7 @@ export default class CheckoutController {
   /** POST /api/checkout/withprofile {productId, style, size, profileId, promoCode?} */
   async withProfile({ auth, request, response }: HttpContext) {
     const user = auth.getUserOrFail()
-    await this.limit(request.ip(), `customer-${user.id}`)
+    await this.limit(request.ip(), `customer-${user.uuid}`)
     const body = request.body()
     const order = await checkoutService.checkout(user, {
       productId: body.productId,
@@ -25,7 +25,7 @@ export default class CheckoutController {
   async completeUser({ auth, request, response }: HttpContext) {
     const caller = (await auth.use('api').check()) ? auth.use('api').user! : null
     const body = request.body()
-    await this.limit(request.ip(), caller ? `customer-${caller.id}` : null)
+    await this.limit(request.ip(), caller ? `customer-${caller.uuid}` : null)
     const { order, token } = await completeUserService.complete(caller, {
       email: body.email,
       name: body.name,

@@ -1,4 +1,5 @@
 import { test } from '@japa/runner'
+import limiter from '@adonisjs/limiter/services/main'
 import db from '@adonisjs/lucid/services/db'
 import hash from '@adonisjs/core/services/hash'
 import { randomUUID } from 'node:crypto'
@@ -70,7 +71,8 @@ async function cleanUp(users: User[], products: Product[]) {
     .delete()
 }
 
-test.group('Checkout under concurrency', () => {
+test.group('Checkout under concurrency', (group) => {
+  group.each.setup(() => limiter.clear())
   test('200 simultaneous checkouts at a 50-slot product sell exactly 50', async ({
     client,
     assert,

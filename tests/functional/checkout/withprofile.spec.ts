@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon'
 import { test } from '@japa/runner'
+import limiter from '@adonisjs/limiter/services/main'
 import testUtils from '@adonisjs/core/services/test_utils'
 import Product from '#catalog/models/product'
 import PromoCode from '#checkout/models/promo_code'
@@ -10,6 +11,8 @@ import { customerWithCard, customerWithToken, productFor, profileFor } from '#te
 
 test.group('Checkout with a profile', (group) => {
   group.each.setup(() => testUtils.db().withGlobalTransaction())
+  // Fresh rate-limit counters per test (the suite's onTest hook does not reach grouped tests).
+  group.each.setup(() => limiter.clear())
 
   test('takes a slot and answers the order with the spec fields', async ({ client, assert }) => {
     const { user, token } = await customerWithCard()
