@@ -253,15 +253,13 @@ export class SandboxGateway implements PaymentGateway {
         )
       }
       const id = newId('re')
-      await trx
-        .table('sandbox_refunds')
-        .insert({
-          id,
-          payment_intent_id: intent.id,
-          amount,
-          status: 'succeeded',
-          created_at: sqlNow(),
-        })
+      await trx.table('sandbox_refunds').insert({
+        id,
+        payment_intent_id: intent.id,
+        amount,
+        status: 'succeeded',
+        created_at: sqlNow(),
+      })
       await trx
         .from('sandbox_payment_intents')
         .where('id', intent.id)

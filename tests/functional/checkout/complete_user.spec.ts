@@ -198,9 +198,8 @@ test.group('One-step checkout under concurrency', (group) => {
         .from('payment_ledger')
         .where('idempotency_key', 'like', `user:${reference}:%`)
         .delete()
-      const customers = (await db.from('sandbox_customers').where('reference', reference)).map(
-        (row) => row.id
-      )
+      const rows = await db.from('sandbox_customers').where('reference', reference)
+      const customers = rows.map((row) => row.id)
       await db.from('sandbox_payment_methods').whereIn('customer_id', customers).delete()
       await db.from('sandbox_customers').whereIn('id', customers).delete()
       await db.from('sandbox_tokens').whereIn('id', tokens).delete()

@@ -37,7 +37,8 @@ async function buyers(count: number): Promise<Buyer[]> {
   const result: Buyer[] = []
   for (const user of users) {
     await saveCardFor(user)
-    const token = (await User.accessTokens.create(user)).value!.release()
+    const accessToken = await User.accessTokens.create(user)
+    const token = accessToken.value!.release()
     result.push({ user, token, profile: await profileFor(user) })
   }
   return result
@@ -46,15 +47,13 @@ async function buyers(count: number): Promise<Buyer[]> {
 async function cleanUp(users: User[], products: Product[]) {
   const userIds = users.map((user) => user.id)
   const uuids = users.map((user) => user.uuid)
-  const customerIds = (await db.from('sandbox_customers').whereIn('reference', uuids)).map(
-    (row) => row.id
-  )
-  const tokenIds = (
-    await db
-      .from('payment_ledger')
-      .whereIn('user_id', userIds)
-      .where('gateway_ref', 'like', 'tok_%')
-  ).map((row) => row.gateway_ref)
+  const customers = await db.from('sandbox_customers').whereIn('reference', uuids)
+  const customerIds = customers.map((row) => row.id)
+  const tokenEntries = await db
+    .from('payment_ledger')
+    .whereIn('user_id', userIds)
+    .where('gateway_ref', 'like', 'tok_%')
+  const tokenIds = tokenEntries.map((row) => row.gateway_ref)
   await db.from('orders').whereIn('user_id', userIds).delete()
   await db.from('email_messages').whereIn('user_id', userIds).delete()
   await db.from('payment_ledger').whereIn('user_id', userIds).delete()

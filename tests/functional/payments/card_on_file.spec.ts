@@ -93,11 +93,13 @@ test.group('Card on file', (group) => {
         .bearerToken(token)
         .json({ billingAddress, token: generated.body().id })
     }
-    ;(await save(TEST_CARDS.ok)).assertStatus(200)
+    const first = await save(TEST_CARDS.ok)
+    first.assertStatus(200)
     await user.refresh()
     const firstCustomer = user.gatewayCustomerId
     const firstMethod = user.cardPaymentMethodId
-    ;(await save('5555555555554444')).assertStatus(200)
+    const second = await save('5555555555554444')
+    second.assertStatus(200)
     await user.refresh()
     assert.equal(user.gatewayCustomerId, firstCustomer)
     assert.notEqual(user.cardPaymentMethodId, firstMethod)
@@ -175,12 +177,11 @@ test.group('Card on file', (group) => {
       .bearerToken(token)
       .json({ encrypted: envelope(card()) })
     const cardToken = generated.body().id
-    ;(
-      await client
-        .post('/api/user/billing/set')
-        .bearerToken(token)
-        .json({ billingAddress, token: cardToken })
-    ).assertStatus(200)
+    const saved = await client
+      .post('/api/user/billing/set')
+      .bearerToken(token)
+      .json({ billingAddress, token: cardToken })
+    saved.assertStatus(200)
 
     const other = await customerWithToken()
     for (const [bearer, value] of [
