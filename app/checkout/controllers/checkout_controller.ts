@@ -1,5 +1,6 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import checkoutConfig from '#config/checkout'
+import dropslotConfig from '#config/dropslot'
 import { consumeAttempt } from '#core/services/rate_limits'
 import { checkoutService } from '#checkout/services/checkout_service'
 import { completeUserService } from '#checkout/services/complete_user_service'
@@ -26,6 +27,14 @@ export default class CheckoutController {
     const caller = (await auth.use('api').check()) ? auth.use('api').user! : null
     const body = request.body()
     await this.limit(request.ip(), caller ? `customer-${caller.uuid}` : null)
+    if (!caller) {
+      // Anonymous calls create accounts: the same limit as registration.
+      await consumeAttempt(
+        'register',
+        { ip: request.ip(), email: typeof body.email === 'string' ? body.email : null },
+        { requests: dropslotConfig.rateLimits.registerPerHour, duration: '1 hour' }
+      )
+    }
     const { order, token } = await completeUserService.complete(caller, {
       email: body.email,
       name: body.name,

@@ -133,6 +133,8 @@ export class CheckoutService {
       throw error
     }
 
+    // Read back what the database stored (timestamps at its precision), as later reads will see.
+    await order.refresh()
     await notifications.send({
       to: order.email,
       template: 'order_received',

@@ -90,6 +90,11 @@ export class OrderPaymentState {
     return this.move(orderId, ['queued'], { hold_status: 'skipped', hold_claimed_at: null })
   }
 
+  /** A stale claim of an order that ended before any hold call was made: nothing to place. */
+  async holdAbandoned(orderId: number) {
+    return this.move(orderId, ['placing'], { hold_status: 'skipped', hold_claimed_at: null })
+  }
+
   /** Starts fee attempt `attempt` (1 for the first charge); false if another run got there first. */
   async beginFeeAttempt(orderId: number, attempt: number) {
     const result = await db

@@ -5,7 +5,8 @@ import { orderPaymentState } from '#orders/services/order_payment_state'
 import { orderLifecycle } from '#orders/services/order_lifecycle'
 import { notifications } from '#notifications/services/notification_service'
 import { templates } from '#notifications/templates'
-import { paymentService } from '#payments/services/payment_service'
+import { paymentKeys, paymentService } from '#payments/services/payment_service'
+import { ledger } from '#payments/services/ledger'
 
 export type HoldRunReport = {
   claimed: number
@@ -123,6 +124,11 @@ export class HoldWorker {
   }
 
   private async process(order: Order, report: HoldRunReport) {
+    // A stale claim of an order that ended meanwhile, with no call ever made: nothing to place.
+    if (order.status !== 'pending' && !(await ledger.find(paymentKeys.hold(order.id)))) {
+      await orderPaymentState.holdAbandoned(order.id)
+      return
+    }
     const outcome = await paymentService.placeHold(order)
     if (outcome.status === 'retry') {
       report.retried += 1

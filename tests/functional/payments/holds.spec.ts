@@ -190,6 +190,15 @@ test.group('The $1.00 hold', (group) => {
     assert,
   }) => {
     const { user, order } = await pendingOrder()
+    // The worker had claimed it and written the ledger row when the customer cancelled.
+    await ledger.begin({
+      key: `order:${order.id}:hold`,
+      kind: 'hold',
+      gateway: 'sandbox',
+      orderId: order.id,
+      userId: user.id,
+      amountCents: 100,
+    })
     await Order.query()
       .where('id', order.id)
       .update({
@@ -207,6 +216,23 @@ test.group('The $1.00 hold', (group) => {
     assert.equal(intent.status, 'canceled')
     const release = await ledger.find(`order:${order.id}:hold-release`)
     assert.equal(release!.status, 'succeeded')
+  })
+
+  test('a stale claim of an order cancelled before any hold call places nothing', async ({
+    assert,
+  }) => {
+    const { user, order } = await pendingOrder()
+    await orderLifecycle.cancel(order)
+    await Order.query()
+      .where('id', order.id)
+      .update({
+        hold_status: 'placing',
+        hold_claimed_at: DateTime.now().minus({ minutes: 10 }).toFormat('yyyy-MM-dd HH:mm:ss'),
+      })
+    assert.include(await holdWorker.runOnce(), { claimed: 1, placed: 0 })
+    await order.refresh()
+    assert.equal(order.holdStatus, 'skipped')
+    assert.lengthOf(await intentsOf(user.gatewayCustomerId!), 0)
   })
 
   test('an order cancelled before its hold was placed never gets one', async ({ assert }) => {
