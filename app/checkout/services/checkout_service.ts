@@ -5,7 +5,8 @@ import { catalogService } from '#catalog/services/catalog_service'
 import { profileService } from '#profiles/services/profile_service'
 import type Product from '#catalog/models/product'
 import type Profile from '#profiles/models/profile'
-import Order from '#orders/models/order'
+import type Order from '#orders/models/order'
+import { orderLifecycle } from '#orders/services/order_lifecycle'
 import { AppError } from '#core/exceptions/app_error'
 import { isUniqueViolation } from '#core/helpers/db_errors'
 import { cardVault } from '#core/services/card_vault'
@@ -99,7 +100,7 @@ export class CheckoutService {
         if (!(await slotStock.take(product.id, trx))) {
           throw AppError.conflict(SOLD_OUT, 'sold_out')
         }
-        return Order.create(
+        return orderLifecycle.open(
           {
             userId: user.id,
             productId: product.id,
@@ -115,17 +116,10 @@ export class CheckoutService {
             size,
             email: user.email,
             name: user.name || `${profile.shipping.firstName} ${profile.shipping.lastName}`,
-            status: 'pending',
-            activeSlot: 1,
             acoVault: cardVault.seal(snapshot),
-            holdStatus: 'queued',
             holdAmountCents: paymentsConfig.holdAmountCents,
-            holdAttempts: 0,
-            feeStatus: 'none',
-            feeAttempts: 0,
-            refundedCents: 0,
           },
-          { client: trx }
+          trx
         )
       })
     } catch (error) {

@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
+import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import Order from '#orders/models/order'
 import { affectedRows } from '#core/helpers/db_errors'
 import { orderPaymentState } from '#orders/services/order_payment_state'
@@ -15,13 +16,51 @@ export type Settlement = {
 }
 
 /**
- * The order lifecycle of design.md section 5: pending -> processing -> success | fail, and
+ * The order lifecycle of design.md section 5: (slot bought) -> pending -> processing -> success | fail, and
  * pending -> cancelled. Each transition is one conditional UPDATE (applied only from the states
  * it may leave, with its timestamp), so re-applying it is a no-op; the money that follows a
  * transition is settled by `settle`, which is itself idempotent and ledger-backed. A crash at any
  * line is repaired by calling the same method again.
  */
+export type NewOrder = Pick<
+  Order,
+  | 'userId'
+  | 'productId'
+  | 'profileId'
+  | 'productTitle'
+  | 'basePriceCents'
+  | 'priceCents'
+  | 'promoCode'
+  | 'promoPercent'
+  | 'style'
+  | 'size'
+  | 'email'
+  | 'name'
+  | 'acoVault'
+  | 'holdAmountCents'
+>
+
 export class OrderLifecycle {
+  /**
+   * Slot bought -> pending, inside the checkout's transaction: the order counts as active (the
+   * unique index of active orders refuses a duplicate) and its $1.00 hold is queued for the worker.
+   */
+  async open(input: NewOrder, trx: TransactionClientContract): Promise<Order> {
+    return Order.create(
+      {
+        ...input,
+        status: 'pending',
+        activeSlot: 1,
+        holdStatus: 'queued',
+        holdAttempts: 0,
+        feeStatus: 'none',
+        feeAttempts: 0,
+        refundedCents: 0,
+      },
+      { client: trx }
+    )
+  }
+
   /** pending -> processing (the release run handed the order to a checkout engine). */
   async markProcessing(orderOrId: Order | number): Promise<Order> {
     const id = idOf(orderOrId)

@@ -12,6 +12,12 @@ export class OrderQueries {
       .orderBy('id', 'desc')
   }
 
+  async findById(id: number): Promise<Order> {
+    const order = await Order.find(id)
+    if (!order) throw AppError.notFound('Order not found.', 'order_not_found')
+    return order
+  }
+
   async findByPublicId(publicId: unknown): Promise<Order> {
     const order =
       typeof publicId === 'string' && publicId.length <= 36

@@ -1,6 +1,7 @@
 import logger from '@adonisjs/core/services/logger'
 import paymentsConfig from '#config/payments'
-import Order from '#orders/models/order'
+import type Order from '#orders/models/order'
+import { orderQueries } from '#orders/services/order_queries'
 import { orderPaymentState } from '#orders/services/order_payment_state'
 import { orderLifecycle } from '#orders/services/order_lifecycle'
 import { notifications } from '#notifications/services/notification_service'
@@ -149,7 +150,7 @@ export class HoldWorker {
 
     report.placed += 1
     // The order may have been cancelled while its hold was being placed: release it at once.
-    const current = await Order.findOrFail(order.id)
+    const current = await orderQueries.findById(order.id)
     if (current.status === 'cancelled' || current.status === 'fail') {
       const release = await paymentService.releaseHold(current)
       if (release.status === 'released') report.released += 1
@@ -160,7 +161,7 @@ export class HoldWorker {
   private async cancelForDecline(order: Order, code: string, message: string) {
     await orderLifecycle.cancel(order, { reason: `hold_declined:${code}` })
     await orderPaymentState.holdDeclined(order.id, code)
-    const current = await Order.findOrFail(order.id)
+    const current = await orderQueries.findById(order.id)
     if (current.status !== 'cancelled' || !current.failReason?.startsWith('hold_declined')) return
     await notifications.send({
       to: order.email,

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
 import logger from '@adonisjs/core/services/logger'
-import Order from '#orders/models/order'
+import type Order from '#orders/models/order'
+import { orderQueries } from '#orders/services/order_queries'
 import { orderPaymentState } from '#orders/services/order_payment_state'
 import { cardOnFile } from '#accounts/services/card_on_file'
 import { AppError } from '#core/exceptions/app_error'
@@ -389,7 +390,7 @@ export class PaymentService {
 
   private async fresh(orderOrId: Order | number): Promise<Order> {
     const id = typeof orderOrId === 'number' ? orderOrId : orderOrId.id
-    return Order.findOrFail(id)
+    return orderQueries.findById(id)
   }
 
   private async recordFailure(entry: Parameters<typeof ledger.fail>[0], error: unknown) {

@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
-import Order from '#orders/models/order'
+import type Order from '#orders/models/order'
 import { orderPaymentState } from '#orders/services/order_payment_state'
 import { orderQueries } from '#orders/services/order_queries'
 import { isUniqueViolation } from '#core/helpers/db_errors'
@@ -124,7 +124,7 @@ export class WebhookService {
   private async targetOf(intent: Record<string, any>): Promise<Target | null> {
     const byRef = intent.id ? await this.ledgerBook.findByGatewayRef(String(intent.id)) : null
     if (byRef?.orderId && (byRef.kind === 'hold' || byRef.kind === 'fee')) {
-      const order = await Order.find(byRef.orderId)
+      const order = await orderQueries.findById(byRef.orderId).catch(() => null)
       return order ? { order, purpose: byRef.kind, entry: byRef } : null
     }
     const metadata = intent.metadata ?? {}

@@ -104,6 +104,8 @@ test.group('Checkout under concurrency', (group) => {
 
       await product.refresh()
       assert.equal(product.stockTaken, 50)
+      const shown = await client.get(`/api/products/${product.id}`)
+      assert.equal(shown.body().stockTaken, 50)
       const orders = await Order.query().where('product_id', product.id)
       assert.lengthOf(orders, 50)
       assert.lengthOf(new Set(orders.map((order) => order.userId)), 50)
