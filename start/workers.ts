@@ -1,11 +1,13 @@
 /*
 | Background loops of the web process (preloaded for the "web" environment only; tests and the
-| CLI call the same services directly).
+| CLI call the same services directly): e-mail delivery and the hold worker.
 */
 import app from '@adonisjs/core/services/app'
 import { backgroundWorkers } from '#core/services/background_workers'
 import { emailDelivery } from '#notifications/services/email_delivery'
 import { smtpConfigured } from '#config/mail'
+import paymentsConfig from '#config/payments'
+import { holdWorker } from '#payments/services/hold_worker'
 
 if (smtpConfigured) {
   backgroundWorkers.register({
@@ -17,3 +19,10 @@ if (smtpConfigured) {
 
 backgroundWorkers.start()
 app.terminating(() => backgroundWorkers.stop())
+
+// Places the $1.00 card checks of new orders. HOLD_WORKER_ENABLED=false turns it off, e.g. on
+// web processes when a separate process drives it.
+if (paymentsConfig.holdWorker.enabled) {
+  app.ready(() => holdWorker.start())
+  app.terminating(() => holdWorker.stop())
+}

@@ -50,3 +50,75 @@ export function profilePayload(overrides: Record<string, unknown> = {}) {
 export function envelope(value: unknown) {
   return transportEnvelope.seal(value)
 }
+
+/*
+| Money-path helpers: customers with a card saved through the sandbox gateway, profiles and
+| products ready for checkout, and the hold worker.
+*/
+export const TEST_CARDS = {
+  ok: '4242424242424242',
+  declinedAtSave: '4000000000000002',
+  declinesCharges: '4000000000000341',
+  needsAuthentication: '4000002760003184',
+}
+
+/** Saves a card on the customer through the configured (sandbox) gateway, as billing/set does. */
+export async function saveCardFor(user: User, number: string = TEST_CARDS.ok) {
+  const { paymentService } = await import('#payments/services/payment_service')
+  const { billingCardService } = await import('#accounts/services/billing_card_service')
+  const token = await paymentService.createCardToken(
+    { name: user.name, number, expMonth: 12, expYear: DateTime.now().year + 2, cvc: '123' },
+    user.id
+  )
+  return billingCardService.saveToken(user, token.id)
+}
+
+/** A customer with a bearer token and a card on file. */
+export async function customerWithCard(
+  card: string = TEST_CARDS.ok,
+  overrides: Partial<User> = {}
+) {
+  const customer = await customerWithToken(overrides)
+  await saveCardFor(customer.user, card)
+  return customer
+}
+
+/** A saved profile of the customer (validated exactly as profiles/add does). */
+export async function profileFor(user: User, overrides: Record<string, unknown> = {}) {
+  const { profileService } = await import('#profiles/services/profile_service')
+  const { newProfileValidator } = await import('#profiles/validators/profile_validator')
+  const data = await newProfileValidator.validate(
+    profilePayload({ email: user.email, ...overrides })
+  )
+  return profileService.create(user, data)
+}
+
+/** An available product releasing in 3 days (50 slots unless told otherwise). */
+export async function productFor(overrides: Record<string, unknown> = {}) {
+  const { ProductFactory } = await import('#database/factories/product_factory')
+  return ProductFactory.merge(overrides).create()
+}
+
+/** Places every due hold, as the web process's worker would. */
+export async function placeHolds() {
+  const { holdWorker } = await import('#payments/services/hold_worker')
+  return holdWorker.drain()
+}
+
+/** A customer with a card, a profile and a pending order on a fresh product (service path). */
+export async function pendingOrder(
+  options: { card?: string; product?: Record<string, unknown>; promoCode?: string } = {}
+) {
+  const { checkoutService } = await import('#checkout/services/checkout_service')
+  const customer = await customerWithCard(options.card ?? TEST_CARDS.ok)
+  const profile = await profileFor(customer.user)
+  const product = await productFor({ totalStock: 10, stockTaken: 0, ...options.product })
+  const order = await checkoutService.checkout(customer.user, {
+    productId: product.id,
+    style: 'Black',
+    size: '9',
+    profileId: profile.publicId,
+    promoCode: options.promoCode,
+  })
+  return { ...customer, profile, product, order }
+}

@@ -17,6 +17,9 @@ router
     router.get('/api/user/info', [AccountController, 'info']).as('info')
     router.post('/api/user/updateProfile', [AccountController, 'update']).as('update')
     router.post('/api/user/billing/set', [AccountController, 'setBilling']).as('billing.set')
+    router
+      .post('/api/user/billing/genToken', [AccountController, 'genToken'])
+      .as('billing.genToken')
   })
   .as('accounts')
   .use(middleware.auth())

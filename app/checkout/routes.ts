@@ -1,5 +1,17 @@
 import router from '@adonisjs/core/services/router'
+import { middleware } from '#start/kernel'
 
 const PromoController = () => import('#checkout/controllers/promo_controller')
+const CheckoutController = () => import('#checkout/controllers/checkout_controller')
 
 router.get('/api/promoLookup', [PromoController, 'lookup']).as('checkout.promoLookup')
+
+router
+  .post('/api/checkout/withprofile', [CheckoutController, 'withProfile'])
+  .as('checkout.withProfile')
+  .use(middleware.auth())
+
+// Anonymous allowed (the one-step path creates the account); a bearer token, if sent, is used.
+router
+  .post('/api/checkout/completeuser', [CheckoutController, 'completeUser'])
+  .as('checkout.completeUser')

@@ -61,4 +61,42 @@ export const templates = {
       'Thanks for signing up. We will e-mail you about upcoming releases and open slots.',
     ])
   },
+
+  orderReceived(order: {
+    productTitle: string
+    orderId: string
+    size: string
+    style: string
+    priceCents: number
+    holdCents: number
+  }): RenderedEmail {
+    return layout(`Your slot for ${order.productTitle} is secured`, [
+      `Order ${order.orderId}: ${order.productTitle}, size ${order.size}, style ${order.style}.`,
+      `Service fee: ${dollars(order.priceCents)}, charged only if we check the item out for you. A failed order costs nothing.`,
+      `We place a ${dollars(order.holdCents)} authorization on your card to verify it. It is released, never charged.`,
+    ])
+  },
+
+  holdDeclined(order: { productTitle: string; orderId: string; reason: string }): RenderedEmail {
+    return layout(`We could not verify your card for ${order.productTitle}`, [
+      `Order ${order.orderId} was cancelled because the $1.00 card check was declined: ${order.reason}`,
+      'Nothing was charged and your slot was released. Update your card in your account and check out again while slots last.',
+    ])
+  },
+
+  feeDeclined(order: {
+    productTitle: string
+    orderId: string
+    amountCents: number
+    reason: string
+  }): RenderedEmail {
+    return layout(`Payment problem with your ${order.productTitle} order`, [
+      `Good news: order ${order.orderId} succeeded. We could not charge the ${dollars(order.amountCents)} service fee: ${order.reason}`,
+      'Please update your card in your account; we will try again.',
+    ])
+  },
+}
+
+function dollars(cents: number) {
+  return `$${(cents / 100).toFixed(2)}`
 }

@@ -7,6 +7,9 @@ import Profile from '#profiles/models/profile'
 import PromoCode from '#checkout/models/promo_code'
 import { CLOTHING_SIZES, ONE_SIZE, SHOE_SIZES } from '#catalog/services/catalog_service'
 import { profileService } from '#profiles/services/profile_service'
+import { billingCardService } from '#accounts/services/billing_card_service'
+import { paymentService } from '#payments/services/payment_service'
+import paymentsConfig from '#config/payments'
 
 export const DEMO_CUSTOMER = { email: 'customer@dropslot.test', password: 'dropslot-demo' }
 export const DEMO_ADMIN = { email: 'admin@dropslot.test', password: 'dropslot-admin' }
@@ -203,12 +206,29 @@ export default class DemoSeeder extends BaseSeeder {
           state: DEMO_ADDRESS.state,
           country: DEMO_ADDRESS.country,
         },
-        cardBrand: 'visa',
-        cardLast4: '4242',
-        cardExpMonth: 12,
-        cardExpYear: DateTime.now().year + 3,
       }
     )
+
+    // The card on file goes through the configured gateway (the sandbox by default), so the
+    // demo customer's $1.00 hold and fee can really be placed and charged.
+    if (!customer.cardPaymentMethodId) {
+      let token = 'tok_visa'
+      if (paymentsConfig.gateway !== 'stripe') {
+        const created = await paymentService.createCardToken(
+          {
+            name: 'Jordan Rivera',
+            number: '4242424242424242',
+            expMonth: 12,
+            expYear: DateTime.now().year + 3,
+            cvc: '123',
+            addressZip: DEMO_ADDRESS.zip,
+          },
+          customer.id
+        )
+        token = created.id
+      }
+      await billingCardService.saveToken(customer, token)
+    }
 
     const existing = await Profile.query().where('user_id', customer.id).count('* as total')
     if (Number(existing[0].$extras.total) === 0) {

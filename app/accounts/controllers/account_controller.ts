@@ -1,5 +1,6 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import { accountService } from '#accounts/services/account_service'
+import { billingCardService } from '#accounts/services/billing_card_service'
 import { presentUserInfo, presentUserSummary } from '#accounts/services/user_presenter'
 import {
   billingAddressValidator,
@@ -18,7 +19,9 @@ export default class AccountController {
   }
 
   async setBilling({ auth, request }: HttpContext) {
-    const { billingAddress } = await request.validateUsing(billingAddressValidator)
+    const { billingAddress, token } = await request.validateUsing(billingAddressValidator)
+    // The card first: if the gateway refuses it, nothing (not even the address) is written.
+    if (token) await billingCardService.saveToken(auth.getUserOrFail(), token)
     const user = await accountService.setBillingAddress(auth.getUserOrFail(), {
       line1: billingAddress.address1,
       line2: billingAddress.address2 ?? null,
@@ -28,6 +31,25 @@ export default class AccountController {
       country: billingAddress.country ?? 'US',
     })
     return { success: true, user: presentUserInfo(user) }
+  }
+
+  /** billing/genToken: `{encrypted}` card -> the gateway's one-time card token `{id}`. */
+  async genToken({ auth, request }: HttpContext) {
+    const token = await billingCardService.createToken(
+      auth.getUserOrFail(),
+      request.input('encrypted')
+    )
+    return {
+      success: true,
+      id: token.id,
+      token: { id: token.id },
+      card: {
+        brand: token.brand,
+        last4: token.last4,
+        expMonth: token.expMonth,
+        expYear: token.expYear,
+      },
+    }
   }
 
   async listUsers() {

@@ -6,6 +6,12 @@ export type OrderStatus = 'pending' | 'processing' | 'success' | 'fail' | 'cance
 
 export const ACTIVE_STATUSES: OrderStatus[] = ['pending', 'processing', 'success']
 
+/** queued -> placing -> placed -> released; or declined; `skipped` when cancelled before placing. */
+export type HoldStatus = 'queued' | 'placing' | 'placed' | 'declined' | 'released' | 'skipped'
+
+/** none -> paid -> refunded; failed / requires_action when the card said no; waived at 0 cents. */
+export type FeeStatus = 'none' | 'paid' | 'failed' | 'requires_action' | 'refunded' | 'waived'
+
 export default class Order extends BaseModel {
   @column({ isPrimary: true })
   declare id: number
@@ -75,6 +81,54 @@ export default class Order extends BaseModel {
 
   @column.dateTime()
   declare cancelledAt: DateTime | null
+
+  @column()
+  declare holdStatus: HoldStatus
+
+  @column()
+  declare holdAmountCents: number
+
+  @column()
+  declare holdAttempts: number
+
+  @column.dateTime()
+  declare holdClaimedAt: DateTime | null
+
+  @column.dateTime()
+  declare holdNextAttemptAt: DateTime | null
+
+  @column()
+  declare holdPaymentId: string | null
+
+  @column()
+  declare holdErrorCode: string | null
+
+  @column.dateTime()
+  declare holdPlacedAt: DateTime | null
+
+  @column.dateTime()
+  declare holdReleasedAt: DateTime | null
+
+  @column()
+  declare feeStatus: FeeStatus
+
+  @column()
+  declare feePaymentId: string | null
+
+  @column()
+  declare feeErrorCode: string | null
+
+  @column()
+  declare feeAttempts: number
+
+  @column.dateTime()
+  declare feeChargedAt: DateTime | null
+
+  @column()
+  declare refundedCents: number
+
+  @column.dateTime()
+  declare refundedAt: DateTime | null
 
   @column.dateTime({ autoCreate: true })
   declare createdAt: DateTime

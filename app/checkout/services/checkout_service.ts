@@ -1,0 +1,213 @@
+import db from '@adonisjs/lucid/services/db'
+import type User from '#accounts/models/user'
+import { cardOnFile } from '#accounts/services/card_on_file'
+import { catalogService } from '#catalog/services/catalog_service'
+import { profileService } from '#profiles/services/profile_service'
+import type Product from '#catalog/models/product'
+import type Profile from '#profiles/models/profile'
+import type Order from '#orders/models/order'
+import { orderLifecycle } from '#orders/services/order_lifecycle'
+import { AppError } from '#core/exceptions/app_error'
+import { isUniqueViolation } from '#core/helpers/db_errors'
+import { cardVault } from '#core/services/card_vault'
+import { notifications } from '#notifications/services/notification_service'
+import { templates } from '#notifications/templates'
+import paymentsConfig from '#config/payments'
+import { applyPercent } from '#checkout/services/promo_service'
+import { redeemPromo } from '#checkout/services/promo_redemption'
+import { slotStock } from '#checkout/services/slot_stock'
+import { holdWorker } from '#payments/services/hold_worker'
+
+export const INSUFFICIENT_CHECKOUT_DATA = 'insufficient checkout data'
+export const SOLD_OUT = 'Sorry, this release is sold out.'
+export const DUPLICATE_ORDER =
+  'You already have a slot for this release with this profile. Select a new profile.'
+
+export type CheckoutRequest = {
+  productId: unknown
+  style?: unknown
+  size?: unknown
+  profileId: unknown
+  promoCode?: unknown
+}
+
+/** The sealed copy an order keeps, so release day works even if the profile changes later. */
+export type AcoSnapshot = {
+  profile: {
+    profileId: string
+    profileName: string
+    email: string
+    phone: string
+    shipping: Profile['shipping']
+    billing: Profile['billing']
+  }
+  card: ReturnType<typeof profileService.openCard>
+  order: { productId: number; productTitle: string; style: string; size: string }
+}
+
+function present(value: unknown): boolean {
+  return (
+    value !== undefined && value !== null && !(typeof value === 'string' && value.trim() === '')
+  )
+}
+
+/**
+ * Slot purchase. One transaction takes the promo use, the slot and the order row, each by a
+ * statement the database decides atomically (conditional UPDATEs and the unique index of active
+ * orders), so under any concurrency: never more orders than slots, one active order per product
+ * and profile, a limited promo never over-used. No gateway call happens here: the $1.00 hold is
+ * queued on the order and placed by the hold worker after the commit.
+ *
+ * Callers: POST /api/checkout/withprofile, /api/checkout/completeuser, and the admin console
+ * (`checkoutService.checkout(user, {productId, style, size, profileId, promoCode})`).
+ */
+export class CheckoutService {
+  async checkout(user: User, request: CheckoutRequest): Promise<Order> {
+    if (!present(request.productId) || !present(request.profileId)) {
+      throw AppError.badRequest(INSUFFICIENT_CHECKOUT_DATA, 'insufficient_checkout_data')
+    }
+    const product = await this.findProduct(request.productId)
+    const { style, size } = this.chooseVariant(product, request.style, request.size)
+    const profile = await profileService.findOwned(user, String(request.profileId))
+    if (!(await cardOnFile(user))) {
+      throw new AppError('Please add a card to your account before checking out.', {
+        status: 402,
+        code: 'card_required',
+      })
+    }
+    if (product.isReleased) {
+      throw AppError.conflict('This release has already dropped.', 'released')
+    }
+
+    const snapshot: AcoSnapshot = {
+      profile: {
+        profileId: profile.publicId,
+        profileName: profile.profileName,
+        email: profile.email,
+        phone: profile.phone,
+        shipping: profile.shipping,
+        billing: profile.billing,
+      },
+      card: profileService.openCard(profile),
+      order: { productId: product.id, productTitle: product.title, style, size },
+    }
+    const promoCode = present(request.promoCode) ? String(request.promoCode) : null
+
+    let order: Order
+    try {
+      order = await db.transaction(async (trx) => {
+        const promo = promoCode ? await redeemPromo(promoCode, trx) : null
+        if (!(await slotStock.take(product.id, trx))) {
+          throw AppError.conflict(SOLD_OUT, 'sold_out')
+        }
+        return orderLifecycle.open(
+          {
+            userId: user.id,
+            productId: product.id,
+            profileId: profile.publicId,
+            productTitle: product.title,
+            basePriceCents: product.priceCents,
+            priceCents: promo
+              ? applyPercent(product.priceCents, promo.percent)
+              : product.priceCents,
+            promoCode: promo?.code ?? null,
+            promoPercent: promo?.percent ?? null,
+            style,
+            size,
+            email: user.email,
+            name: user.name || `${profile.shipping.firstName} ${profile.shipping.lastName}`,
+            acoVault: cardVault.seal(snapshot),
+            holdAmountCents: paymentsConfig.holdAmountCents,
+          },
+          trx
+        )
+      })
+    } catch (error) {
+      if (isUniqueViolation(error)) throw AppError.conflict(DUPLICATE_ORDER, 'duplicate')
+      throw error
+    }
+
+    // Read back what the database stored (timestamps at its precision), as later reads will see.
+    await order.refresh()
+    await notifications.send({
+      to: order.email,
+      template: 'order_received',
+      message: templates.orderReceived({
+        productTitle: order.productTitle,
+        orderId: order.publicId,
+        size: order.size,
+        style: order.style,
+        priceCents: order.priceCents,
+        holdCents: order.holdAmountCents,
+      }),
+      userId: user.id,
+      orderId: order.id,
+      dedupeKey: `order:${order.id}:received`,
+    })
+    holdWorker.kick()
+    return order
+  }
+
+  /** The sealed ACO copy of an order (release day; callers audit the reveal). */
+  openSnapshot(order: Order): AcoSnapshot | null {
+    return order.acoVault ? cardVault.open<AcoSnapshot>(order.acoVault) : null
+  }
+
+  /** Checks a product id and its variant without writing anything (completeuser validates first). */
+  async validateVariant(productId: unknown, style: unknown, size: unknown) {
+    if (!present(productId)) {
+      throw AppError.badRequest(INSUFFICIENT_CHECKOUT_DATA, 'insufficient_checkout_data')
+    }
+    const product = await this.findProduct(productId)
+    return { product, ...this.chooseVariant(product, style, size) }
+  }
+
+  private async findProduct(productId: unknown): Promise<Product> {
+    const id = typeof productId === 'number' ? productId : Number(String(productId))
+    if (!Number.isSafeInteger(id) || id <= 0) {
+      throw AppError.notFound('Product not found.', 'product_not_found')
+    }
+    return catalogService.findAvailable(id)
+  }
+
+  /**
+   * Size must be one of the product's sizes (OS for one-size products), style one of its styles
+   * (a single-style product needs none). Matching ignores case; the product's spelling is kept.
+   */
+  private chooseVariant(product: Product, style: unknown, size: unknown) {
+    const styles = product.styleList.length ? product.styleList : ['OS']
+    let chosenStyle: string | undefined
+    if (present(style)) {
+      const wanted = String(style).trim().toLowerCase()
+      chosenStyle = styles.find((candidate) => candidate.toLowerCase() === wanted)
+      if (!chosenStyle) {
+        throw AppError.unprocessable('Please choose one of the styles of this product.', {
+          style: 'Please choose one of the styles of this product.',
+        })
+      }
+    } else if (styles.length === 1) {
+      chosenStyle = styles[0]
+    } else {
+      throw AppError.badRequest(INSUFFICIENT_CHECKOUT_DATA, 'insufficient_checkout_data')
+    }
+
+    const sizes = product.sizeType === 'OS' ? ['OS'] : (product.sizes ?? [])
+    let chosenSize: string | undefined
+    if (present(size)) {
+      const wanted = String(size).trim().toLowerCase()
+      chosenSize = sizes.find((candidate) => String(candidate).toLowerCase() === wanted)
+      if (!chosenSize) {
+        throw AppError.unprocessable('Please choose one of the sizes of this product.', {
+          size: 'Please choose one of the sizes of this product.',
+        })
+      }
+    } else if (product.sizeType === 'OS') {
+      chosenSize = 'OS'
+    } else {
+      throw AppError.badRequest(INSUFFICIENT_CHECKOUT_DATA, 'insufficient_checkout_data')
+    }
+    return { style: chosenStyle, size: chosenSize }
+  }
+}
+
+export const checkoutService = new CheckoutService()

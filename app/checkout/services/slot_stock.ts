@@ -1,0 +1,47 @@
+import { DateTime } from 'luxon'
+import db from '@adonisjs/lucid/services/db'
+import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
+import { affectedRows } from '#core/helpers/db_errors'
+
+const sqlNow = () => DateTime.now().toFormat('yyyy-MM-dd HH:mm:ss')
+
+/**
+ * The product's slot counter, changed only by single conditional statements (design.md 5), so
+ * no interleaving of checkouts can ever take more than `total_stock` slots: the row is changed
+ * only while `stock_taken < total_stock`, and the database applies each UPDATE atomically.
+ * (The catalog module owns the products table; these two statements are the slot purchase.)
+ */
+export class SlotStock {
+  /** Takes one slot of an available, unreleased product; false when none is left. */
+  async take(productId: number, trx: TransactionClientContract): Promise<boolean> {
+    const result = await trx
+      .from('products')
+      .where('id', productId)
+      .where('avail', true)
+      .whereRaw('stock_taken < total_stock')
+      .where((query) => query.whereNull('release_at').orWhere('release_at', '>', sqlNow()))
+      .update({ stock_taken: db.knexRawQuery('stock_taken + 1') })
+    return affectedRows(result) === 1
+  }
+
+  /** Gives one slot back (cancelled order, declined hold). */
+  async giveBack(productId: number, trx: TransactionClientContract): Promise<void> {
+    await trx
+      .from('products')
+      .where('id', productId)
+      .where('stock_taken', '>', 0)
+      .update({ stock_taken: db.knexRawQuery('stock_taken - 1') })
+  }
+
+  /** Gives one slot back only while the product is not released yet (an order failed early). */
+  async giveBackIfUnreleased(productId: number, trx: TransactionClientContract): Promise<void> {
+    await trx
+      .from('products')
+      .where('id', productId)
+      .where('stock_taken', '>', 0)
+      .where((query) => query.whereNull('release_at').orWhere('release_at', '>', sqlNow()))
+      .update({ stock_taken: db.knexRawQuery('stock_taken - 1') })
+  }
+}
+
+export const slotStock = new SlotStock()

@@ -1,0 +1,183 @@
+import { DateTime } from 'luxon'
+import db from '@adonisjs/lucid/services/db'
+import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
+import Order from '#orders/models/order'
+import { affectedRows } from '#core/helpers/db_errors'
+import { orderPaymentState } from '#orders/services/order_payment_state'
+import { slotStock } from '#checkout/services/slot_stock'
+import { paymentService } from '#payments/services/payment_service'
+
+const sqlNow = () => DateTime.now().toFormat('yyyy-MM-dd HH:mm:ss')
+
+export type Settlement = {
+  fee?: Awaited<ReturnType<typeof paymentService.chargeFee>>
+  hold?: Awaited<ReturnType<typeof paymentService.releaseHold>>
+  refund?: Awaited<ReturnType<typeof paymentService.refund>>
+}
+
+/**
+ * The order lifecycle of design.md section 5: (slot bought) -> pending -> processing -> success | fail, and
+ * pending -> cancelled. Each transition is one conditional UPDATE (applied only from the states
+ * it may leave, with its timestamp), so re-applying it is a no-op; the money that follows a
+ * transition is settled by `settle`, which is itself idempotent and ledger-backed. A crash at any
+ * line is repaired by calling the same method again.
+ */
+export type NewOrder = Pick<
+  Order,
+  | 'userId'
+  | 'productId'
+  | 'profileId'
+  | 'productTitle'
+  | 'basePriceCents'
+  | 'priceCents'
+  | 'promoCode'
+  | 'promoPercent'
+  | 'style'
+  | 'size'
+  | 'email'
+  | 'name'
+  | 'acoVault'
+  | 'holdAmountCents'
+>
+
+export class OrderLifecycle {
+  /**
+   * Slot bought -> pending, inside the checkout's transaction: the order counts as active (the
+   * unique index of active orders refuses a duplicate) and its $1.00 hold is queued for the worker.
+   */
+  async open(input: NewOrder, trx: TransactionClientContract): Promise<Order> {
+    return Order.create(
+      {
+        ...input,
+        status: 'pending',
+        activeSlot: 1,
+        holdStatus: 'queued',
+        holdAttempts: 0,
+        feeStatus: 'none',
+        feeAttempts: 0,
+        refundedCents: 0,
+      },
+      { client: trx }
+    )
+  }
+
+  /** pending -> processing (the release run handed the order to a checkout engine). */
+  async markProcessing(orderOrId: Order | number): Promise<Order> {
+    const id = idOf(orderOrId)
+    await db
+      .from('orders')
+      .where('id', id)
+      .where('status', 'pending')
+      .update({ status: 'processing', processing_at: sqlNow(), updated_at: sqlNow() })
+    return Order.findOrFail(id)
+  }
+
+  /**
+   * pending|processing -> success (the retailer confirmed), then the fee is charged off-session
+   * and the hold released. Calling it again on a successful order finishes whatever money step a
+   * crash or an outage left undone.
+   */
+  async succeed(
+    orderOrId: Order | number,
+    details: { confirmationNumber?: string | null } = {}
+  ): Promise<{ order: Order; settlement: Settlement }> {
+    const id = idOf(orderOrId)
+    await db
+      .from('orders')
+      .where('id', id)
+      .whereIn('status', ['pending', 'processing'])
+      .update({
+        status: 'success',
+        succeeded_at: sqlNow(),
+        confirmation_number: details.confirmationNumber?.slice(0, 120) ?? null,
+        updated_at: sqlNow(),
+      })
+    return this.settle(id)
+  }
+
+  /**
+   * pending|processing -> fail (shown as Refunded): no fee, hold released, the order stops
+   * counting as active, and its slot goes back if the product is not released yet.
+   */
+  async fail(
+    orderOrId: Order | number,
+    details: { reason?: string | null } = {}
+  ): Promise<{ order: Order; settlement: Settlement }> {
+    const id = idOf(orderOrId)
+    await db.transaction(async (trx) => {
+      const order = await trx.from('orders').where('id', id).select('product_id').first()
+      if (!order) return
+      const changed = await trx
+        .from('orders')
+        .where('id', id)
+        .whereIn('status', ['pending', 'processing'])
+        .update({
+          status: 'fail',
+          failed_at: sqlNow(),
+          fail_reason: details.reason?.slice(0, 255) ?? null,
+          active_slot: null,
+          updated_at: sqlNow(),
+        })
+      if (affectedRows(changed) === 1) await slotStock.giveBackIfUnreleased(order.product_id, trx)
+    })
+    await orderPaymentState.holdSkipped(id)
+    return this.settle(id)
+  }
+
+  /**
+   * pending -> cancelled (declined hold, customer or admin): the slot goes back at once, the hold
+   * is released if it was placed and never placed if it was still queued.
+   */
+  async cancel(
+    orderOrId: Order | number,
+    details: { reason?: string | null } = {}
+  ): Promise<{ order: Order; cancelled: boolean; settlement: Settlement }> {
+    const id = idOf(orderOrId)
+    let cancelled = false
+    await db.transaction(async (trx) => {
+      const order = await trx.from('orders').where('id', id).select('product_id').first()
+      if (!order) return
+      const changed = await trx
+        .from('orders')
+        .where('id', id)
+        .where('status', 'pending')
+        .update({
+          status: 'cancelled',
+          cancelled_at: sqlNow(),
+          fail_reason: details.reason?.slice(0, 255) ?? null,
+          active_slot: null,
+          updated_at: sqlNow(),
+        })
+      cancelled = affectedRows(changed) === 1
+      if (cancelled) await slotStock.giveBack(order.product_id, trx)
+    })
+    await orderPaymentState.holdSkipped(id)
+    const { order, settlement } = await this.settle(id)
+    return { order, cancelled, settlement }
+  }
+
+  /**
+   * Brings the money in line with the order's status: success -> fee charged, hold released;
+   * fail/cancelled -> hold released, any fee refunded. Safe to call any number of times.
+   */
+  async settle(orderOrId: Order | number): Promise<{ order: Order; settlement: Settlement }> {
+    const id = idOf(orderOrId)
+    let order = await Order.findOrFail(id)
+    const settlement: Settlement = {}
+    if (order.status === 'success') {
+      settlement.fee = await paymentService.chargeFee(order)
+      settlement.hold = await paymentService.releaseHold(order)
+    } else if (order.status === 'fail' || order.status === 'cancelled') {
+      settlement.hold = await paymentService.releaseHold(order)
+      if (order.feeStatus === 'paid') settlement.refund = await paymentService.refund(order)
+    }
+    order = await Order.findOrFail(id)
+    return { order, settlement }
+  }
+}
+
+function idOf(orderOrId: Order | number) {
+  return typeof orderOrId === 'number' ? orderOrId : orderOrId.id
+}
+
+export const orderLifecycle = new OrderLifecycle()

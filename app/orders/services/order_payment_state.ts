@@ -1,0 +1,160 @@
+import { DateTime } from 'luxon'
+import db from '@adonisjs/lucid/services/db'
+import Order from '#orders/models/order'
+import { affectedRows } from '#core/helpers/db_errors'
+
+const sqlTime = (value: DateTime) => value.toFormat('yyyy-MM-dd HH:mm:ss')
+const sqlNow = () => sqlTime(DateTime.now())
+
+/**
+ * The payment columns of an order, moved only by conditional UPDATEs: each method changes the
+ * row only from the states it is allowed to leave, so applying it twice (a retry, a webhook
+ * after our own call) is a no-op, and two workers can never both own a hold.
+ * The payments module moves these; nothing else writes them.
+ */
+export class OrderPaymentState {
+  /**
+   * Claims up to `limit` orders whose $1.00 hold must be placed: queued ones that are due, and
+   * ones left `placing` for longer than `staleSeconds` (the worker that claimed them died).
+   */
+  async claimHolds(limit: number, staleSeconds: number): Promise<Order[]> {
+    const now = sqlNow()
+    const staleBefore = sqlTime(DateTime.now().minus({ seconds: staleSeconds }))
+    const claimable = (query: any) =>
+      query.where((outer: any) => {
+        outer
+          .where((queued: any) => {
+            queued
+              .where('hold_status', 'queued')
+              .where('status', 'pending')
+              .where((due: any) =>
+                due.whereNull('hold_next_attempt_at').orWhere('hold_next_attempt_at', '<=', now)
+              )
+          })
+          .orWhere((stale: any) => {
+            stale.where('hold_status', 'placing').where('hold_claimed_at', '<', staleBefore)
+          })
+      })
+
+    const candidates: { id: number }[] = await claimable(db.from('orders').select('id'))
+      .orderBy('id', 'asc')
+      .limit(limit)
+
+    const claimed: number[] = []
+    for (const { id } of candidates) {
+      const result = await claimable(db.from('orders').where('id', id)).update({
+        hold_status: 'placing',
+        hold_claimed_at: now,
+        hold_attempts: db.knexRawQuery('hold_attempts + 1'),
+      })
+      if (affectedRows(result) === 1) claimed.push(id)
+    }
+    if (claimed.length === 0) return []
+    return Order.query().whereIn('id', claimed).orderBy('id', 'asc')
+  }
+
+  async holdPlaced(orderId: number, paymentId: string) {
+    return this.move(orderId, ['queued', 'placing'], {
+      hold_status: 'placed',
+      hold_payment_id: paymentId,
+      hold_placed_at: sqlNow(),
+      hold_error_code: null,
+      hold_claimed_at: null,
+    })
+  }
+
+  /** A provider outage or rate limit: back to the queue, due again after `delaySeconds`. */
+  async holdRetryLater(orderId: number, code: string, delaySeconds: number) {
+    return this.move(orderId, ['placing'], {
+      hold_status: 'queued',
+      hold_claimed_at: null,
+      hold_error_code: code.slice(0, 64),
+      hold_next_attempt_at: sqlTime(DateTime.now().plus({ seconds: delaySeconds })),
+    })
+  }
+
+  async holdDeclined(orderId: number, code: string) {
+    return this.move(orderId, ['queued', 'placing'], {
+      hold_status: 'declined',
+      hold_error_code: code.slice(0, 64),
+      hold_claimed_at: null,
+    })
+  }
+
+  async holdReleased(orderId: number) {
+    return this.move(orderId, ['placed'], { hold_status: 'released', hold_released_at: sqlNow() })
+  }
+
+  /** The order ended before its hold was placed: nothing to place any more. */
+  async holdSkipped(orderId: number) {
+    return this.move(orderId, ['queued'], { hold_status: 'skipped', hold_claimed_at: null })
+  }
+
+  /** A stale claim of an order that ended before any hold call was made: nothing to place. */
+  async holdAbandoned(orderId: number) {
+    return this.move(orderId, ['placing'], { hold_status: 'skipped', hold_claimed_at: null })
+  }
+
+  /** Starts fee attempt `attempt` (1 for the first charge); false if another run got there first. */
+  async beginFeeAttempt(orderId: number, attempt: number) {
+    const result = await db
+      .from('orders')
+      .where('id', orderId)
+      .where('fee_attempts', attempt - 1)
+      .whereIn('fee_status', ['none', 'failed', 'requires_action'])
+      .update({ fee_attempts: attempt })
+    return affectedRows(result) === 1
+  }
+
+  async feePaid(orderId: number, paymentId: string) {
+    return this.move(
+      orderId,
+      ['none', 'failed', 'requires_action'],
+      {
+        fee_status: 'paid',
+        fee_payment_id: paymentId,
+        fee_charged_at: sqlNow(),
+        fee_error_code: null,
+      },
+      'fee_status'
+    )
+  }
+
+  async feeFailed(orderId: number, status: 'failed' | 'requires_action', code: string) {
+    return this.move(
+      orderId,
+      ['none', 'failed', 'requires_action'],
+      { fee_status: status, fee_error_code: code.slice(0, 64) },
+      'fee_status'
+    )
+  }
+
+  async feeWaived(orderId: number) {
+    return this.move(orderId, ['none'], { fee_status: 'waived' }, 'fee_status')
+  }
+
+  async feeRefunded(orderId: number, cents: number) {
+    return this.move(
+      orderId,
+      ['paid'],
+      { fee_status: 'refunded', refunded_cents: cents, refunded_at: sqlNow() },
+      'fee_status'
+    )
+  }
+
+  private async move(
+    orderId: number,
+    from: string[],
+    changes: Record<string, unknown>,
+    column: 'hold_status' | 'fee_status' = 'hold_status'
+  ): Promise<boolean> {
+    const result = await db
+      .from('orders')
+      .where('id', orderId)
+      .whereIn(column, from)
+      .update({ ...changes, updated_at: sqlNow() })
+    return affectedRows(result) === 1
+  }
+}
+
+export const orderPaymentState = new OrderPaymentState()

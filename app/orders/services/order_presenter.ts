@@ -1,0 +1,41 @@
+import type Order from '#orders/models/order'
+
+/**
+ * The spec's Order as customers see it: price in dollars (and cents), the slot's details, and
+ * the payment state a customer may know about. Never card data, never the sealed ACO copy.
+ */
+export function presentOrder(order: Order) {
+  return {
+    orderId: order.publicId,
+    productId: order.productId,
+    productTitle: order.productTitle,
+    price: order.priceCents / 100,
+    priceCents: order.priceCents,
+    basePriceCents: order.basePriceCents,
+    promoCode: order.promoCode,
+    promoPercent: order.promoPercent,
+    style: order.style,
+    size: order.size,
+    email: order.email,
+    name: order.name,
+    status: order.status,
+    statusReason: order.failReason,
+    orderDate: order.createdAt.toISO(),
+    profileId: order.profileId,
+    confirmationNumber: order.confirmationNumber,
+    hold: {
+      status: order.holdStatus,
+      amountCents: order.holdAmountCents,
+      declineCode: order.holdStatus === 'declined' ? order.holdErrorCode : null,
+      placedAt: order.holdPlacedAt?.toISO() ?? null,
+      releasedAt: order.holdReleasedAt?.toISO() ?? null,
+    },
+    fee: {
+      status: order.feeStatus,
+      amountCents: order.priceCents,
+      chargedAt: order.feeChargedAt?.toISO() ?? null,
+      refundedCents: order.refundedCents,
+      refundedAt: order.refundedAt?.toISO() ?? null,
+    },
+  }
+}

@@ -1,0 +1,21 @@
+import type { HttpContext } from '@adonisjs/core/http'
+import { AppError } from '#core/exceptions/app_error'
+import { WebhookSignatureError } from '#payments/gateways/payment_gateway'
+import { webhookService } from '#payments/services/webhook_service'
+
+export default class WebhooksController {
+  /** POST /api/hooks/stripe: verified over the raw body, de-duplicated by event id. */
+  async stripe({ request }: HttpContext) {
+    const raw = request.raw()
+    if (!raw) throw AppError.badRequest('Empty webhook body.', 'invalid_webhook')
+    try {
+      const result = await webhookService.receive(raw, request.header('stripe-signature'))
+      return { received: true, ...result }
+    } catch (error) {
+      if (error instanceof WebhookSignatureError) {
+        throw AppError.badRequest(error.message, 'invalid_signature')
+      }
+      throw error
+    }
+  }
+}

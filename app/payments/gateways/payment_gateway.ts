@@ -1,0 +1,151 @@
+/*
+| PaymentGateway (design.md section 6): amounts in cents, our own references, and an
+| idempotency key on every call that moves money or creates something, so a retried call is the
+| same provider request. Implementations: SandboxGateway (default) and StripeGateway.
+*/
+
+/** Card data as the card form sends it; only ever held in memory for one call. */
+export type CardInput = {
+  name?: string | null
+  number: string
+  expMonth: number
+  expYear: number
+  cvc: string
+  addressZip?: string | null
+}
+
+export type CardSummary = { brand: string; last4: string; expMonth: number; expYear: number }
+
+export type CardToken = CardSummary & { id: string }
+
+export type SavedCard = CardSummary & { customerId: string; paymentMethodId: string }
+
+export type PaymentRef = { id: string; status: string }
+
+/** A provider event, reduced to what moves our state. */
+export type GatewayEvent = {
+  id: string
+  type: string
+  created: number
+  /** The object of the event (a PaymentIntent, a Charge, a Refund...), as the provider sent it. */
+  object: Record<string, any>
+}
+
+export interface PaymentGateway {
+  readonly name: 'sandbox' | 'stripe'
+
+  /** genToken: a one-time card token, as the provider's client library would create. */
+  createCardToken(card: CardInput): Promise<CardToken>
+
+  /** Creates the customer when needed and saves the card (token) on it as a reusable method. */
+  saveCard(input: {
+    customerId: string | null
+    email: string
+    name: string
+    reference: string
+    token: string
+    idempotencyKey: string
+  }): Promise<SavedCard>
+
+  /** The card check: an uncaptured authorisation (manual capture) we cancel later. */
+  placeHold(input: {
+    customerId: string
+    paymentMethodId: string
+    amountCents: number
+    metadata: Record<string, string>
+    idempotencyKey: string
+  }): Promise<PaymentRef>
+
+  /** Cancels an uncaptured hold. Releasing one already released is a success. */
+  releaseHold(input: { paymentId: string; idempotencyKey: string }): Promise<PaymentRef>
+
+  /** The service fee, charged off-session on the saved card. */
+  chargeFee(input: {
+    customerId: string
+    paymentMethodId: string
+    amountCents: number
+    description: string
+    metadata: Record<string, string>
+    idempotencyKey: string
+  }): Promise<PaymentRef>
+
+  refund(input: {
+    paymentId: string
+    amountCents?: number
+    idempotencyKey: string
+  }): Promise<PaymentRef>
+
+  /** Verifies the signature over the exact raw body and the timestamp; throws WebhookSignatureError. */
+  parseWebhook(rawBody: string, signature: string | undefined): GatewayEvent
+}
+
+/*
+| Errors every gateway maps its provider's errors to.
+*/
+
+/** The card or the bank said no. Permanent for this request; the message is safe for customers. */
+export class CardDeclinedError extends Error {
+  constructor(
+    public code: string,
+    public declineCode: string | null,
+    message: string
+  ) {
+    super(message)
+    this.name = 'CardDeclinedError'
+  }
+
+  get requiresAuthentication() {
+    return this.code === 'authentication_required' || this.declineCode === 'authentication_required'
+  }
+}
+
+/** The provider could not be reached or asked us to slow down: the same call may succeed later. */
+export class GatewayUnavailableError extends Error {
+  constructor(
+    public code: string,
+    message: string
+  ) {
+    super(message)
+    this.name = 'GatewayUnavailableError'
+  }
+}
+
+/** The provider refused the request itself (unknown object, wrong state, bad key): a bug or stale data. */
+export class GatewayRequestError extends Error {
+  constructor(
+    public code: string,
+    message: string
+  ) {
+    super(message)
+    this.name = 'GatewayRequestError'
+  }
+}
+
+export class WebhookSignatureError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'WebhookSignatureError'
+  }
+}
+
+/** Customer-facing wording of a decline; never the provider's raw text. */
+export function declineMessage(code: string | null | undefined): string {
+  switch (code) {
+    case 'insufficient_funds':
+      return 'Your card has insufficient funds.'
+    case 'expired_card':
+      return 'Your card has expired.'
+    case 'incorrect_cvc':
+      return "Your card's security code is incorrect."
+    case 'lost_card':
+    case 'stolen_card':
+    case 'fraudulent':
+      return 'Your card was declined.'
+    case 'processing_error':
+      return 'Your bank could not process the card. Please try again or use another card.'
+    case 'authentication_required':
+      return 'Your bank asks for authentication on this card, which we cannot do off-session. Please use another card.'
+    default:
+      return 'Your card was declined.'
+  }
+}

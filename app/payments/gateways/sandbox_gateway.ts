@@ -1,0 +1,441 @@
+import { randomBytes } from 'node:crypto'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { DateTime } from 'luxon'
+import db from '@adonisjs/lucid/services/db'
+import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
+import { detectCardBrand, normalizeCardNumber } from '#core/helpers/cards'
+import { isUniqueViolation } from '#core/helpers/db_errors'
+import {
+  CardDeclinedError,
+  GatewayRequestError,
+  GatewayUnavailableError,
+  type CardInput,
+  type CardToken,
+  type GatewayEvent,
+  type PaymentGateway,
+  type PaymentRef,
+  type SavedCard,
+} from '#payments/gateways/payment_gateway'
+import { verifyStripeStyleWebhook } from '#payments/gateways/webhook_signature'
+
+/*
+| What a test card does, following Stripe's documented test cards. Any other valid number works.
+*/
+type Behaviour =
+  | 'ok'
+  | 'decline_charges'
+  | 'auth_required'
+  | `attach:${'card_declined' | 'expired_card' | 'incorrect_cvc' | 'processing_error'}:${string}`
+
+export const SANDBOX_TEST_CARDS: Record<string, Behaviour> = {
+  '4242424242424242': 'ok',
+  '5555555555554444': 'ok',
+  '4000002500003155': 'ok', // authenticated when saved, so off-session payments succeed
+  '4000000000000002': 'attach:card_declined:generic_decline',
+  '4000000000009995': 'attach:card_declined:insufficient_funds',
+  '4000000000009987': 'attach:card_declined:lost_card',
+  '4000000000009979': 'attach:card_declined:stolen_card',
+  '4000000000000069': 'attach:expired_card:expired_card',
+  '4000000000000127': 'attach:incorrect_cvc:incorrect_cvc',
+  '4000000000000119': 'attach:processing_error:processing_error',
+  '4000000000000341': 'decline_charges', // attaching succeeds, every payment fails
+  '4000002760003184': 'auth_required', // every off-session payment needs authentication
+}
+
+const STRIPE_MESSAGES: Record<string, string> = {
+  generic_decline: 'Your card was declined.',
+  insufficient_funds: 'Your card has insufficient funds.',
+  lost_card: 'Your card was declined.',
+  stolen_card: 'Your card was declined.',
+  expired_card: 'Your card has expired.',
+  incorrect_cvc: "Your card's security code is incorrect.",
+  processing_error: 'An error occurred while processing your card. Try again in a little bit.',
+  authentication_required: 'Your card was declined. This transaction requires authentication.',
+}
+
+type StoredResponse =
+  | { ok: unknown }
+  | {
+      error: {
+        kind: 'declined' | 'request'
+        code: string
+        declineCode: string | null
+        message: string
+      }
+    }
+
+const sqlNow = () => DateTime.now().toFormat('yyyy-MM-dd HH:mm:ss')
+const newId = (prefix: string) => `${prefix}_sbx_${randomBytes(12).toString('hex')}`
+
+/**
+ * The embedded payment gateway: real, persistent state in our database with Stripe's semantics
+ * (customers, saved cards, manual-capture holds, off-session charges, refunds, idempotent
+ * replays, 429s past the request rate) and Stripe's test cards. Nothing leaves the machine.
+ */
+export class SandboxGateway implements PaymentGateway {
+  readonly name = 'sandbox' as const
+  private tokens: number
+  private refilledAt = Date.now()
+
+  constructor(
+    private options: {
+      latencyMs: number
+      requestsPerSecond: number
+      webhookSecret: string
+      webhookToleranceSeconds: number
+    }
+  ) {
+    this.tokens = options.requestsPerSecond
+  }
+
+  async createCardToken(card: CardInput): Promise<CardToken> {
+    await this.enter()
+    const number = normalizeCardNumber(card.number)
+    const token = {
+      id: newId('tok'),
+      brand: detectCardBrand(number),
+      last4: number.slice(-4),
+      expMonth: card.expMonth,
+      expYear: card.expYear,
+    }
+    await db.table('sandbox_tokens').insert({
+      id: token.id,
+      brand: token.brand,
+      last4: token.last4,
+      exp_month: token.expMonth,
+      exp_year: token.expYear,
+      behaviour: SANDBOX_TEST_CARDS[number] ?? 'ok',
+      used_at: null,
+      created_at: sqlNow(),
+    })
+    return token
+  }
+
+  async saveCard(input: {
+    customerId: string | null
+    email: string
+    name: string
+    reference: string
+    token: string
+    idempotencyKey: string
+  }): Promise<SavedCard> {
+    await this.enter()
+    return this.idempotent(input.idempotencyKey, 'save_card', async (trx) => {
+      const token = await trx.from('sandbox_tokens').where('id', input.token).forUpdate().first()
+      if (!token) throw new GatewayRequestError('resource_missing', 'No such token.')
+      if (token.used_at) {
+        throw new GatewayRequestError('token_already_used', 'This token was already used.')
+      }
+      await trx.from('sandbox_tokens').where('id', token.id).update({ used_at: sqlNow() })
+
+      const behaviour = String(token.behaviour)
+      if (behaviour.startsWith('attach:')) {
+        const [, code, declineCode] = behaviour.split(':')
+        throw new CardDeclinedError(
+          code,
+          code === 'card_declined' ? declineCode : null,
+          STRIPE_MESSAGES[declineCode]
+        )
+      }
+
+      let customerId = input.customerId
+      if (customerId) {
+        const existing = await trx.from('sandbox_customers').where('id', customerId).first()
+        if (!existing) throw new GatewayRequestError('resource_missing', 'No such customer.')
+      } else {
+        customerId = newId('cus')
+        await trx.table('sandbox_customers').insert({
+          id: customerId,
+          email: input.email,
+          name: input.name,
+          reference: input.reference,
+          created_at: sqlNow(),
+        })
+      }
+      const paymentMethodId = newId('pm')
+      await trx.table('sandbox_payment_methods').insert({
+        id: paymentMethodId,
+        customer_id: customerId,
+        brand: token.brand,
+        last4: token.last4,
+        exp_month: token.exp_month,
+        exp_year: token.exp_year,
+        behaviour,
+        created_at: sqlNow(),
+      })
+      return {
+        customerId,
+        paymentMethodId,
+        brand: String(token.brand),
+        last4: String(token.last4),
+        expMonth: Number(token.exp_month),
+        expYear: Number(token.exp_year),
+      }
+    })
+  }
+
+  async placeHold(input: {
+    customerId: string
+    paymentMethodId: string
+    amountCents: number
+    metadata: Record<string, string>
+    idempotencyKey: string
+  }): Promise<PaymentRef> {
+    await this.enter()
+    return this.idempotent(input.idempotencyKey, 'hold', (trx) =>
+      this.createIntent(trx, { ...input, captureMethod: 'manual' })
+    )
+  }
+
+  async releaseHold(input: { paymentId: string; idempotencyKey: string }): Promise<PaymentRef> {
+    await this.enter()
+    return this.idempotent(input.idempotencyKey, 'cancel', async (trx) => {
+      const intent = await trx
+        .from('sandbox_payment_intents')
+        .where('id', input.paymentId)
+        .forUpdate()
+        .first()
+      if (!intent) throw new GatewayRequestError('resource_missing', 'No such payment_intent.')
+      if (intent.status === 'canceled') return { id: intent.id, status: 'canceled' }
+      if (intent.status !== 'requires_capture') {
+        throw new GatewayRequestError(
+          'payment_intent_unexpected_state',
+          `You cannot cancel this PaymentIntent because it has a status of ${intent.status}.`
+        )
+      }
+      await trx
+        .from('sandbox_payment_intents')
+        .where('id', intent.id)
+        .update({ status: 'canceled', updated_at: sqlNow() })
+      return { id: String(intent.id), status: 'canceled' }
+    })
+  }
+
+  async chargeFee(input: {
+    customerId: string
+    paymentMethodId: string
+    amountCents: number
+    description: string
+    metadata: Record<string, string>
+    idempotencyKey: string
+  }): Promise<PaymentRef> {
+    await this.enter()
+    return this.idempotent(input.idempotencyKey, 'charge', (trx) =>
+      this.createIntent(trx, { ...input, captureMethod: 'automatic' })
+    )
+  }
+
+  async refund(input: {
+    paymentId: string
+    amountCents?: number
+    idempotencyKey: string
+  }): Promise<PaymentRef> {
+    await this.enter()
+    return this.idempotent(input.idempotencyKey, 'refund', async (trx) => {
+      const intent = await trx
+        .from('sandbox_payment_intents')
+        .where('id', input.paymentId)
+        .forUpdate()
+        .first()
+      if (!intent) throw new GatewayRequestError('resource_missing', 'No such payment_intent.')
+      if (intent.status !== 'succeeded') {
+        throw new GatewayRequestError(
+          'charge_not_refundable',
+          'This PaymentIntent does not have a successful charge to refund.'
+        )
+      }
+      const remaining = Number(intent.amount) - Number(intent.amount_refunded)
+      const amount = input.amountCents ?? remaining
+      if (amount <= 0 || amount > remaining) {
+        throw new GatewayRequestError(
+          'charge_already_refunded',
+          'The amount is greater than what is left to refund.'
+        )
+      }
+      const id = newId('re')
+      await trx.table('sandbox_refunds').insert({
+        id,
+        payment_intent_id: intent.id,
+        amount,
+        status: 'succeeded',
+        created_at: sqlNow(),
+      })
+      await trx
+        .from('sandbox_payment_intents')
+        .where('id', intent.id)
+        .update({ amount_refunded: Number(intent.amount_refunded) + amount, updated_at: sqlNow() })
+      return { id, status: 'succeeded' }
+    })
+  }
+
+  parseWebhook(rawBody: string, signature: string | undefined): GatewayEvent {
+    return verifyStripeStyleWebhook(
+      rawBody,
+      signature,
+      this.options.webhookSecret,
+      this.options.webhookToleranceSeconds
+    )
+  }
+
+  /** A payment intent as the sandbox keeps it (tests, and the admin's view of the sandbox). */
+  async findIntent(id: string) {
+    return db.from('sandbox_payment_intents').where('id', id).first()
+  }
+
+  private async createIntent(
+    trx: TransactionClientContract,
+    input: {
+      customerId: string
+      paymentMethodId: string
+      amountCents: number
+      metadata: Record<string, string>
+      captureMethod: 'manual' | 'automatic'
+    }
+  ): Promise<PaymentRef> {
+    if (!Number.isInteger(input.amountCents) || input.amountCents < 50) {
+      throw new GatewayRequestError('amount_too_small', 'Amount must be at least 50 cents.')
+    }
+    const method = await trx
+      .from('sandbox_payment_methods')
+      .where('id', input.paymentMethodId)
+      .first()
+    if (!method || method.customer_id !== input.customerId) {
+      throw new GatewayRequestError('resource_missing', 'No such PaymentMethod for this customer.')
+    }
+    if (method.behaviour === 'decline_charges') {
+      throw new CardDeclinedError(
+        'card_declined',
+        'generic_decline',
+        STRIPE_MESSAGES.generic_decline
+      )
+    }
+    if (method.behaviour === 'auth_required') {
+      throw new CardDeclinedError(
+        'authentication_required',
+        'authentication_required',
+        STRIPE_MESSAGES.authentication_required
+      )
+    }
+    const id = newId('pi')
+    const status = input.captureMethod === 'manual' ? 'requires_capture' : 'succeeded'
+    await trx.table('sandbox_payment_intents').insert({
+      id,
+      customer_id: input.customerId,
+      payment_method_id: input.paymentMethodId,
+      amount: input.amountCents,
+      currency: 'usd',
+      capture_method: input.captureMethod,
+      status,
+      amount_refunded: 0,
+      metadata: JSON.stringify(input.metadata),
+      created_at: sqlNow(),
+      updated_at: sqlNow(),
+    })
+    return { id, status }
+  }
+
+  /** Latency and the requests-per-second limit, applied before any work, like a remote API. */
+  private async enter() {
+    if (this.options.latencyMs > 0) await sleep(this.options.latencyMs)
+    const now = Date.now()
+    const rate = this.options.requestsPerSecond
+    this.tokens = Math.min(rate, this.tokens + ((now - this.refilledAt) / 1000) * rate)
+    this.refilledAt = now
+    if (this.tokens < 1) {
+      throw new GatewayUnavailableError(
+        'rate_limited',
+        'Too many requests hit the API too quickly.'
+      )
+    }
+    this.tokens -= 1
+  }
+
+  /**
+   * Runs an operation once per idempotency key, in one transaction with the record of its
+   * outcome: the same key later gets the same answer (declines included), as Stripe does.
+   */
+  private async idempotent<T>(
+    key: string,
+    operation: string,
+    run: (trx: TransactionClientContract) => Promise<T>
+  ): Promise<T> {
+    if (!key)
+      throw new GatewayRequestError('idempotency_key_missing', 'An idempotency key is required.')
+    const previous = await db.from('sandbox_requests').where('idempotency_key', key).first()
+    if (previous) return this.replay<T>(previous, operation)
+
+    let stored: StoredResponse
+    try {
+      stored = await db.transaction(async (trx) => {
+        await trx.table('sandbox_requests').insert({
+          idempotency_key: key,
+          operation,
+          state: 'done',
+          response: null,
+          created_at: sqlNow(),
+        })
+        let response: StoredResponse
+        try {
+          response = { ok: await run(trx) }
+        } catch (error) {
+          if (error instanceof CardDeclinedError) {
+            response = {
+              error: {
+                kind: 'declined',
+                code: error.code,
+                declineCode: error.declineCode,
+                message: error.message,
+              },
+            }
+          } else if (error instanceof GatewayRequestError) {
+            response = {
+              error: {
+                kind: 'request',
+                code: error.code,
+                declineCode: null,
+                message: error.message,
+              },
+            }
+          } else {
+            throw error
+          }
+        }
+        await trx
+          .from('sandbox_requests')
+          .where('idempotency_key', key)
+          .update({ response: JSON.stringify(response) })
+        return response
+      })
+    } catch (error) {
+      if (isUniqueViolation(error)) {
+        const winner = await db.from('sandbox_requests').where('idempotency_key', key).first()
+        if (winner) return this.replay<T>(winner, operation)
+      }
+      throw error
+    }
+    return this.unwrap<T>(stored)
+  }
+
+  private replay<T>(row: { operation: string; response: string | null }, operation: string): T {
+    if (row.operation !== operation) {
+      throw new GatewayRequestError(
+        'idempotency_key_in_use',
+        'Keys for idempotent requests can only be used with the same parameters they were first used with.'
+      )
+    }
+    if (!row.response) {
+      throw new GatewayUnavailableError(
+        'idempotency_key_in_use',
+        'A request with this key is in flight.'
+      )
+    }
+    return this.unwrap<T>(JSON.parse(row.response) as StoredResponse)
+  }
+
+  private unwrap<T>(stored: StoredResponse): T {
+    if ('ok' in stored) return stored.ok as T
+    const { kind, code, declineCode, message } = stored.error
+    if (kind === 'declined') throw new CardDeclinedError(code, declineCode, message)
+    throw new GatewayRequestError(code, message)
+  }
+}

@@ -1,0 +1,311 @@
+import Stripe from 'stripe'
+import {
+  CardDeclinedError,
+  GatewayRequestError,
+  GatewayUnavailableError,
+  type CardInput,
+  type CardToken,
+  type GatewayEvent,
+  type PaymentGateway,
+  type PaymentRef,
+  type SavedCard,
+} from '#payments/gateways/payment_gateway'
+import { verifyStripeStyleWebhook } from '#payments/gateways/webhook_signature'
+
+export type StripeGatewayOptions = {
+  secretKey: string
+  webhookSecret: string
+  webhookToleranceSeconds: number
+  currency: string
+  host?: string
+  port?: number
+  protocol?: 'http' | 'https'
+  maxNetworkRetries: number
+  timeoutMs: number
+}
+
+/**
+ * The official SDK behind our interface: Customer + saved PaymentMethod; the $1.00 hold is a
+ * PaymentIntent with `capture_method: 'manual'` that we cancel; the fee is an off-session
+ * PaymentIntent confirmed at once; refunds refund the fee's PaymentIntent. Every mutating call
+ * carries our idempotency key, so the SDK's own network retries and ours are the same request.
+ */
+export class StripeGateway implements PaymentGateway {
+  readonly name = 'stripe' as const
+  readonly client: Stripe
+
+  constructor(private options: StripeGatewayOptions) {
+    this.client = new Stripe(options.secretKey || 'sk_test_missing', {
+      maxNetworkRetries: options.maxNetworkRetries,
+      timeout: options.timeoutMs,
+      telemetry: false,
+      appInfo: { name: 'dropslot' },
+      ...(options.host ? { host: options.host } : {}),
+      ...(options.port ? { port: options.port } : {}),
+      ...(options.protocol ? { protocol: options.protocol } : {}),
+    })
+  }
+
+  async createCardToken(card: CardInput): Promise<CardToken> {
+    const token = await this.call(() =>
+      this.client.tokens.create({
+        card: {
+          number: card.number,
+          exp_month: String(card.expMonth),
+          exp_year: String(card.expYear),
+          cvc: card.cvc,
+          ...(card.name ? { name: card.name } : {}),
+          ...(card.addressZip ? { address_zip: card.addressZip } : {}),
+        },
+      })
+    )
+    return {
+      id: token.id,
+      brand: normalizeBrand(token.card?.brand),
+      last4: token.card?.last4 ?? '',
+      expMonth: token.card?.exp_month ?? card.expMonth,
+      expYear: token.card?.exp_year ?? card.expYear,
+    }
+  }
+
+  async saveCard(input: {
+    customerId: string | null
+    email: string
+    name: string
+    reference: string
+    token: string
+    idempotencyKey: string
+  }): Promise<SavedCard> {
+    let customerId = input.customerId
+    if (!customerId) {
+      const customer = await this.call(() =>
+        this.client.customers.create(
+          { email: input.email, name: input.name, metadata: { dropslot_user: input.reference } },
+          { idempotencyKey: `${input.idempotencyKey}:customer` }
+        )
+      )
+      customerId = customer.id
+    }
+    const method = await this.call(() =>
+      this.client.paymentMethods.create(
+        { type: 'card', card: { token: input.token } },
+        { idempotencyKey: `${input.idempotencyKey}:payment-method` }
+      )
+    )
+    // Attaching runs the card check: a card that will not work is refused here.
+    const attached = await this.call(() =>
+      this.client.paymentMethods.attach(
+        method.id,
+        { customer: customerId! },
+        { idempotencyKey: `${input.idempotencyKey}:attach` }
+      )
+    )
+    await this.call(() =>
+      this.client.customers.update(
+        customerId!,
+        { invoice_settings: { default_payment_method: attached.id } },
+        { idempotencyKey: `${input.idempotencyKey}:default` }
+      )
+    )
+    return {
+      customerId,
+      paymentMethodId: attached.id,
+      brand: normalizeBrand(attached.card?.brand),
+      last4: attached.card?.last4 ?? '',
+      expMonth: attached.card?.exp_month ?? 0,
+      expYear: attached.card?.exp_year ?? 0,
+    }
+  }
+
+  async placeHold(input: {
+    customerId: string
+    paymentMethodId: string
+    amountCents: number
+    metadata: Record<string, string>
+    idempotencyKey: string
+  }): Promise<PaymentRef> {
+    const intent = await this.call(() =>
+      this.client.paymentIntents.create(
+        {
+          amount: input.amountCents,
+          currency: this.options.currency,
+          customer: input.customerId,
+          payment_method: input.paymentMethodId,
+          capture_method: 'manual',
+          confirm: true,
+          off_session: true,
+          description: 'Dropslot card check (released, never captured)',
+          metadata: input.metadata,
+        },
+        { idempotencyKey: input.idempotencyKey }
+      )
+    )
+    return this.settled(intent, 'requires_capture')
+  }
+
+  async releaseHold(input: { paymentId: string; idempotencyKey: string }): Promise<PaymentRef> {
+    try {
+      const intent = await this.call(() =>
+        this.client.paymentIntents.cancel(
+          input.paymentId,
+          { cancellation_reason: 'abandoned' },
+          { idempotencyKey: input.idempotencyKey }
+        )
+      )
+      return { id: intent.id, status: intent.status }
+    } catch (error) {
+      // Already cancelled (by us earlier, or expired after 7 days): the hold is gone either way.
+      if (
+        error instanceof GatewayRequestError &&
+        error.code === 'payment_intent_unexpected_state'
+      ) {
+        const intent = await this.call(() => this.client.paymentIntents.retrieve(input.paymentId))
+        if (intent.status === 'canceled') return { id: intent.id, status: intent.status }
+      }
+      throw error
+    }
+  }
+
+  async chargeFee(input: {
+    customerId: string
+    paymentMethodId: string
+    amountCents: number
+    description: string
+    metadata: Record<string, string>
+    idempotencyKey: string
+  }): Promise<PaymentRef> {
+    const intent = await this.call(() =>
+      this.client.paymentIntents.create(
+        {
+          amount: input.amountCents,
+          currency: this.options.currency,
+          customer: input.customerId,
+          payment_method: input.paymentMethodId,
+          off_session: true,
+          confirm: true,
+          description: input.description,
+          metadata: input.metadata,
+        },
+        { idempotencyKey: input.idempotencyKey }
+      )
+    )
+    return this.settled(intent, 'succeeded')
+  }
+
+  async refund(input: {
+    paymentId: string
+    amountCents?: number
+    idempotencyKey: string
+  }): Promise<PaymentRef> {
+    const refund = await this.call(() =>
+      this.client.refunds.create(
+        {
+          payment_intent: input.paymentId,
+          ...(input.amountCents !== undefined ? { amount: input.amountCents } : {}),
+        },
+        { idempotencyKey: input.idempotencyKey }
+      )
+    )
+    if (refund.status === 'failed' || refund.status === 'canceled') {
+      throw new GatewayRequestError('refund_failed', `The refund ${refund.status}.`)
+    }
+    return { id: refund.id, status: refund.status ?? 'pending' }
+  }
+
+  parseWebhook(rawBody: string, signature: string | undefined): GatewayEvent {
+    return verifyStripeStyleWebhook(
+      rawBody,
+      signature,
+      this.options.webhookSecret,
+      this.options.webhookToleranceSeconds
+    )
+  }
+
+  /** A PaymentIntent that came back without throwing but did not reach the state we asked for. */
+  private settled(intent: Stripe.PaymentIntent, expected: string): PaymentRef {
+    if (intent.status === expected) return { id: intent.id, status: intent.status }
+    if (intent.status === 'requires_action' || intent.status === 'requires_confirmation') {
+      throw new CardDeclinedError(
+        'authentication_required',
+        'authentication_required',
+        'This payment requires authentication.'
+      )
+    }
+    if (intent.status === 'processing') return { id: intent.id, status: intent.status }
+    const lastError = intent.last_payment_error
+    throw new CardDeclinedError(
+      lastError?.code ?? 'card_declined',
+      lastError?.decline_code ?? null,
+      lastError?.message ?? 'Your card was declined.'
+    )
+  }
+
+  /** Maps the SDK's errors to ours: declines, retryable outages, and refused requests. */
+  private async call<T>(request: () => Promise<T>): Promise<T> {
+    try {
+      return await request()
+    } catch (error) {
+      throw mapStripeError(error)
+    }
+  }
+}
+
+export function mapStripeError(error: unknown): Error {
+  const errors = Stripe.errors
+  if (error instanceof errors.StripeCardError) {
+    return new CardDeclinedError(
+      error.code ?? 'card_declined',
+      error.decline_code ?? null,
+      error.message || 'Your card was declined.'
+    )
+  }
+  if (error instanceof errors.StripeRateLimitError) {
+    return new GatewayUnavailableError('rate_limited', error.message)
+  }
+  if (error instanceof errors.StripeConnectionError) {
+    return new GatewayUnavailableError('connection_error', error.message)
+  }
+  if (error instanceof errors.StripeAPIError) {
+    return new GatewayUnavailableError('api_error', error.message)
+  }
+  if (error instanceof errors.StripeIdempotencyError) {
+    return new GatewayRequestError('idempotency_error', error.message)
+  }
+  if (error instanceof errors.StripeInvalidRequestError) {
+    // A payment that needs the customer's authentication comes back as a 402 card_error, but
+    // some API versions report it on the PaymentIntent's error instead.
+    if (error.code === 'authentication_required') {
+      return new CardDeclinedError(
+        'authentication_required',
+        'authentication_required',
+        error.message
+      )
+    }
+    if (error.code === 'lock_timeout')
+      return new GatewayUnavailableError('lock_timeout', error.message)
+    return new GatewayRequestError(error.code ?? 'invalid_request', error.message)
+  }
+  if (
+    error instanceof errors.StripeAuthenticationError ||
+    error instanceof errors.StripePermissionError
+  ) {
+    return new GatewayRequestError(
+      'gateway_misconfigured',
+      'The payment provider refused our credentials.'
+    )
+  }
+  if (error instanceof errors.StripeError) {
+    const status = error.statusCode ?? 500
+    return status >= 500
+      ? new GatewayUnavailableError('api_error', error.message)
+      : new GatewayRequestError(error.code ?? 'invalid_request', error.message)
+  }
+  return error instanceof Error ? error : new Error(String(error))
+}
+
+function normalizeBrand(brand: string | null | undefined) {
+  const value = (brand ?? 'unknown').toLowerCase()
+  if (value === 'american express') return 'amex'
+  if (value === 'diners club') return 'diners'
+  return value
+}

@@ -1,0 +1,33 @@
+import paymentsConfig from '#config/payments'
+import type { PaymentGateway } from '#payments/gateways/payment_gateway'
+import { SandboxGateway } from '#payments/gateways/sandbox_gateway'
+import { StripeGateway } from '#payments/gateways/stripe_gateway'
+
+export function buildGateway(name: string = paymentsConfig.gateway): PaymentGateway {
+  if (name === 'stripe') {
+    return new StripeGateway({
+      ...paymentsConfig.stripe,
+      webhookToleranceSeconds: paymentsConfig.webhookToleranceSeconds,
+      currency: paymentsConfig.currency,
+    })
+  }
+  return new SandboxGateway({
+    ...paymentsConfig.sandbox,
+    webhookToleranceSeconds: paymentsConfig.webhookToleranceSeconds,
+  })
+}
+
+let current: PaymentGateway | null = null
+
+/** The configured gateway (one per process). Tests may swap it with useGateway(). */
+export function gateway(): PaymentGateway {
+  current ??= buildGateway()
+  return current
+}
+
+/** Replaces the gateway (tests); returns the previous one so it can be put back. */
+export function useGateway(next: PaymentGateway): PaymentGateway {
+  const previous = gateway()
+  current = next
+  return previous
+}

@@ -1,0 +1,106 @@
+import { DateTime } from 'luxon'
+import db from '@adonisjs/lucid/services/db'
+import PaymentLedgerEntry, { type LedgerKind } from '#payments/models/payment_ledger_entry'
+import { isUniqueViolation } from '#core/helpers/db_errors'
+
+/**
+ * The payment ledger: a row is written before every gateway call, keyed by the call's fixed
+ * idempotency key, and completed after it. Finding a row already `succeeded` means the call was
+ * made: the caller uses its result instead of calling again. A row left `started` (a crash, an
+ * outage) is retried with the same key, which the provider treats as the same request.
+ */
+export class Ledger {
+  async begin(entry: {
+    key: string
+    kind: LedgerKind
+    gateway: string
+    orderId?: number | null
+    userId?: number | null
+    amountCents: number
+  }): Promise<PaymentLedgerEntry> {
+    try {
+      return await PaymentLedgerEntry.create({
+        idempotencyKey: entry.key,
+        kind: entry.kind,
+        gateway: entry.gateway,
+        orderId: entry.orderId ?? null,
+        userId: entry.userId ?? null,
+        amountCents: entry.amountCents,
+        currency: 'usd',
+        status: 'started',
+        attempts: 1,
+        gatewayRef: null,
+        errorCode: null,
+        errorMessage: null,
+        completedAt: null,
+      })
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error
+    }
+    const existing = await PaymentLedgerEntry.findByOrFail('idempotencyKey', entry.key)
+    if (existing.status === 'started') {
+      await db.from('payment_ledger').where('id', existing.id).increment('attempts', 1)
+      existing.attempts += 1
+    }
+    return existing
+  }
+
+  async succeed(entry: PaymentLedgerEntry, gatewayRef: string) {
+    entry.status = 'succeeded'
+    entry.gatewayRef = gatewayRef
+    entry.errorCode = null
+    entry.errorMessage = null
+    entry.completedAt = DateTime.now()
+    await entry.save()
+  }
+
+  async fail(entry: PaymentLedgerEntry, code: string, message: string) {
+    entry.status = 'failed'
+    entry.errorCode = code.slice(0, 64)
+    entry.errorMessage = message.slice(0, 255)
+    entry.completedAt = DateTime.now()
+    await entry.save()
+  }
+
+  /** The call may succeed later: the row stays `started` so the next run uses the same key. */
+  async noteRetry(entry: PaymentLedgerEntry, code: string, message: string) {
+    entry.errorCode = code.slice(0, 64)
+    entry.errorMessage = message.slice(0, 255)
+    await entry.save()
+  }
+
+  async find(key: string) {
+    return PaymentLedgerEntry.findBy('idempotencyKey', key)
+  }
+
+  async forOrder(orderId: number) {
+    return PaymentLedgerEntry.query().where('order_id', orderId).orderBy('id', 'asc')
+  }
+
+  async findByGatewayRef(ref: string) {
+    return PaymentLedgerEntry.query().where('gateway_ref', ref).orderBy('id', 'asc').first()
+  }
+}
+
+export const ledger = new Ledger()
+
+/** What admins and support may see of a ledger row (no card data is ever in it). */
+export function presentLedgerEntry(entry: PaymentLedgerEntry) {
+  return {
+    id: entry.id,
+    idempotencyKey: entry.idempotencyKey,
+    kind: entry.kind,
+    gateway: entry.gateway,
+    orderId: entry.orderId,
+    userId: entry.userId,
+    amountCents: entry.amountCents,
+    currency: entry.currency,
+    status: entry.status,
+    gatewayRef: entry.gatewayRef,
+    errorCode: entry.errorCode,
+    errorMessage: entry.errorMessage,
+    attempts: entry.attempts,
+    createdAt: entry.createdAt.toISO(),
+    completedAt: entry.completedAt?.toISO() ?? null,
+  }
+}

@@ -1,0 +1,447 @@
+import { randomUUID } from 'node:crypto'
+import { setTimeout as sleep } from 'node:timers/promises'
+import logger from '@adonisjs/core/services/logger'
+import type Order from '#orders/models/order'
+import { orderQueries } from '#orders/services/order_queries'
+import { orderPaymentState } from '#orders/services/order_payment_state'
+import { cardOnFile } from '#accounts/services/card_on_file'
+import { AppError } from '#core/exceptions/app_error'
+import { notifications } from '#notifications/services/notification_service'
+import { templates } from '#notifications/templates'
+import {
+  CardDeclinedError,
+  GatewayRequestError,
+  GatewayUnavailableError,
+  declineMessage,
+  type CardInput,
+  type CardToken,
+  type SavedCard,
+} from '#payments/gateways/payment_gateway'
+import { gateway } from '#payments/services/gateway'
+import { ledger } from '#payments/services/ledger'
+
+export const INVALID_CARD = 'Please enter a valid card.'
+
+export type HoldOutcome =
+  | { status: 'placed'; paymentId: string }
+  | { status: 'declined'; code: string; message: string }
+  | { status: 'retry'; code: string; message: string }
+
+export type ReleaseOutcome =
+  | { status: 'released' | 'not_placed' }
+  | { status: 'retry' | 'failed'; code: string; message: string }
+
+export type FeeOutcome =
+  | { status: 'paid'; paymentId: string }
+  | { status: 'waived' | 'refunded' }
+  | { status: 'failed' | 'requires_action'; code: string; message: string }
+  | { status: 'retry'; code: string; message: string }
+
+export type RefundOutcome =
+  | { status: 'refunded'; refundId: string | null; amountCents: number }
+  | { status: 'nothing_to_refund' }
+  | { status: 'retry' | 'failed'; code: string; message: string }
+
+/** Idempotency keys: fixed per order and purpose, so a re-run is the same provider request. */
+export const paymentKeys = {
+  hold: (orderId: number) => `order:${orderId}:hold`,
+  holdRelease: (orderId: number) => `order:${orderId}:hold-release`,
+  fee: (orderId: number, attempt = 1) =>
+    attempt <= 1 ? `order:${orderId}:fee` : `order:${orderId}:fee:${attempt}`,
+  refund: (orderId: number) => `order:${orderId}:refund`,
+  saveCard: (userUuid: string, token: string) => `user:${userUuid}:card:${token}`,
+}
+
+/** Unavailable (rate limit, network) and "our credentials were refused" are worth retrying. */
+function isRetryable(error: unknown): error is GatewayUnavailableError | GatewayRequestError {
+  return (
+    error instanceof GatewayUnavailableError ||
+    (error instanceof GatewayRequestError && error.code === 'gateway_misconfigured')
+  )
+}
+
+/**
+ * Money for an order: the $1.00 hold, its release, the fee on success, and refunds. Every method
+ * writes the ledger row before the gateway call and completes it after, uses the order's fixed
+ * idempotency key, and moves the order's payment columns with conditional updates, so it can be
+ * re-run after a crash at any line without charging twice. None of them runs inside a database
+ * transaction (a provider round trip never holds locks).
+ */
+export class PaymentService {
+  /** genToken: validates nothing itself (the caller did), asks the gateway for a card token. */
+  async createCardToken(card: CardInput, userId: number | null): Promise<CardToken> {
+    const entry = await ledger.begin({
+      key: `token:${randomUUID()}`,
+      kind: 'customer_card',
+      gateway: gateway().name,
+      userId,
+      amountCents: 0,
+    })
+    try {
+      const token = await this.withRateLimitRetry(() => gateway().createCardToken(card))
+      await ledger.succeed(entry, token.id)
+      return token
+    } catch (error) {
+      await this.recordFailure(entry, error)
+      throw this.cardErrorToAppError(error)
+    }
+  }
+
+  /** Saves a card token on the customer at the gateway (creating the customer the first time). */
+  async saveCard(input: {
+    /** Null while the account does not exist yet (one-step checkout saves the card first). */
+    userId: number | null
+    /** Our reference for the customer at the gateway: the user's uuid. */
+    userUuid: string
+    email: string
+    name: string
+    customerId: string | null
+    token: string
+  }): Promise<SavedCard> {
+    const key = paymentKeys.saveCard(input.userUuid, input.token)
+    const entry = await ledger.begin({
+      key,
+      kind: 'customer_card',
+      gateway: gateway().name,
+      userId: input.userId,
+      amountCents: 0,
+    })
+    try {
+      const saved = await this.withRateLimitRetry(() =>
+        gateway().saveCard({
+          customerId: input.customerId,
+          email: input.email,
+          name: input.name,
+          reference: input.userUuid,
+          token: input.token,
+          idempotencyKey: key,
+        })
+      )
+      await ledger.succeed(entry, saved.paymentMethodId)
+      return saved
+    } catch (error) {
+      await this.recordFailure(entry, error)
+      throw this.cardErrorToAppError(error)
+    }
+  }
+
+  /**
+   * Places the order's $1.00 hold and reports the outcome; on `declined` the caller (the hold
+   * worker) cancels the order and then marks the hold declined, in that order, so a crash between
+   * the two leaves a stale claim that is picked up and finished.
+   */
+  async placeHold(orderOrId: Order | number): Promise<HoldOutcome> {
+    const order = await this.fresh(orderOrId)
+    if (order.holdPaymentId && ['placed', 'released'].includes(order.holdStatus)) {
+      return { status: 'placed', paymentId: order.holdPaymentId }
+    }
+    if (order.holdStatus === 'declined') {
+      const code = order.holdErrorCode ?? 'card_declined'
+      return { status: 'declined', code, message: declineMessage(code) }
+    }
+
+    const key = paymentKeys.hold(order.id)
+    const entry = await ledger.begin({
+      key,
+      kind: 'hold',
+      gateway: gateway().name,
+      orderId: order.id,
+      userId: order.userId,
+      amountCents: order.holdAmountCents,
+    })
+    if (entry.status === 'succeeded' && entry.gatewayRef) {
+      await orderPaymentState.holdPlaced(order.id, entry.gatewayRef)
+      return { status: 'placed', paymentId: entry.gatewayRef }
+    }
+    if (entry.status === 'failed') {
+      const code = entry.errorCode ?? 'card_declined'
+      return { status: 'declined', code, message: declineMessage(code) }
+    }
+
+    const card = await cardOnFile(order.userId)
+    if (!card) {
+      await ledger.fail(entry, 'card_missing', 'No card on file.')
+      return { status: 'declined', code: 'card_missing', message: 'There is no card on file.' }
+    }
+
+    try {
+      const ref = await gateway().placeHold({
+        customerId: card.customerId,
+        paymentMethodId: card.paymentMethodId,
+        amountCents: order.holdAmountCents,
+        metadata: { order_id: order.publicId, purpose: 'hold' },
+        idempotencyKey: key,
+      })
+      await ledger.succeed(entry, ref.id)
+      await orderPaymentState.holdPlaced(order.id, ref.id)
+      return { status: 'placed', paymentId: ref.id }
+    } catch (error) {
+      if (isRetryable(error)) {
+        await ledger.noteRetry(entry, error.code, error.message)
+        return { status: 'retry', code: error.code, message: error.message }
+      }
+      if (error instanceof CardDeclinedError || error instanceof GatewayRequestError) {
+        const code =
+          error instanceof CardDeclinedError ? (error.declineCode ?? error.code) : error.code
+        await ledger.fail(entry, code, error.message)
+        return { status: 'declined', code, message: declineMessage(code) }
+      }
+      throw error
+    }
+  }
+
+  /** Releases (cancels) the order's hold if one was placed; a no-op otherwise or if done. */
+  async releaseHold(orderOrId: Order | number): Promise<ReleaseOutcome> {
+    const order = await this.fresh(orderOrId)
+    if (order.holdStatus === 'released') return { status: 'released' }
+    if (order.holdStatus !== 'placed' || !order.holdPaymentId) return { status: 'not_placed' }
+
+    const key = paymentKeys.holdRelease(order.id)
+    const entry = await ledger.begin({
+      key,
+      kind: 'hold_release',
+      gateway: gateway().name,
+      orderId: order.id,
+      userId: order.userId,
+      amountCents: order.holdAmountCents,
+    })
+    if (entry.status !== 'succeeded') {
+      try {
+        const ref = await gateway().releaseHold({
+          paymentId: order.holdPaymentId,
+          idempotencyKey: key,
+        })
+        await ledger.succeed(entry, ref.id)
+      } catch (error) {
+        await this.recordFailure(entry, error)
+        if (isRetryable(error)) return { status: 'retry', code: error.code, message: error.message }
+        if (error instanceof GatewayRequestError || error instanceof CardDeclinedError) {
+          logger.error({ orderId: order.id, code: error.code }, 'hold release refused')
+          return { status: 'failed', code: error.code, message: error.message }
+        }
+        throw error
+      }
+    }
+    await orderPaymentState.holdReleased(order.id)
+    return { status: 'released' }
+  }
+
+  /**
+   * Charges the service fee off-session. Only for a successful order (verify now, charge only on
+   * success). A declined fee is recorded and the customer told; `retry: true` makes a new attempt
+   * (with a new key) after a decline, e.g. once the customer saved another card.
+   */
+  async chargeFee(
+    orderOrId: Order | number,
+    options: { retry?: boolean } = {}
+  ): Promise<FeeOutcome> {
+    let order = await this.fresh(orderOrId)
+    if (order.status !== 'success') {
+      throw AppError.conflict(
+        'The fee is charged only for a successful order.',
+        'order_not_successful'
+      )
+    }
+    if (order.feeStatus === 'paid' && order.feePaymentId) {
+      return { status: 'paid', paymentId: order.feePaymentId }
+    }
+    if (order.feeStatus === 'waived' || order.feeStatus === 'refunded') {
+      return { status: order.feeStatus }
+    }
+    if (order.priceCents <= 0) {
+      await orderPaymentState.feeWaived(order.id)
+      return { status: 'waived' }
+    }
+
+    let attempt = Math.max(1, order.feeAttempts)
+    if (order.feeStatus === 'failed' || order.feeStatus === 'requires_action') {
+      if (!options.retry) {
+        const code = order.feeErrorCode ?? 'card_declined'
+        return { status: order.feeStatus, code, message: declineMessage(code) }
+      }
+      attempt = order.feeAttempts + 1
+      if (!(await orderPaymentState.beginFeeAttempt(order.id, attempt))) {
+        order = await this.fresh(order.id)
+        return this.chargeFee(order)
+      }
+    } else if (order.feeAttempts === 0) {
+      await orderPaymentState.beginFeeAttempt(order.id, 1)
+    }
+
+    const key = paymentKeys.fee(order.id, attempt)
+    const entry = await ledger.begin({
+      key,
+      kind: 'fee',
+      gateway: gateway().name,
+      orderId: order.id,
+      userId: order.userId,
+      amountCents: order.priceCents,
+    })
+    if (entry.status === 'succeeded' && entry.gatewayRef) {
+      await orderPaymentState.feePaid(order.id, entry.gatewayRef)
+      return { status: 'paid', paymentId: entry.gatewayRef }
+    }
+    if (entry.status === 'failed') {
+      return this.feeDeclined(order, entry.errorCode ?? 'card_declined', attempt)
+    }
+
+    const card = await cardOnFile(order.userId)
+    if (!card) {
+      await ledger.fail(entry, 'card_missing', 'No card on file.')
+      return this.feeDeclined(order, 'card_missing', attempt)
+    }
+    try {
+      const ref = await gateway().chargeFee({
+        customerId: card.customerId,
+        paymentMethodId: card.paymentMethodId,
+        amountCents: order.priceCents,
+        description: `Dropslot service fee: ${order.productTitle}`.slice(0, 200),
+        metadata: { order_id: order.publicId, purpose: 'fee' },
+        idempotencyKey: key,
+      })
+      await ledger.succeed(entry, ref.id)
+      await orderPaymentState.feePaid(order.id, ref.id)
+      return { status: 'paid', paymentId: ref.id }
+    } catch (error) {
+      if (isRetryable(error)) {
+        await ledger.noteRetry(entry, error.code, error.message)
+        return { status: 'retry', code: error.code, message: error.message }
+      }
+      if (error instanceof CardDeclinedError || error instanceof GatewayRequestError) {
+        const code =
+          error instanceof CardDeclinedError
+            ? error.requiresAuthentication
+              ? 'authentication_required'
+              : (error.declineCode ?? error.code)
+            : error.code
+        await ledger.fail(entry, code, error.message)
+        return this.feeDeclined(order, code, attempt)
+      }
+      throw error
+    }
+  }
+
+  /** Refunds the fee (all of it unless `amountCents`), once. */
+  async refund(
+    orderOrId: Order | number,
+    options: { amountCents?: number } = {}
+  ): Promise<RefundOutcome> {
+    const order = await this.fresh(orderOrId)
+    if (order.feeStatus === 'refunded') {
+      return { status: 'refunded', refundId: null, amountCents: order.refundedCents }
+    }
+    if (order.feeStatus !== 'paid' || !order.feePaymentId) return { status: 'nothing_to_refund' }
+    const amount = options.amountCents ?? order.priceCents
+    const key = paymentKeys.refund(order.id)
+    const entry = await ledger.begin({
+      key,
+      kind: 'refund',
+      gateway: gateway().name,
+      orderId: order.id,
+      userId: order.userId,
+      amountCents: amount,
+    })
+    let refundId = entry.gatewayRef
+    if (entry.status !== 'succeeded') {
+      try {
+        const ref = await gateway().refund({
+          paymentId: order.feePaymentId,
+          amountCents: amount,
+          idempotencyKey: key,
+        })
+        await ledger.succeed(entry, ref.id)
+        refundId = ref.id
+      } catch (error) {
+        await this.recordFailure(entry, error)
+        if (isRetryable(error)) return { status: 'retry', code: error.code, message: error.message }
+        if (error instanceof GatewayRequestError || error instanceof CardDeclinedError) {
+          return { status: 'failed', code: error.code, message: error.message }
+        }
+        throw error
+      }
+    }
+    await orderPaymentState.feeRefunded(order.id, amount)
+    return { status: 'refunded', refundId, amountCents: amount }
+  }
+
+  /** The ledger rows of an order, oldest first (admin views, support). */
+  async ledgerFor(orderId: number) {
+    return ledger.forOrder(orderId)
+  }
+
+  private async feeDeclined(order: Order, code: string, attempt: number): Promise<FeeOutcome> {
+    const status = code === 'authentication_required' ? 'requires_action' : 'failed'
+    await orderPaymentState.feeFailed(order.id, status, code)
+    await notifications.send({
+      to: order.email,
+      template: 'fee_declined',
+      message: templates.feeDeclined({
+        productTitle: order.productTitle,
+        orderId: order.publicId,
+        amountCents: order.priceCents,
+        reason: declineMessage(code),
+      }),
+      userId: order.userId,
+      orderId: order.id,
+      dedupeKey: `order:${order.id}:fee-declined:${attempt}`,
+    })
+    return { status, code, message: declineMessage(code) }
+  }
+
+  private async fresh(orderOrId: Order | number): Promise<Order> {
+    const id = typeof orderOrId === 'number' ? orderOrId : orderOrId.id
+    return orderQueries.findById(id)
+  }
+
+  private async recordFailure(entry: Parameters<typeof ledger.fail>[0], error: unknown) {
+    if (isRetryable(error)) {
+      await ledger.noteRetry(entry, error.code, error.message)
+    } else if (error instanceof CardDeclinedError) {
+      await ledger.fail(entry, error.declineCode ?? error.code, error.message)
+    } else if (error instanceof GatewayRequestError) {
+      await ledger.fail(entry, error.code, error.message)
+    } else {
+      await ledger.noteRetry(entry, 'error', error instanceof Error ? error.message : 'error')
+    }
+  }
+
+  /** A synchronous call (card save) waits briefly on a provider 429 instead of failing at once. */
+  private async withRateLimitRetry<T>(call: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await call()
+      } catch (error) {
+        if (
+          !(error instanceof GatewayUnavailableError) ||
+          error.code !== 'rate_limited' ||
+          attempt >= 4
+        ) {
+          throw error
+        }
+        await sleep(100 * 2 ** attempt)
+      }
+    }
+  }
+
+  private cardErrorToAppError(error: unknown): unknown {
+    if (error instanceof CardDeclinedError) {
+      return new AppError(INVALID_CARD, {
+        status: 402,
+        code: 'card_declined',
+        errors: { card: declineMessage(error.declineCode ?? error.code) },
+      })
+    }
+    if (error instanceof GatewayRequestError && error.code !== 'gateway_misconfigured') {
+      return AppError.unprocessable(INVALID_CARD, { card: INVALID_CARD }, 'invalid_card')
+    }
+    if (isRetryable(error)) {
+      return new AppError('Our payment provider is busy. Please try again in a moment.', {
+        status: 503,
+        code: 'payment_provider_unavailable',
+      })
+    }
+    return error
+  }
+}
+
+export const paymentService = new PaymentService()

@@ -1,0 +1,59 @@
+import env from '#start/env'
+import app from '@adonisjs/core/services/app'
+
+/*
+| Payments: which gateway, its settings, and the hold worker. Everything has a default that
+| works offline (the sandbox gateway); the Stripe gateway needs STRIPE_SECRET_KEY and
+| STRIPE_WEBHOOK_SECRET.
+*/
+const gateway = env.get('PAYMENT_GATEWAY', 'sandbox')
+
+if (gateway === 'stripe' && !app.inTest) {
+  if (!env.get('STRIPE_SECRET_KEY'))
+    throw new Error('PAYMENT_GATEWAY=stripe needs STRIPE_SECRET_KEY')
+  if (!env.get('STRIPE_WEBHOOK_SECRET')) {
+    throw new Error('PAYMENT_GATEWAY=stripe needs STRIPE_WEBHOOK_SECRET')
+  }
+}
+
+const paymentsConfig = {
+  gateway,
+  currency: 'usd',
+  /** The card check placed when a slot is bought and always released, never captured. */
+  holdAmountCents: 100,
+  /** Webhook signatures older than this are refused (replay protection). */
+  webhookToleranceSeconds: env.get('STRIPE_WEBHOOK_TOLERANCE_SECONDS', 300),
+
+  sandbox: {
+    /** Added to every sandbox call, so load runs see a provider's round trip. */
+    latencyMs: env.get('SANDBOX_LATENCY_MS', app.inTest ? 0 : 80),
+    /** Requests per second before the sandbox answers "rate limited", like the provider (~25/s). */
+    requestsPerSecond: env.get('SANDBOX_RPS', app.inTest ? 10_000 : 25),
+    /** The sandbox signs and verifies webhooks exactly as Stripe does, with this secret. */
+    webhookSecret: env.get('SANDBOX_WEBHOOK_SECRET', 'whsec_dropslot_sandbox'),
+  },
+
+  stripe: {
+    secretKey: env.get('STRIPE_SECRET_KEY', ''),
+    webhookSecret: env.get('STRIPE_WEBHOOK_SECRET', ''),
+    /** Only for a local stand-in of the API (tests); unset in production. */
+    host: env.get('STRIPE_API_HOST'),
+    port: env.get('STRIPE_API_PORT'),
+    protocol: env.get('STRIPE_API_PROTOCOL') as 'http' | 'https' | undefined,
+    maxNetworkRetries: env.get('STRIPE_MAX_NETWORK_RETRIES', 2),
+    timeoutMs: env.get('STRIPE_TIMEOUT_MS', 20_000),
+  },
+
+  holdWorker: {
+    /** Runs in the web process only (see start/hold_worker.ts); never in tests or ace commands. */
+    enabled: env.get('HOLD_WORKER_ENABLED', true),
+    pollMs: env.get('HOLD_WORKER_POLL_MS', 1000),
+    batchSize: env.get('HOLD_WORKER_BATCH', 20),
+    /** A hold "placing" for longer than this was left by a crash and is claimed again. */
+    staleClaimSeconds: env.get('HOLD_WORKER_STALE_SECONDS', 120),
+    /** Back-off after a provider error that may pass (rate limit, network): 5 s doubling, capped. */
+    maxBackoffSeconds: 300,
+  },
+}
+
+export default paymentsConfig

@@ -1,0 +1,211 @@
+import { DateTime } from 'luxon'
+import { test } from '@japa/runner'
+import testUtils from '@adonisjs/core/services/test_utils'
+import db from '@adonisjs/lucid/services/db'
+import EmailMessage from '#notifications/models/email_message'
+import PaymentLedgerEntry from '#payments/models/payment_ledger_entry'
+import { orderLifecycle } from '#orders/services/order_lifecycle'
+import { paymentService } from '#payments/services/payment_service'
+import { ledger } from '#payments/services/ledger'
+import { pendingOrder, placeHolds, saveCardFor, TEST_CARDS } from '#tests/helpers'
+
+const intentsOf = (customerId: string) =>
+  db.from('sandbox_payment_intents').where('customer_id', customerId).orderBy('created_at')
+
+async function keysOf(orderId: number) {
+  const entries = await PaymentLedgerEntry.query().where('order_id', orderId).orderBy('id')
+  return entries.map((entry) => [entry.idempotencyKey, entry.status, entry.amountCents])
+}
+
+test.group('Order lifecycle and money', (group) => {
+  group.each.setup(() => testUtils.db().withGlobalTransaction())
+
+  test('success charges the fee once and releases the hold', async ({ assert }) => {
+    const { user, order } = await pendingOrder({ product: { priceCents: 4500 } })
+    await placeHolds()
+    const processing = await orderLifecycle.markProcessing(order)
+    assert.equal(processing.status, 'processing')
+    assert.isNotNull(processing.processingAt)
+
+    const { order: done, settlement } = await orderLifecycle.succeed(order, {
+      confirmationNumber: 'NK-1001',
+    })
+    assert.equal(done.status, 'success')
+    assert.equal(done.confirmationNumber, 'NK-1001')
+    assert.isNotNull(done.succeededAt)
+    assert.equal(settlement.fee!.status, 'paid')
+    assert.equal(settlement.hold!.status, 'released')
+    assert.equal(done.feeStatus, 'paid')
+    assert.equal(done.holdStatus, 'released')
+    assert.deepEqual(await keysOf(order.id), [
+      [`order:${order.id}:hold`, 'succeeded', 100],
+      [`order:${order.id}:fee`, 'succeeded', 4500],
+      [`order:${order.id}:hold-release`, 'succeeded', 100],
+    ])
+    const intents = await intentsOf(user.gatewayCustomerId!)
+    assert.deepEqual(
+      intents.map((intent) => [intent.amount, intent.capture_method, intent.status]).sort(),
+      [
+        [100, 'manual', 'canceled'],
+        [4500, 'automatic', 'succeeded'],
+      ]
+    )
+
+    // Re-running any step is a no-op: no second charge, no new ledger row.
+    await orderLifecycle.succeed(order, { confirmationNumber: 'ignored' })
+    await orderLifecycle.settle(order)
+    assert.include(await paymentService.chargeFee(order), { status: 'paid' })
+    assert.lengthOf(await intentsOf(user.gatewayCustomerId!), 2)
+    assert.lengthOf(await keysOf(order.id), 3)
+    await done.refresh()
+    assert.equal(done.confirmationNumber, 'NK-1001')
+  })
+
+  test('a fee charge interrupted by a crash is finished with the same key', async ({ assert }) => {
+    const { user, order } = await pendingOrder()
+    await placeHolds()
+    await db.from('orders').where('id', order.id).update({ status: 'success' })
+    // The call went out, then the process died before the ledger row was completed.
+    const entry = await ledger.begin({
+      key: `order:${order.id}:fee`,
+      kind: 'fee',
+      gateway: 'sandbox',
+      orderId: order.id,
+      userId: user.id,
+      amountCents: order.priceCents,
+    })
+    const { gateway } = await import('#payments/services/gateway')
+    const charged = await gateway().chargeFee({
+      customerId: user.gatewayCustomerId!,
+      paymentMethodId: user.cardPaymentMethodId!,
+      amountCents: order.priceCents,
+      description: 'fee',
+      metadata: { order_id: order.publicId, purpose: 'fee' },
+      idempotencyKey: entry.idempotencyKey,
+    })
+
+    const { order: settled } = await orderLifecycle.settle(order)
+    assert.equal(settled.feeStatus, 'paid')
+    assert.equal(settled.feePaymentId, charged.id)
+    const intents = await intentsOf(user.gatewayCustomerId!)
+    const fees = intents.filter((intent) => intent.capture_method === 'automatic')
+    assert.lengthOf(fees, 1)
+  })
+
+  test('a declined fee is recorded, the customer told, and a retry after a new card works', async ({
+    assert,
+  }) => {
+    const { user, order } = await pendingOrder({ product: { priceCents: 3000 } })
+    await placeHolds()
+    // The customer swapped to a card that declines every charge after the hold was placed.
+    await saveCardFor(user, TEST_CARDS.declinesCharges)
+
+    const { order: done, settlement } = await orderLifecycle.succeed(order)
+    assert.equal(done.status, 'success')
+    assert.equal(done.feeStatus, 'failed')
+    assert.equal(done.holdStatus, 'released')
+    assert.deepInclude(settlement.fee, { status: 'failed', code: 'generic_decline' })
+    const email = await EmailMessage.query().where('template', 'fee_declined').firstOrFail()
+    assert.equal(email.orderId, order.id)
+    assert.include(email.textBody, '$30.00')
+
+    // Without asking for a retry nothing is charged again.
+    const { length: before } = await intentsOf(user.gatewayCustomerId!)
+    assert.include(await paymentService.chargeFee(order), { status: 'failed' })
+    assert.lengthOf(await intentsOf(user.gatewayCustomerId!), before)
+
+    await saveCardFor(user, TEST_CARDS.ok)
+    const retried = await paymentService.chargeFee(order, { retry: true })
+    assert.equal(retried.status, 'paid')
+    await done.refresh()
+    assert.equal(done.feeStatus, 'paid')
+    assert.equal(done.feeAttempts, 2)
+    const second = await ledger.find(`order:${order.id}:fee:2`)
+    assert.equal(second!.status, 'succeeded')
+    assert.equal((await ledger.find(`order:${order.id}:fee`))!.status, 'failed')
+  })
+
+  test('a fee that needs authentication is marked requires_action', async ({ assert }) => {
+    const { user, order } = await pendingOrder()
+    await placeHolds()
+    await saveCardFor(user, TEST_CARDS.needsAuthentication)
+    const { order: done } = await orderLifecycle.succeed(order)
+    assert.equal(done.feeStatus, 'requires_action')
+    assert.equal(done.feeErrorCode, 'authentication_required')
+    const email = await EmailMessage.query().where('template', 'fee_declined').firstOrFail()
+    assert.include(email.textBody, 'authentication')
+  })
+
+  test('a failed order is never charged, its hold is released and its slot given back', async ({
+    assert,
+  }) => {
+    const { user, order, product } = await pendingOrder()
+    await placeHolds()
+    await orderLifecycle.markProcessing(order)
+    const { order: failed } = await orderLifecycle.fail(order, { reason: 'retailer_declined' })
+    assert.equal(failed.status, 'fail')
+    assert.isNull(failed.activeSlot)
+    assert.isNotNull(failed.failedAt)
+    assert.equal(failed.failReason, 'retailer_declined')
+    assert.equal(failed.feeStatus, 'none')
+    assert.equal(failed.holdStatus, 'released')
+    await product.refresh()
+    assert.equal(product.stockTaken, 0)
+    assert.isNull(await ledger.find(`order:${order.id}:fee`))
+    const holds = await intentsOf(user.gatewayCustomerId!)
+    assert.isTrue(holds.every((intent) => intent.status === 'canceled'))
+
+    // Idempotent: failing again or succeeding afterwards changes nothing.
+    await orderLifecycle.fail(order)
+    await orderLifecycle.succeed(order)
+    await failed.refresh()
+    assert.equal(failed.status, 'fail')
+    await product.refresh()
+    assert.equal(product.stockTaken, 0)
+  })
+
+  test('a failure after release day keeps the slot counted', async ({ assert }) => {
+    const { order, product } = await pendingOrder()
+    await db
+      .from('products')
+      .where('id', product.id)
+      .update({ release_at: DateTime.now().minus({ minutes: 5 }).toFormat('yyyy-MM-dd HH:mm:ss') })
+    await orderLifecycle.markProcessing(order)
+    await orderLifecycle.fail(order)
+    await product.refresh()
+    assert.equal(product.stockTaken, 1)
+  })
+
+  test('the fee is charged only for a successful order', async ({ assert }) => {
+    const { order } = await pendingOrder()
+    await assert.rejects(() => paymentService.chargeFee(order), /only for a successful order/)
+  })
+
+  test('a paid fee is refunded once', async ({ assert }) => {
+    const { user, order } = await pendingOrder({ product: { priceCents: 2000 } })
+    await placeHolds()
+    await orderLifecycle.succeed(order)
+    const first = await paymentService.refund(order)
+    assert.deepInclude(first, { status: 'refunded', amountCents: 2000 })
+    const second = await paymentService.refund(order)
+    assert.equal(second.status, 'refunded')
+    await order.refresh()
+    assert.equal(order.feeStatus, 'refunded')
+    assert.equal(order.refundedCents, 2000)
+    assert.lengthOf(await db.from('sandbox_refunds'), 1)
+    const intents = await intentsOf(user.gatewayCustomerId!)
+    const [fee] = intents.filter((intent) => intent.capture_method === 'automatic')
+    assert.equal(fee.amount_refunded, 2000)
+  })
+
+  test('a 100% promo makes the fee waived, never charged', async ({ assert }) => {
+    const { default: PromoCode } = await import('#checkout/models/promo_code')
+    await PromoCode.create({ code: 'FREE', percent: 100, active: true, uses: 0, maxUses: null })
+    const { order } = await pendingOrder({ promoCode: 'FREE' })
+    assert.equal(order.priceCents, 0)
+    await placeHolds()
+    const { order: done } = await orderLifecycle.succeed(order)
+    assert.equal(done.feeStatus, 'waived')
+    assert.isNull(await ledger.find(`order:${order.id}:fee`))
+  })
+})

@@ -1,0 +1,161 @@
+import { DateTime } from 'luxon'
+import { test } from '@japa/runner'
+import testUtils from '@adonisjs/core/services/test_utils'
+import db from '@adonisjs/lucid/services/db'
+import {
+  CardDeclinedError,
+  GatewayRequestError,
+  GatewayUnavailableError,
+} from '#payments/gateways/payment_gateway'
+import { SandboxGateway } from '#payments/gateways/sandbox_gateway'
+
+const sandbox = (requestsPerSecond = 1000) =>
+  new SandboxGateway({
+    latencyMs: 0,
+    requestsPerSecond,
+    webhookSecret: 'whsec_test',
+    webhookToleranceSeconds: 300,
+  })
+
+async function savedCard(gateway: SandboxGateway, number: string, key = `save:${number}`) {
+  const token = await gateway.createCardToken({
+    number,
+    expMonth: 12,
+    expYear: DateTime.now().year + 2,
+    cvc: '123',
+  })
+  return gateway.saveCard({
+    customerId: null,
+    email: 'sandbox@example.test',
+    name: 'Sandbox',
+    reference: 'ref',
+    token: token.id,
+    idempotencyKey: `${key}:${token.id}`,
+  })
+}
+
+test.group('Sandbox gateway', (group) => {
+  group.each.setup(() => testUtils.db().withGlobalTransaction())
+
+  test('the same idempotency key returns the same payment, never a second one', async ({
+    assert,
+  }) => {
+    const gateway = sandbox()
+    const card = await savedCard(gateway, '4242424242424242')
+    const request = {
+      customerId: card.customerId,
+      paymentMethodId: card.paymentMethodId,
+      amountCents: 100,
+      metadata: { purpose: 'hold' },
+      idempotencyKey: 'order:1:hold',
+    }
+    const first = await gateway.placeHold(request)
+    const again = await gateway.placeHold(request)
+    assert.deepEqual(again, first)
+    assert.lengthOf(await db.from('sandbox_payment_intents'), 1)
+
+    // A key reused for another operation is refused, as Stripe does.
+    await assert.rejects(
+      () => gateway.chargeFee({ ...request, description: 'fee' }),
+      GatewayRequestError
+    )
+  })
+
+  test('declines are replayed for the same key, with Stripe’s codes', async ({ assert }) => {
+    const gateway = sandbox()
+    const card = await savedCard(gateway, '4000000000000341')
+    const request = {
+      customerId: card.customerId,
+      paymentMethodId: card.paymentMethodId,
+      amountCents: 2500,
+      description: 'fee',
+      metadata: {},
+      idempotencyKey: 'order:2:fee',
+    }
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        await gateway.chargeFee(request)
+        assert.fail('expected a decline')
+      } catch (error) {
+        assert.instanceOf(error, CardDeclinedError)
+        assert.include(error as CardDeclinedError, {
+          code: 'card_declined',
+          declineCode: 'generic_decline',
+        })
+      }
+    }
+    assert.lengthOf(await db.from('sandbox_payment_intents'), 0)
+  })
+
+  test('test cards that fail when saved', async ({ assert }) => {
+    const gateway = sandbox()
+    for (const [number, code, declineCode] of [
+      ['4000000000000002', 'card_declined', 'generic_decline'],
+      ['4000000000009995', 'card_declined', 'insufficient_funds'],
+      ['4000000000000069', 'expired_card', null],
+      ['4000000000000127', 'incorrect_cvc', null],
+    ] as const) {
+      try {
+        await savedCard(gateway, number)
+        assert.fail(`expected ${number} to be declined`)
+      } catch (error) {
+        assert.instanceOf(error, CardDeclinedError)
+        assert.include(error as CardDeclinedError, { code, declineCode })
+      }
+    }
+    assert.lengthOf(await db.from('sandbox_payment_methods'), 0)
+  })
+
+  test('holds are cancelled once; refunds never exceed the payment', async ({ assert }) => {
+    const gateway = sandbox()
+    const card = await savedCard(gateway, '5555555555554444')
+    const base = {
+      customerId: card.customerId,
+      paymentMethodId: card.paymentMethodId,
+      metadata: {},
+    }
+    const hold = await gateway.placeHold({ ...base, amountCents: 100, idempotencyKey: 'h' })
+    const released = await gateway.releaseHold({ paymentId: hold.id, idempotencyKey: 'r1' })
+    const releasedAgain = await gateway.releaseHold({ paymentId: hold.id, idempotencyKey: 'r2' })
+    assert.equal(released.status, 'canceled')
+    assert.equal(releasedAgain.status, 'canceled')
+
+    const fee = await gateway.chargeFee({
+      ...base,
+      amountCents: 3000,
+      description: 'fee',
+      idempotencyKey: 'f',
+    })
+    await assert.rejects(
+      () => gateway.releaseHold({ paymentId: fee.id, idempotencyKey: 'r3' }),
+      GatewayRequestError
+    )
+    await gateway.refund({ paymentId: fee.id, amountCents: 1000, idempotencyKey: 'x1' })
+    await gateway.refund({ paymentId: fee.id, idempotencyKey: 'x2' })
+    await assert.rejects(
+      () => gateway.refund({ paymentId: fee.id, amountCents: 1, idempotencyKey: 'x3' }),
+      GatewayRequestError
+    )
+    const intent = await gateway.findIntent(fee.id)
+    assert.equal(intent.amount_refunded, 3000)
+  })
+
+  test('answers rate_limited past its requests-per-second limit', async ({ assert }) => {
+    const gateway = sandbox(3)
+    const results = await Promise.allSettled(
+      Array.from({ length: 6 }, () =>
+        gateway.createCardToken({
+          number: '4242424242424242',
+          expMonth: 12,
+          expYear: 2040,
+          cvc: '123',
+        })
+      )
+    )
+    const limited = results.filter(
+      (result) => result.status === 'rejected' && result.reason instanceof GatewayUnavailableError
+    )
+    assert.isAtLeast(limited.length, 2)
+    assert.equal((limited[0] as PromiseRejectedResult).reason.code, 'rate_limited')
+  })
+})

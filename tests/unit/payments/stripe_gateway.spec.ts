@@ -1,0 +1,447 @@
+import { test } from '@japa/runner'
+import { createServer, type IncomingMessage, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import {
+  CardDeclinedError,
+  GatewayRequestError,
+  GatewayUnavailableError,
+  WebhookSignatureError,
+} from '#payments/gateways/payment_gateway'
+import { StripeGateway } from '#payments/gateways/stripe_gateway'
+import { signStripeStyleWebhook } from '#payments/gateways/webhook_signature'
+
+/*
+| The Stripe gateway, offline: a local HTTP server plays Stripe's API (stripe-node takes host,
+| port and protocol) and records what the SDK sends, so we can assert paths, parameters,
+| amounts and idempotency keys, and answer with Stripe's own error shapes.
+*/
+type Recorded = {
+  method: string
+  path: string
+  body: Record<string, string>
+  idempotencyKey: string | undefined
+  authorization: string | undefined
+}
+type Reply = { status?: number; body: unknown; headers?: Record<string, string> }
+type Handler = (request: Recorded) => Reply
+
+class FakeStripe {
+  requests: Recorded[] = []
+  private replies: Handler[] = []
+  private server: Server | null = null
+  port = 0
+
+  /** Queue the answers for the next requests, in order. */
+  reply(...handlers: (Reply | Handler)[]) {
+    this.replies.push(...handlers.map((item) => (typeof item === 'function' ? item : () => item)))
+  }
+
+  async start() {
+    this.server = createServer(async (request, response) => {
+      const recorded = await this.record(request)
+      this.requests.push(recorded)
+      const handler = this.replies.shift()
+      const reply = handler
+        ? handler(recorded)
+        : { status: 500, body: { error: { type: 'api_error', message: 'no reply queued' } } }
+      response.writeHead(reply.status ?? 200, {
+        'content-type': 'application/json',
+        'request-id': `req_${this.requests.length}`,
+        ...reply.headers,
+      })
+      response.end(JSON.stringify(reply.body))
+    })
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve))
+    this.port = (this.server!.address() as AddressInfo).port
+  }
+
+  async stop() {
+    await new Promise<void>((resolve) => this.server?.close(() => resolve()))
+  }
+
+  gateway(options: { maxNetworkRetries?: number } = {}) {
+    return new StripeGateway({
+      secretKey: 'sk_test_offline',
+      webhookSecret: 'whsec_offline',
+      webhookToleranceSeconds: 300,
+      currency: 'usd',
+      host: '127.0.0.1',
+      port: this.port,
+      protocol: 'http',
+      maxNetworkRetries: options.maxNetworkRetries ?? 0,
+      timeoutMs: 5000,
+    })
+  }
+
+  private async record(request: IncomingMessage): Promise<Recorded> {
+    const chunks: Buffer[] = []
+    for await (const chunk of request) chunks.push(chunk as Buffer)
+    const url = new URL(request.url ?? '/', 'http://localhost')
+    const raw = request.method === 'GET' ? url.search.slice(1) : Buffer.concat(chunks).toString()
+    return {
+      method: request.method ?? '',
+      path: url.pathname,
+      body: Object.fromEntries(new URLSearchParams(raw)),
+      idempotencyKey: request.headers['idempotency-key'] as string | undefined,
+      authorization: request.headers.authorization,
+    }
+  }
+}
+
+const intent = (overrides: Record<string, unknown> = {}) => ({
+  id: 'pi_123',
+  object: 'payment_intent',
+  status: 'requires_capture',
+  amount: 100,
+  currency: 'usd',
+  ...overrides,
+})
+
+const card = { brand: 'visa', last4: '4242', exp_month: 12, exp_year: 2031 }
+
+const cardError = (code: string, declineCode?: string) => ({
+  status: 402,
+  body: {
+    error: {
+      type: 'card_error',
+      code,
+      ...(declineCode ? { decline_code: declineCode } : {}),
+      message: 'Your card was declined.',
+    },
+  },
+})
+
+test.group('Stripe gateway (offline, against a local stand-in of the API)', (group) => {
+  const stripe = new FakeStripe()
+  group.setup(async () => {
+    await stripe.start()
+    return () => stripe.stop()
+  })
+  group.each.setup(() => {
+    stripe.requests = []
+  })
+
+  test('saveCard creates the customer, the payment method, attaches it and makes it default', async ({
+    assert,
+  }) => {
+    stripe.reply(
+      { body: { id: 'cus_1', object: 'customer' } },
+      { body: { id: 'pm_1', object: 'payment_method', card } },
+      { body: { id: 'pm_1', object: 'payment_method', customer: 'cus_1', card } },
+      { body: { id: 'cus_1', object: 'customer' } }
+    )
+    const saved = await stripe.gateway().saveCard({
+      customerId: null,
+      email: 'buyer@example.test',
+      name: 'Buyer One',
+      reference: 'user-uuid-1',
+      token: 'tok_visa',
+      idempotencyKey: 'user:uuid-1:card:tok_visa',
+    })
+    assert.deepEqual(saved, {
+      customerId: 'cus_1',
+      paymentMethodId: 'pm_1',
+      brand: 'visa',
+      last4: '4242',
+      expMonth: 12,
+      expYear: 2031,
+    })
+    assert.deepEqual(
+      stripe.requests.map((request) => [request.method, request.path, request.idempotencyKey]),
+      [
+        ['POST', '/v1/customers', 'user:uuid-1:card:tok_visa:customer'],
+        ['POST', '/v1/payment_methods', 'user:uuid-1:card:tok_visa:payment-method'],
+        ['POST', '/v1/payment_methods/pm_1/attach', 'user:uuid-1:card:tok_visa:attach'],
+        ['POST', '/v1/customers/cus_1', 'user:uuid-1:card:tok_visa:default'],
+      ]
+    )
+    assert.deepInclude(stripe.requests[0].body, {
+      'email': 'buyer@example.test',
+      'name': 'Buyer One',
+      'metadata[dropslot_user]': 'user-uuid-1',
+    })
+    assert.deepEqual(stripe.requests[1].body, { 'type': 'card', 'card[token]': 'tok_visa' })
+    assert.deepEqual(stripe.requests[2].body, { customer: 'cus_1' })
+    assert.deepEqual(stripe.requests[3].body, {
+      'invoice_settings[default_payment_method]': 'pm_1',
+    })
+    assert.equal(stripe.requests[0].authorization, 'Bearer sk_test_offline')
+  })
+
+  test('saveCard on an existing customer only adds the card', async ({ assert }) => {
+    stripe.reply(
+      { body: { id: 'pm_2', object: 'payment_method', card } },
+      { body: { id: 'pm_2', object: 'payment_method', customer: 'cus_9', card } },
+      { body: { id: 'cus_9', object: 'customer' } }
+    )
+    await stripe.gateway().saveCard({
+      customerId: 'cus_9',
+      email: 'a@example.test',
+      name: 'A',
+      reference: 'u',
+      token: 'tok_2',
+      idempotencyKey: 'user:u:card:tok_2',
+    })
+    assert.deepEqual(
+      stripe.requests.map((request) => request.path),
+      ['/v1/payment_methods', '/v1/payment_methods/pm_2/attach', '/v1/customers/cus_9']
+    )
+  })
+
+  test('the hold is a manual-capture PaymentIntent for 100 cents, confirmed off-session', async ({
+    assert,
+  }) => {
+    stripe.reply({ body: intent() })
+    const placed = await stripe.gateway().placeHold({
+      customerId: 'cus_1',
+      paymentMethodId: 'pm_1',
+      amountCents: 100,
+      metadata: { order_id: 'order-uuid', purpose: 'hold' },
+      idempotencyKey: 'order:7:hold',
+    })
+    assert.deepEqual(placed, { id: 'pi_123', status: 'requires_capture' })
+    const [request] = stripe.requests
+    assert.equal(request.path, '/v1/payment_intents')
+    assert.equal(request.idempotencyKey, 'order:7:hold')
+    assert.deepInclude(request.body, {
+      'amount': '100',
+      'currency': 'usd',
+      'customer': 'cus_1',
+      'payment_method': 'pm_1',
+      'capture_method': 'manual',
+      'confirm': 'true',
+      'off_session': 'true',
+      'metadata[order_id]': 'order-uuid',
+      'metadata[purpose]': 'hold',
+    })
+  })
+
+  test('the hold is released by cancelling it; an already cancelled hold counts as released', async ({
+    assert,
+  }) => {
+    stripe.reply({ body: intent({ status: 'canceled' }) })
+    const released = await stripe
+      .gateway()
+      .releaseHold({ paymentId: 'pi_123', idempotencyKey: 'order:7:hold-release' })
+    assert.deepEqual(released, { id: 'pi_123', status: 'canceled' })
+    assert.equal(stripe.requests[0].path, '/v1/payment_intents/pi_123/cancel')
+    assert.equal(stripe.requests[0].idempotencyKey, 'order:7:hold-release')
+    assert.deepEqual(stripe.requests[0].body, { cancellation_reason: 'abandoned' })
+
+    stripe.requests = []
+    stripe.reply(
+      {
+        status: 400,
+        body: {
+          error: {
+            type: 'invalid_request_error',
+            code: 'payment_intent_unexpected_state',
+            message: 'You cannot cancel this PaymentIntent because it has a status of canceled.',
+          },
+        },
+      },
+      { body: intent({ status: 'canceled' }) }
+    )
+    const again = await stripe
+      .gateway()
+      .releaseHold({ paymentId: 'pi_123', idempotencyKey: 'order:7:hold-release' })
+    assert.equal(again.status, 'canceled')
+    assert.deepEqual(
+      stripe.requests.map((request) => [request.method, request.path]),
+      [
+        ['POST', '/v1/payment_intents/pi_123/cancel'],
+        ['GET', '/v1/payment_intents/pi_123'],
+      ]
+    )
+  })
+
+  test('the fee is an off-session PaymentIntent for the order price, captured at once', async ({
+    assert,
+  }) => {
+    stripe.reply({ body: intent({ id: 'pi_fee', status: 'succeeded', amount: 4050 }) })
+    const charged = await stripe.gateway().chargeFee({
+      customerId: 'cus_1',
+      paymentMethodId: 'pm_1',
+      amountCents: 4050,
+      description: 'Dropslot service fee: Air Max',
+      metadata: { order_id: 'order-uuid', purpose: 'fee' },
+      idempotencyKey: 'order:7:fee',
+    })
+    assert.deepEqual(charged, { id: 'pi_fee', status: 'succeeded' })
+    const [request] = stripe.requests
+    assert.equal(request.idempotencyKey, 'order:7:fee')
+    assert.deepInclude(request.body, {
+      'amount': '4050',
+      'off_session': 'true',
+      'confirm': 'true',
+      'metadata[purpose]': 'fee',
+    })
+    assert.notProperty(request.body, 'capture_method')
+  })
+
+  test('refunds refund the fee PaymentIntent with our key', async ({ assert }) => {
+    stripe.reply({ body: { id: 're_1', object: 'refund', status: 'succeeded', amount: 4050 } })
+    const refund = await stripe
+      .gateway()
+      .refund({ paymentId: 'pi_fee', amountCents: 4050, idempotencyKey: 'order:7:refund' })
+    assert.deepEqual(refund, { id: 're_1', status: 'succeeded' })
+    assert.equal(stripe.requests[0].path, '/v1/refunds')
+    assert.equal(stripe.requests[0].idempotencyKey, 'order:7:refund')
+    assert.deepEqual(stripe.requests[0].body, { payment_intent: 'pi_fee', amount: '4050' })
+  })
+
+  test('card tokens are created from the card form fields', async ({ assert }) => {
+    stripe.reply({ body: { id: 'tok_1', object: 'token', card } })
+    const token = await stripe.gateway().createCardToken({
+      name: 'Buyer One',
+      number: '4242424242424242',
+      expMonth: 12,
+      expYear: 2031,
+      cvc: '123',
+      addressZip: '10013',
+    })
+    assert.deepEqual(token, {
+      id: 'tok_1',
+      brand: 'visa',
+      last4: '4242',
+      expMonth: 12,
+      expYear: 2031,
+    })
+    assert.equal(stripe.requests[0].path, '/v1/tokens')
+    assert.deepInclude(stripe.requests[0].body, {
+      'card[number]': '4242424242424242',
+      'card[exp_month]': '12',
+      'card[exp_year]': '2031',
+      'card[cvc]': '123',
+      'card[name]': 'Buyer One',
+      'card[address_zip]': '10013',
+    })
+  })
+
+  test("maps Stripe's errors to declines, outages and refused requests", async ({ assert }) => {
+    const gateway = stripe.gateway()
+    const hold = () =>
+      gateway.placeHold({
+        customerId: 'cus_1',
+        paymentMethodId: 'pm_1',
+        amountCents: 100,
+        metadata: {},
+        idempotencyKey: 'order:8:hold',
+      })
+    const failure = async () => {
+      try {
+        await hold()
+      } catch (error) {
+        return error
+      }
+      throw new Error('expected the call to fail')
+    }
+
+    stripe.reply(cardError('card_declined', 'insufficient_funds'))
+    let error = await failure()
+    assert.instanceOf(error, CardDeclinedError)
+    assert.include(error as CardDeclinedError, {
+      code: 'card_declined',
+      declineCode: 'insufficient_funds',
+    })
+
+    stripe.reply(cardError('authentication_required', 'authentication_required'))
+    error = await failure()
+    assert.instanceOf(error, CardDeclinedError)
+    assert.isTrue((error as CardDeclinedError).requiresAuthentication)
+
+    stripe.reply({ body: intent({ status: 'requires_action' }) })
+    error = await failure()
+    assert.instanceOf(error, CardDeclinedError)
+    assert.isTrue((error as CardDeclinedError).requiresAuthentication)
+
+    stripe.reply({
+      status: 429,
+      body: { error: { type: 'invalid_request_error', code: 'rate_limit', message: 'Too many' } },
+    })
+    error = await failure()
+    assert.instanceOf(error, GatewayUnavailableError)
+    assert.equal((error as GatewayUnavailableError).code, 'rate_limited')
+
+    stripe.reply({ status: 500, body: { error: { type: 'api_error', message: 'boom' } } })
+    error = await failure()
+    assert.instanceOf(error, GatewayUnavailableError)
+
+    stripe.reply({
+      status: 400,
+      body: {
+        error: {
+          type: 'invalid_request_error',
+          code: 'resource_missing',
+          message: 'No such PaymentMethod',
+        },
+      },
+    })
+    error = await failure()
+    assert.instanceOf(error, GatewayRequestError)
+    assert.equal((error as GatewayRequestError).code, 'resource_missing')
+
+    stripe.reply({
+      status: 401,
+      body: { error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } },
+    })
+    error = await failure()
+    assert.instanceOf(error, GatewayRequestError)
+    assert.equal((error as GatewayRequestError).code, 'gateway_misconfigured')
+    assert.notInclude((error as Error).message, 'sk_test_offline')
+  })
+
+  test("the SDK's own retry after a 500 repeats the same idempotency key", async ({ assert }) => {
+    stripe.reply(
+      {
+        status: 500,
+        body: { error: { type: 'api_error', message: 'try again' } },
+        headers: { 'stripe-should-retry': 'true' },
+      },
+      { body: intent({ id: 'pi_retry' }) }
+    )
+    const placed = await stripe.gateway({ maxNetworkRetries: 1 }).placeHold({
+      customerId: 'cus_1',
+      paymentMethodId: 'pm_1',
+      amountCents: 100,
+      metadata: {},
+      idempotencyKey: 'order:9:hold',
+    })
+    assert.equal(placed.id, 'pi_retry')
+    assert.deepEqual(
+      stripe.requests.map((request) => request.idempotencyKey),
+      ['order:9:hold', 'order:9:hold']
+    )
+  })
+
+  test('webhooks: a signed event parses; a tampered or stale one is refused', async ({
+    assert,
+  }) => {
+    const gateway = stripe.gateway()
+    const payload = JSON.stringify({
+      id: 'evt_1',
+      object: 'event',
+      type: 'payment_intent.succeeded',
+      created: 1,
+      data: { object: intent({ status: 'succeeded' }) },
+    })
+    const event = gateway.parseWebhook(payload, signStripeStyleWebhook(payload, 'whsec_offline'))
+    assert.equal(event.id, 'evt_1')
+    assert.equal(event.object.id, 'pi_123')
+
+    assert.throws(
+      () =>
+        gateway.parseWebhook(
+          payload.replace('succeeded', 'canceled'),
+          signStripeStyleWebhook(payload, 'whsec_offline')
+        ),
+      WebhookSignatureError
+    )
+    const stale = signStripeStyleWebhook(
+      payload,
+      'whsec_offline',
+      Math.floor(Date.now() / 1000) - 3600
+    )
+    assert.throws(() => gateway.parseWebhook(payload, stale), WebhookSignatureError)
+  })
+})
