@@ -1,4 +1,5 @@
 import User, { type Role } from '#accounts/models/user'
+import Profile from '#profiles/models/profile'
 import { AppError } from '#core/exceptions/app_error'
 import { auditLog, type AuditEntry } from '#admin/services/audit_log_service'
 import { customerList } from '#admin/services/list_definitions'
@@ -32,8 +33,23 @@ export class AdminCustomersService {
     return user
   }
 
+  /**
+   * One customer with their profiles named (for support and for placing an order on their
+   * behalf): profile name and town only, never the card.
+   */
   async show(uuid: string) {
-    return presentCustomer(await this.find(uuid))
+    const user = await this.find(uuid)
+    const profiles = await Profile.query().where('user_id', user.id).orderBy('id', 'asc')
+    return {
+      ...presentCustomer(user),
+      profiles: profiles.map((profile) => ({
+        id: profile.publicId,
+        profileName: profile.profileName,
+        city: profile.shipping?.city ?? null,
+        state: profile.shipping?.state ?? null,
+        country: profile.shipping?.country ?? null,
+      })),
+    }
   }
 
   async update(uuid: string, changes: CustomerChanges, who: Who) {

@@ -34,7 +34,7 @@ export class DashboardService {
 
     const recentQuery = Product.query()
       .where('release_at', '<=', sqlDateTime(now))
-      .where('release_at', '>', sqlDateTime(now.minus({ hours: 48 })))
+      .where('release_at', '>', sqlDateTime(now.minus({ hours: 72 })))
       .orderBy('release_at', 'desc')
       .limit(8)
     productList.decorate!(recentQuery)
