@@ -57,9 +57,13 @@ test.group('Admin console in Chromium', (group) => {
     assert.equal(product.tags, 'nike')
     assert.equal(product.styles, 'Black,Bone')
 
-    const shop = await fetch(`${baseUrl()}/api/products`).then((response) => response.json())
+    const shop = (await fetch(`${baseUrl()}/api/products`).then((response) =>
+      response.json()
+    )) as Array<{
+      productTitle: string
+    }>
     assert.include(
-      shop.map((row: { productTitle: string }) => row.productTitle),
+      shop.map((row) => row.productTitle),
       'Browser Test Runner 1'
     )
   })
@@ -84,7 +88,9 @@ test.group('Admin console in Chromium', (group) => {
     const customer = await UserFactory.create()
     await signIn(page, customer.email, PASSWORD)
     await page.getByText(/for Dropslot admins only/).waitFor()
-    assert.isNull(await page.evaluate(() => localStorage.getItem('dropslot.admin.token')))
+    assert.isNull(
+      await page.evaluate(() => globalThis.localStorage.getItem('dropslot.admin.token'))
+    )
     const tokens = await User.accessTokens.all(customer)
     assert.lengthOf(tokens, 0)
     assert.match(page.url(), /\/admin\/login$/)
