@@ -68,6 +68,35 @@ test.group('Admin console in Chromium', (group) => {
     )
   })
 
+  test('editing keeps total slots above the slots taken, then saves', async ({ assert }) => {
+    const admin = await UserFactory.apply('admin').create()
+    const product = await ProductFactory.merge({
+      title: 'Edit Me',
+      totalStock: 50,
+      stockTaken: 30,
+      priceCents: 2500,
+    }).create()
+    await signIn(page, admin.email, PASSWORD)
+    await page.getByText('Next release').waitFor()
+    await page.goto(`${baseUrl()}/admin/products/${product.id}`)
+    await page.getByLabel('Title').waitFor()
+    await page.getByRole('tab', { name: 'Release & slots' }).click()
+    await page.getByLabel('Total slots').fill('20')
+    await page.getByLabel('Fee').fill('31')
+    await page.getByRole('button', { name: 'Save' }).click()
+    await page.getByText('Must be at least the 30 slots already taken').first().waitFor()
+    await product.refresh()
+    assert.equal(product.totalStock, 50, 'nothing saved while the form is invalid')
+
+    await page.getByLabel('Total slots').fill('40')
+    await page.getByRole('button', { name: 'Save' }).click()
+    await page.getByRole('cell', { name: /Edit Me/ }).waitFor()
+    await product.refresh()
+    assert.equal(product.totalStock, 40)
+    assert.equal(product.priceCents, 3100)
+    assert.equal(product.stockTaken, 30)
+  })
+
   test('server-side refusals show clearly: deleting a product with active orders', async ({
     assert,
   }) => {

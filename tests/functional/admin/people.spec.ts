@@ -4,7 +4,8 @@ import AuditLog from '#admin/models/audit_log'
 import User from '#accounts/models/user'
 import PromoCode from '#checkout/models/promo_code'
 import NewsletterSubscriber from '#notifications/models/newsletter_subscriber'
-import { adminWithToken } from '#tests/helpers'
+import { adminWithToken, profilePayload } from '#tests/helpers'
+import { profileService } from '#profiles/services/profile_service'
 import { UserFactory } from '#database/factories/user_factory'
 import { notifications } from '#notifications/services/notification_service'
 import { templates } from '#notifications/templates'
@@ -43,6 +44,27 @@ test.group('Admin customers', (group) => {
         assert.notInclude(text, secret)
       }
     }
+  })
+
+  test('one customer lists their profiles by name and town, without the card', async ({
+    client,
+    assert,
+  }) => {
+    const { token } = await adminWithToken()
+    const customer = await UserFactory.create()
+    const profile = await profileService.create(customer, profilePayload({ profileName: 'Office' }))
+    const response = await client.get(`/api/admin/customers/${customer.uuid}`).bearerToken(token)
+    response.assertStatus(200)
+    assert.deepEqual(response.body().profiles, [
+      {
+        id: profile.publicId,
+        profileName: 'Office',
+        city: 'Springfield',
+        state: 'IL',
+        country: 'US',
+      },
+    ])
+    assert.notInclude(JSON.stringify(response.body()), '4242')
   })
 
   test('support edits name, phone and role; role changes are audited', async ({
