@@ -389,6 +389,7 @@ export function Dashboard() {
                         dataKey={status}
                         name={translate(`dropslot.status.${status}`)}
                         stackId="r"
+                        maxBarSize={28}
                         fill={STATUS_FILL[status]}
                         isAnimationActive={false}
                       />

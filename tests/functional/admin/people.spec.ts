@@ -268,6 +268,33 @@ test.group('Admin subscribers, e-mails and audit log', (group) => {
     assert.lengthOf(byCustomer.body(), 2)
   })
 
+  test('audit records never keep card data, whatever a caller passes', async ({ assert }) => {
+    const { auditLog } = await import('#admin/services/audit_log_service')
+    const entry = await auditLog.record({
+      actor: { label: 'cli:ops' },
+      action: 'order.aco_export',
+      reason: 'customer asked, card 4000 0566 5566 5556',
+      meta: {
+        promoCode: 'DROP10',
+        format: 'aycd',
+        card: { number: '4242424242424242', code: '123' },
+        cvv: '999',
+        note: 'pan 5555555555554444 in text',
+        orderCount: 12345678,
+      },
+    })
+    await entry.refresh()
+    const stored = JSON.stringify({ reason: entry.reason, meta: entry.meta })
+    for (const secret of ['4242424242424242', '5555555555554444', '4000 0566 5566 5556', '999']) {
+      assert.notInclude(stored, secret)
+    }
+    assert.equal(entry.meta!.promoCode, 'DROP10')
+    assert.equal(entry.meta!.card, '[redacted]')
+    assert.equal(entry.meta!.note, 'pan **** 4444 in text')
+    assert.equal(entry.meta!.orderCount, 12345678)
+    assert.equal(entry.actorLabel, 'cli:ops')
+  })
+
   test('audit log: list and filter, read-only', async ({ client, assert }) => {
     const { token } = await adminWithToken()
     await client
