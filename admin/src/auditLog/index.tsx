@@ -6,20 +6,20 @@ import {
   DateInput,
   FunctionField,
   List,
-  SearchInput,
   Show,
   SimpleShowLayout,
   TextField,
   TextInput,
 } from 'react-admin'
+import { Search } from '../components/common'
 
 const filters = [
-  <SearchInput key="q" source="q" alwaysOn placeholder="Action, who, reason or id" />,
+  <Search key="q" source="q" alwaysOn hint="dropslot.search.audit" />,
   <TextInput key="action" source="action" alwaysOn />,
   <TextInput key="subjectType" source="subjectType" />,
   <TextInput key="subjectId" source="subjectId" />,
-  <DateInput key="from" source="createdAt_gte" label="From" />,
-  <DateInput key="until" source="createdAt_lte" label="Until" />,
+  <DateInput key="from" source="createdAt_gte" label="dropslot.common.from" />,
+  <DateInput key="until" source="createdAt_lte" label="dropslot.common.until" />,
 ]
 
 export function AuditLogList() {

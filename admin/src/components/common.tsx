@@ -1,5 +1,11 @@
 import { Box, Chip, LinearProgress, Tooltip, Typography } from '@mui/material'
-import { useRecordContext, useTranslate } from 'react-admin'
+import { SearchInput, useRecordContext, useTranslate, type SearchInputProps } from 'react-admin'
+
+/** The list search box, with a translated hint of what it searches. */
+export function Search({ hint, ...props }: SearchInputProps & { hint: string }) {
+  const translate = useTranslate()
+  return <SearchInput {...props} placeholder={translate(hint)} />
+}
 
 export const BRANDS = ['adidas', 'nike', 'shopify', 'kith']
 

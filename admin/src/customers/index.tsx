@@ -10,7 +10,6 @@ import {
   NullableBooleanInput,
   NumberField,
   ReferenceManyField,
-  SearchInput,
   SelectField,
   SelectInput,
   Show,
@@ -21,7 +20,7 @@ import {
   required,
   maxLength,
 } from 'react-admin'
-import { StatusChip, money, shortId } from '../components/common'
+import { Search, StatusChip, money, shortId } from '../components/common'
 
 const ROLES = [
   { id: 'customer', name: 'Customer' },
@@ -29,7 +28,7 @@ const ROLES = [
 ]
 
 const customerFilters = [
-  <SearchInput key="q" source="q" alwaysOn placeholder="E-mail, name or phone" />,
+  <Search key="q" source="q" alwaysOn hint="dropslot.search.customers" />,
   <SelectInput key="role" source="role" choices={ROLES} alwaysOn />,
   <NullableBooleanInput key="card" source="cardOnFile" />,
 ]
@@ -57,13 +56,13 @@ export function CustomerShow() {
   return (
     <Show>
       <TabbedShowLayout>
-        <TabbedShowLayout.Tab label="Details">
+        <TabbedShowLayout.Tab label="dropslot.customers.details">
           <TextField source="name" />
           <EmailField source="email" />
           <TextField source="phone" emptyText="—" />
           <SelectField source="role" choices={ROLES} />
           <FunctionField
-            label="Billing address"
+            label="dropslot.customers.billing"
             render={(record) => {
               const address = record.billingAddress
               return address
@@ -82,7 +81,7 @@ export function CustomerShow() {
           />
           <BooleanField source="cardOnFile" />
           <FunctionField
-            label="Profiles"
+            label="dropslot.customers.profiles"
             render={(record) =>
               ((record.profiles ?? []) as Profile[])
                 .map((profile) =>
@@ -93,7 +92,7 @@ export function CustomerShow() {
           />
           <DateField source="createdAt" showTime />
         </TabbedShowLayout.Tab>
-        <TabbedShowLayout.Tab label="Orders">
+        <TabbedShowLayout.Tab label="dropslot.customers.orders">
           <ReferenceManyField
             reference="orders"
             target="customerId"
@@ -102,14 +101,17 @@ export function CustomerShow() {
           >
             <Datagrid rowClick="show" bulkActionButtons={false}>
               <DateField source="orderDate" showTime />
-              <FunctionField label="Order #" render={(record) => shortId(record.id)} />
+              <FunctionField
+                label="resources.orders.fields.id"
+                render={(record) => shortId(record.id)}
+              />
               <TextField source="productTitle" />
               <FunctionField source="price" render={(record) => money(record.price)} />
               <FunctionField source="status" render={() => <StatusChip />} />
             </Datagrid>
           </ReferenceManyField>
         </TabbedShowLayout.Tab>
-        <TabbedShowLayout.Tab label="E-mails">
+        <TabbedShowLayout.Tab label="dropslot.customers.emails">
           <ReferenceManyField
             reference="emails"
             target="customerId"
@@ -142,7 +144,7 @@ export function CustomerEdit() {
       })}
     >
       <SimpleForm>
-        <TextInput source="email" disabled helperText="Customers change their own e-mail." />
+        <TextInput source="email" disabled helperText="dropslot.customers.email_hint" />
         <TextInput source="name" validate={[required(), maxLength(64)]} />
         <TextInput source="firstName" validate={maxLength(15)} />
         <TextInput source="lastName" validate={maxLength(20)} />

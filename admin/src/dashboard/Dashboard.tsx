@@ -171,8 +171,10 @@ export function Dashboard() {
                     {relativeTime(next.releaseAt)}
                   </Typography>
                   <Typography variant="body2" sx={{ opacity: 0.8, mb: 1 }}>
-                    {new Date(next.releaseAt).toLocaleString()} · {next.activeOrders ?? 0} active
-                    orders
+                    {new Date(next.releaseAt).toLocaleString()} ·{' '}
+                    {translate('dropslot.dashboard.active_count', {
+                      smart_count: next.activeOrders ?? 0,
+                    })}
                   </Typography>
                   <SlotBar taken={next.stockTaken} total={next.totalStock} />
                 </>
@@ -186,14 +188,19 @@ export function Dashboard() {
           <Kpi
             label={translate('dropslot.dashboard.active_orders')}
             value={String(summary.activeOrders)}
-            hint={`${summary.ordersByStatus.pending ?? 0} pending · ${summary.ordersByStatus.processing ?? 0} processing`}
+            hint={translate('dropslot.dashboard.active_hint', {
+              pending: summary.ordersByStatus.pending ?? 0,
+              processing: summary.ordersByStatus.processing ?? 0,
+            })}
           />
         </Grid>
         <Grid size={{ xs: 6, md: 2 }}>
           <Kpi
             label={translate('dropslot.dashboard.fees_booked')}
             value={cents(summary.fees.bookedOnSuccessCents)}
-            hint={`${summary.ordersByStatus.success ?? 0} successful orders`}
+            hint={translate('dropslot.dashboard.successful_orders', {
+              smart_count: summary.ordersByStatus.success ?? 0,
+            })}
             tone="success.main"
           />
         </Grid>
@@ -214,7 +221,9 @@ export function Dashboard() {
             <Kpi
               label={translate('dropslot.dashboard.customers')}
               value={String(summary.totals.customers)}
-              hint={`${summary.totals.subscribers} on the newsletter`}
+              hint={translate('dropslot.dashboard.on_newsletter', {
+                count: summary.totals.subscribers,
+              })}
             />
             <Card variant="outlined">
               <CardContent sx={{ 'py': 1, '&:last-child': { pb: 1 } }}>
@@ -246,10 +255,12 @@ export function Dashboard() {
             <Table size="small">
               <TableHead>
                 <TableRow>
-                  <TableCell>Product</TableCell>
-                  <TableCell>Release</TableCell>
-                  <TableCell sx={{ width: 180 }}>Slots</TableCell>
-                  <TableCell align="right">Active</TableCell>
+                  <TableCell>{translate('dropslot.dashboard.col_product')}</TableCell>
+                  <TableCell>{translate('dropslot.dashboard.col_release')}</TableCell>
+                  <TableCell sx={{ width: 180 }}>
+                    {translate('dropslot.dashboard.col_slots')}
+                  </TableCell>
+                  <TableCell align="right">{translate('dropslot.dashboard.col_active')}</TableCell>
                 </TableRow>
               </TableHead>
               <TableBody>
@@ -402,7 +413,9 @@ export function Dashboard() {
         </Grid>
       </Grid>
       <Typography variant="caption" color="text.secondary" sx={{ display: 'block', mt: 1 }}>
-        Updated {new Date(summary.generatedAt).toLocaleTimeString()} · refreshes every 30 s
+        {translate('dropslot.dashboard.updated', {
+          time: new Date(summary.generatedAt).toLocaleTimeString(),
+        })}
       </Typography>
     </Box>
   )

@@ -9,15 +9,15 @@ import {
   Link,
   List,
   NumberField,
-  SearchInput,
   SelectArrayInput,
   Show,
   SimpleShowLayout,
   TextField,
   TextInput,
   useRecordContext,
+  useTranslate,
 } from 'react-admin'
-import { shortId } from '../components/common'
+import { Search, shortId } from '../components/common'
 
 const STATUS = ['queued', 'sent', 'failed', 'recorded'].map((id) => ({ id, name: id }))
 const COLORS: Record<string, 'default' | 'success' | 'error' | 'warning'> = {
@@ -28,11 +28,11 @@ const COLORS: Record<string, 'default' | 'success' | 'error' | 'warning'> = {
 }
 
 const filters = [
-  <SearchInput key="q" source="q" alwaysOn placeholder="Recipient or subject" />,
+  <Search key="q" source="q" alwaysOn hint="dropslot.search.emails" />,
   <SelectArrayInput key="status" source="status" choices={STATUS} alwaysOn />,
   <TextInput key="template" source="template" />,
-  <DateInput key="from" source="createdAt_gte" label="From" />,
-  <DateInput key="until" source="createdAt_lte" label="Until" />,
+  <DateInput key="from" source="createdAt_gte" label="dropslot.common.from" />,
+  <DateInput key="until" source="createdAt_lte" label="dropslot.common.until" />,
 ]
 
 function EmailStatus() {
@@ -72,11 +72,12 @@ export function EmailList() {
 
 function Bodies() {
   const record = useRecordContext()
+  const translate = useTranslate()
   if (!record) return null
   return (
     <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { md: '1fr 1fr' } }}>
       <Box>
-        <Typography variant="overline">HTML</Typography>
+        <Typography variant="overline">{translate('dropslot.emails.html')}</Typography>
         {record.htmlBody ? (
           <Box
             component="iframe"
@@ -97,7 +98,7 @@ function Bodies() {
         )}
       </Box>
       <Box>
-        <Typography variant="overline">Text</Typography>
+        <Typography variant="overline">{translate('dropslot.emails.text')}</Typography>
         <Box component="pre" sx={{ whiteSpace: 'pre-wrap', fontSize: 13, m: 0 }}>
           {record.textBody}
         </Box>
@@ -126,7 +127,7 @@ export function EmailShow() {
             )
           }
         />
-        <Labeled label="Message">
+        <Labeled label="dropslot.emails.message">
           <Bodies />
         </Labeled>
       </SimpleShowLayout>

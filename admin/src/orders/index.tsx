@@ -16,7 +16,6 @@ import {
   Labeled,
   ReferenceField,
   ReferenceInput,
-  SearchInput,
   SelectArrayInput,
   SelectColumnsButton,
   SelectInput,
@@ -32,7 +31,7 @@ import {
   useTranslate,
   Link,
 } from 'react-admin'
-import { STATUS_CHOICES, StatusChip, money, shortId } from '../components/common'
+import { STATUS_CHOICES, Search, StatusChip, money, shortId } from '../components/common'
 import {
   AcoDownloadButton,
   BulkResendButton,
@@ -42,7 +41,7 @@ import {
 } from './actions'
 
 const orderFilters = [
-  <SearchInput key="q" source="q" alwaysOn placeholder="E-mail, name or order #" />,
+  <Search key="q" source="q" alwaysOn hint="dropslot.search.orders" />,
   <SelectArrayInput key="status" source="status" choices={STATUS_CHOICES} alwaysOn />,
   <ReferenceInput key="productId" source="productId" reference="products" alwaysOn>
     <AutocompleteInput optionText="productTitle" sx={{ minWidth: 260 }} />
@@ -128,13 +127,14 @@ function Section({ title, children }: { title: string; children: React.ReactNode
 
 function Timeline() {
   const record = useRecordContext()
+  const translate = useTranslate()
   if (!record) return null
   const steps: Array<[string, string | null]> = [
-    ['Slot bought', record.orderDate],
-    ['Submitted at release', record.processingAt],
-    ['Succeeded', record.succeededAt],
-    ['Failed (refunded)', record.failedAt],
-    ['Cancelled', record.cancelledAt],
+    [translate('dropslot.timeline.bought'), record.orderDate],
+    [translate('dropslot.timeline.processing'), record.processingAt],
+    [translate('dropslot.timeline.success'), record.succeededAt],
+    [translate('dropslot.timeline.fail'), record.failedAt],
+    [translate('dropslot.timeline.cancelled'), record.cancelledAt],
   ]
   return (
     <Stack spacing={0.5} sx={{ mt: 1 }}>
@@ -263,7 +263,8 @@ function AuditTrail() {
 
 function OrderTitle() {
   const record = useRecordContext()
-  return <span>Order {record ? shortId(record.id) : ''}</span>
+  const translate = useTranslate()
+  return <span>{translate('dropslot.orders.title', { id: record ? shortId(record.id) : '' })}</span>
 }
 
 function OrderShowLayout() {

@@ -19,7 +19,6 @@ import {
   NumberInput,
   RadioButtonGroupInput,
   SaveButton,
-  SearchInput,
   SelectInput,
   Show,
   SimpleShowLayout,
@@ -44,6 +43,7 @@ import {
 } from 'react-admin'
 import {
   BRANDS,
+  Search,
   ReleaseTime,
   SlotBar,
   StatusChip,
@@ -67,7 +67,7 @@ const SIZE_TYPES = [
 const brandChoices = BRANDS.map((brand) => ({ id: brand, name: brand }))
 
 const productFilters = [
-  <SearchInput key="q" source="q" alwaysOn placeholder="Search title, slug, brand" />,
+  <Search key="q" source="q" alwaysOn hint="dropslot.search.products" />,
   <SelectInput key="tags" source="tags" choices={brandChoices} alwaysOn />,
   <NullableBooleanInput key="upcoming" source="upcoming" alwaysOn />,
   <SelectInput key="sizeType" source="sizeType" choices={SIZE_TYPES} />,
@@ -210,7 +210,7 @@ function StockInputs({ creating }: { creating: boolean }) {
       <NumberInput
         source="price"
         validate={[required(), minValue(0), maxValue(100000)]}
-        helperText="Service fee in dollars"
+        helperText="dropslot.products.fee_hint"
         step={0.5}
       />
       <NumberInput
@@ -243,7 +243,7 @@ function ProductForm({ creating }: { creating: boolean }) {
         </Toolbar>
       }
     >
-      <TabbedForm.Tab label="Product">
+      <TabbedForm.Tab label="dropslot.products.tab_product">
         <TextInput source="productTitle" validate={required()} fullWidth />
         <TextInput source="productImage" helperText="dropslot.products.image_hint" fullWidth />
         <ImagePreview />
@@ -251,12 +251,12 @@ function ProductForm({ creating }: { creating: boolean }) {
         <TextInput source="description" multiline minRows={2} fullWidth />
         {!creating && <TextInput source="slug" fullWidth />}
       </TabbedForm.Tab>
-      <TabbedForm.Tab label="Release & slots">
+      <TabbedForm.Tab label="dropslot.products.tab_release">
         <DateTimeInput source="releaseAt" />
         <StockInputs creating={creating} />
         <BooleanInput source="avail" defaultValue={true} />
       </TabbedForm.Tab>
-      <TabbedForm.Tab label="Sizes & styles">
+      <TabbedForm.Tab label="dropslot.products.tab_sizes">
         <RadioButtonGroupInput source="sizeType" choices={SIZE_TYPES} defaultValue="shoe" />
         <SizesInput />
         <TextInput source="styles" helperText="dropslot.products.styles_hint" fullWidth />
@@ -305,9 +305,17 @@ export function ProductShow() {
         <FunctionField source="price" render={(record) => money(record.price)} />
         <FunctionField source="fill" render={() => <SlotBar />} />
         <FunctionField source="releaseAt" render={() => <ReleaseTime />} />
-        <ReferenceManyField reference="orders" target="productId" label="Orders" perPage={10}>
+        <ReferenceManyField
+          reference="orders"
+          target="productId"
+          label="dropslot.customers.orders"
+          perPage={10}
+        >
           <Datagrid rowClick="show" bulkActionButtons={false}>
-            <FunctionField label="Order #" render={(record) => shortId(record.id)} />
+            <FunctionField
+              label="resources.orders.fields.id"
+              render={(record) => shortId(record.id)}
+            />
             <TextField source="email" />
             <TextField source="size" />
             <FunctionField source="status" render={() => <StatusChip />} />

@@ -12,7 +12,6 @@ import {
   NullableBooleanInput,
   NumberField,
   NumberInput,
-  SearchInput,
   SimpleForm,
   TextField,
   TextInput,
@@ -21,9 +20,10 @@ import {
   regex,
   required,
 } from 'react-admin'
+import { Search } from '../components/common'
 
 const filters = [
-  <SearchInput key="q" source="q" alwaysOn />,
+  <Search key="q" source="q" alwaysOn hint="dropslot.search.promo" />,
   <NullableBooleanInput key="active" source="active" alwaysOn />,
 ]
 
@@ -57,10 +57,15 @@ function PromoForm() {
           regex(/^[A-Za-z0-9_-]{2,40}$/, 'Use 2 to 40 letters, digits, dashes or underscores.'),
         ]}
         parse={(value: string) => value?.toUpperCase()}
-        helperText="Stored upper-case; customers can type it in any case."
+        helperText="dropslot.promo.code_hint"
       />
       <NumberInput source="percent" validate={[required(), minValue(1), maxValue(100)]} step={1} />
-      <NumberInput source="maxUses" validate={minValue(1)} step={1} helperText="Empty: unlimited" />
+      <NumberInput
+        source="maxUses"
+        validate={minValue(1)}
+        step={1}
+        helperText="dropslot.promo.max_uses_hint"
+      />
       <DateTimeInput source="startsAt" />
       <DateTimeInput source="expiresAt" />
       <BooleanInput source="active" defaultValue={true} />

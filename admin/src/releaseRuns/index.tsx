@@ -27,11 +27,11 @@ export function ReleaseRunList() {
         <DateField source="startedAt" showTime />
         <TextField source="status" />
         <TextField source="engine" />
-        <NumberField source="ordersSubmitted" label="Submitted" />
-        <NumberField source="ordersSucceeded" label="Succeeded" />
-        <NumberField source="ordersFailed" label="Failed" />
+        <NumberField source="ordersSubmitted" label="dropslot.release_runs.submitted" />
+        <NumberField source="ordersSucceeded" label="dropslot.release_runs.succeeded" />
+        <NumberField source="ordersFailed" label="dropslot.release_runs.failed" />
         <FunctionField
-          label="Took"
+          label="dropslot.release_runs.took"
           render={(record) =>
             record.finishedAt && record.startedAt
               ? `${Math.round((new Date(record.finishedAt).getTime() - new Date(record.startedAt).getTime()) / 1000)} s`

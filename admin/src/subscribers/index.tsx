@@ -10,7 +10,6 @@ import {
   EmailField,
   List,
   NullableBooleanInput,
-  SearchInput,
   TextField,
   TextInput,
   TopToolbar,
@@ -20,13 +19,14 @@ import {
   useNotify,
 } from 'react-admin'
 import type { DropslotDataProvider } from '../dataProvider'
+import { Search } from '../components/common'
 
 const filters = [
-  <SearchInput key="q" source="q" alwaysOn />,
+  <Search key="q" source="q" alwaysOn hint="dropslot.search.subscribers" />,
   <NullableBooleanInput key="subscribed" source="subscribed" alwaysOn />,
   <TextInput key="source" source="source" />,
-  <DateInput key="from" source="createdAt_gte" label="Signed up from" />,
-  <DateInput key="until" source="createdAt_lte" label="Signed up until" />,
+  <DateInput key="from" source="createdAt_gte" label="dropslot.subscribers.from" />,
+  <DateInput key="until" source="createdAt_lte" label="dropslot.subscribers.until" />,
 ]
 
 /** CSV of the whole filtered list, built by the server (and audited there). */
