@@ -38,6 +38,11 @@ export default defineConfig({
         name: 'functional',
         timeout: 60000,
       },
+      {
+        files: ['tests/browser/**/*.spec(.ts|.js)'],
+        name: 'browser',
+        timeout: 120000,
+      },
     ],
     forceExit: false,
   },

@@ -11,6 +11,12 @@ const staticServerConfig = defineConfig({
   dotFiles: 'ignore',
   immutable: true,
   maxAge: '1h',
+  /*
+  | HTML entry points (public/index.html, public/admin/index.html) must be revalidated: they name
+  | the hashed bundles of the current build, and a cached one would point at deleted files for
+  | an hour after a deploy. Hashed assets keep the long, immutable cache above.
+  */
+  headers: (path: string) => (path.endsWith('.html') ? { 'Cache-Control': 'no-cache' } : {}),
 })
 
 export default staticServerConfig

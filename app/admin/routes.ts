@@ -1,4 +1,107 @@
 /*
-| Routes of the admin module are registered here.
+| Admin module routes. Everything under /api/admin is behind `middleware.admin()` (401 for
+| anonymous callers, 403 for customers); tests/functional/admin/route_guard.spec.ts walks the
+| router's real route list and checks both for every /api/admin route, new ones included.
+|
+| Two dialects over the same services:
+| - ra-data-simple-rest resources for the console: GET list (sort/range/filter, Content-Range),
+|   GET one, POST, PUT, DELETE under /api/admin/<resource>;
+| - the spec's own admin calls (products/create, products/edit, products/id/:id, GET orders).
+|
+| Numeric ids match `number`, public ids (orders, customers) match `uuid`, so a static path
+| added later next to them (orders/resendAll, subscribers/export.csv) can never be taken for an id.
 */
-export {}
+import router from '@adonisjs/core/services/router'
+import { middleware } from '#start/kernel'
+
+const ConsoleController = () => import('#admin/controllers/console_controller')
+const DashboardController = () => import('#admin/controllers/dashboard_controller')
+const ProductsController = () => import('#admin/controllers/products_controller')
+const OrdersController = () => import('#admin/controllers/orders_controller')
+const CustomersController = () => import('#admin/controllers/customers_controller')
+const PromoCodesController = () => import('#admin/controllers/promo_codes_controller')
+const SubscribersController = () => import('#admin/controllers/subscribers_controller')
+const EmailsController = () => import('#admin/controllers/emails_controller')
+const AuditLogController = () => import('#admin/controllers/audit_log_controller')
+
+const id = { match: /^[0-9]+$/, cast: (value: string) => Number(value) }
+const publicId = router.matchers.uuid()
+
+router
+  .group(() => {
+    router.get('/dashboard', [DashboardController, 'show']).as('dashboard')
+
+    // Spec calls first, then the REST resource.
+    router.post('/products/create', [ProductsController, 'specCreate']).as('products.specCreate')
+    router.post('/products/edit', [ProductsController, 'specEdit']).as('products.specEdit')
+    router
+      .delete('/products/id/:id', [ProductsController, 'specDestroy'])
+      .where('id', id)
+      .as('products.specDestroy')
+    router.get('/products', [ProductsController, 'index']).as('products.index')
+    router.post('/products', [ProductsController, 'store']).as('products.store')
+    router.get('/products/:id', [ProductsController, 'show']).where('id', id).as('products.show')
+    router
+      .put('/products/:id', [ProductsController, 'update'])
+      .where('id', id)
+      .as('products.update')
+    router
+      .delete('/products/:id', [ProductsController, 'destroy'])
+      .where('id', id)
+      .as('products.destroy')
+
+    router.get('/orders', [OrdersController, 'index']).as('orders.index')
+    router.get('/orders/:id', [OrdersController, 'show']).where('id', publicId).as('orders.show')
+
+    router.get('/customers', [CustomersController, 'index']).as('customers.index')
+    router
+      .get('/customers/:id', [CustomersController, 'show'])
+      .where('id', publicId)
+      .as('customers.show')
+    router
+      .put('/customers/:id', [CustomersController, 'update'])
+      .where('id', publicId)
+      .as('customers.update')
+
+    router.get('/promo-codes', [PromoCodesController, 'index']).as('promoCodes.index')
+    router.post('/promo-codes', [PromoCodesController, 'store']).as('promoCodes.store')
+    router
+      .get('/promo-codes/:id', [PromoCodesController, 'show'])
+      .where('id', id)
+      .as('promoCodes.show')
+    router
+      .put('/promo-codes/:id', [PromoCodesController, 'update'])
+      .where('id', id)
+      .as('promoCodes.update')
+    router
+      .delete('/promo-codes/:id', [PromoCodesController, 'destroy'])
+      .where('id', id)
+      .as('promoCodes.destroy')
+
+    router
+      .get('/subscribers/export.csv', [SubscribersController, 'export'])
+      .as('subscribers.export')
+    router.get('/subscribers', [SubscribersController, 'index']).as('subscribers.index')
+    router
+      .get('/subscribers/:id', [SubscribersController, 'show'])
+      .where('id', id)
+      .as('subscribers.show')
+    router
+      .delete('/subscribers/:id', [SubscribersController, 'destroy'])
+      .where('id', id)
+      .as('subscribers.destroy')
+
+    router.get('/emails', [EmailsController, 'index']).as('emails.index')
+    router.get('/emails/:id', [EmailsController, 'show']).where('id', id).as('emails.show')
+
+    router.get('/audit-log', [AuditLogController, 'index']).as('auditLog.index')
+    router.get('/audit-log/:id', [AuditLogController, 'show']).where('id', id).as('auditLog.show')
+  })
+  .prefix('/api/admin')
+  .as('admin')
+  .use(middleware.admin())
+
+// The console itself (static HTML shell; its data comes from the guarded API above). Registered
+// before the storefront's catch-all, which would otherwise answer these paths.
+router.get('/admin', [ConsoleController, 'show']).as('admin.console')
+router.get('/admin/*', [ConsoleController, 'show']).as('admin.console.deep')

@@ -1,0 +1,73 @@
+import { lazy, Suspense } from 'react'
+import { BrowserRouter } from 'react-router-dom'
+import { LinearProgress } from '@mui/material'
+import { QueryClient } from '@tanstack/react-query'
+import { Admin, Resource, radiantDarkTheme, radiantLightTheme } from 'react-admin'
+import { authProvider } from './authProvider'
+import { dataProvider } from './dataProvider'
+import { i18nProvider } from './i18n'
+
+// The dashboard's charts (recharts) load on their own, after sign-in.
+const LazyDashboard = lazy(() =>
+  import('./dashboard/Dashboard').then((module) => ({ default: module.Dashboard }))
+)
+const Dashboard = () => (
+  <Suspense fallback={<LinearProgress sx={{ m: 2 }} />}>
+    <LazyDashboard />
+  </Suspense>
+)
+import products from './products'
+import orders from './orders'
+import customers from './customers'
+import promoCodes from './promoCodes'
+import subscribers from './subscribers'
+import emails from './emails'
+import auditLog from './auditLog'
+import releaseRuns from './releaseRuns'
+
+/**
+ * A 4xx or a signed-out session is an answer, not a hiccup: never retried (react-query would
+ * otherwise retry 3 times with back-off, keeping the sign-in page waiting for seconds).
+ * Network failures and 5xx get one more try.
+ */
+const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: {
+      retry: (failureCount, error) => {
+        const status = (error as { status?: number }).status
+        if (status !== undefined && status < 500) return false
+        if (String((error as Error).message ?? '').startsWith('ra.auth')) return false
+        return failureCount < 1
+      },
+    },
+  },
+})
+
+/** The ops console. History-mode routes under /admin (the server falls back to index.html). */
+export function App() {
+  return (
+    <BrowserRouter basename="/admin">
+      <Admin
+        title="Dropslot ops"
+        queryClient={queryClient}
+        dataProvider={dataProvider}
+        authProvider={authProvider}
+        i18nProvider={i18nProvider}
+        dashboard={Dashboard}
+        theme={radiantLightTheme}
+        darkTheme={radiantDarkTheme}
+        requireAuth
+        disableTelemetry
+      >
+        <Resource name="orders" {...orders} />
+        <Resource name="products" {...products} />
+        <Resource name="customers" {...customers} />
+        <Resource name="promo-codes" {...promoCodes} />
+        <Resource name="subscribers" {...subscribers} />
+        <Resource name="emails" {...emails} />
+        <Resource name="release-runs" {...releaseRuns} />
+        <Resource name="audit-log" {...auditLog} />
+      </Admin>
+    </BrowserRouter>
+  )
+}

@@ -1,0 +1,165 @@
+import PeopleIcon from '@mui/icons-material/People'
+import {
+  BooleanField,
+  Datagrid,
+  DateField,
+  Edit,
+  EmailField,
+  FunctionField,
+  List,
+  NullableBooleanInput,
+  NumberField,
+  ReferenceManyField,
+  SelectField,
+  SelectInput,
+  Show,
+  SimpleForm,
+  TabbedShowLayout,
+  TextField,
+  TextInput,
+  required,
+  maxLength,
+} from 'react-admin'
+import { Search, StatusChip, money, shortId } from '../components/common'
+
+const ROLES = [
+  { id: 'customer', name: 'Customer' },
+  { id: 'admin', name: 'Admin' },
+]
+
+const customerFilters = [
+  <Search key="q" source="q" alwaysOn hint="dropslot.search.customers" />,
+  <SelectInput key="role" source="role" choices={ROLES} alwaysOn />,
+  <NullableBooleanInput key="card" source="cardOnFile" />,
+]
+
+export function CustomerList() {
+  return (
+    <List filters={customerFilters} sort={{ field: 'createdAt', order: 'DESC' }} perPage={50}>
+      <Datagrid rowClick="show" bulkActionButtons={false}>
+        <TextField source="name" />
+        <EmailField source="email" />
+        <TextField source="phone" emptyText="—" />
+        <SelectField source="role" choices={ROLES} />
+        <BooleanField source="cardOnFile" />
+        <NumberField source="ordersCount" sortBy="ordersCount" />
+        <NumberField source="profilesCount" sortable={false} />
+        <DateField source="createdAt" />
+      </Datagrid>
+    </List>
+  )
+}
+
+type Profile = { id: string; profileName: string; city?: string; state?: string; country?: string }
+
+export function CustomerShow() {
+  return (
+    <Show>
+      <TabbedShowLayout>
+        <TabbedShowLayout.Tab label="dropslot.customers.details">
+          <TextField source="name" />
+          <EmailField source="email" />
+          <TextField source="phone" emptyText="—" />
+          <SelectField source="role" choices={ROLES} />
+          <FunctionField
+            label="dropslot.customers.billing"
+            render={(record) => {
+              const address = record.billingAddress
+              return address
+                ? [
+                    address.line1,
+                    address.line2,
+                    address.city,
+                    address.state,
+                    address.postal_code,
+                    address.country,
+                  ]
+                    .filter(Boolean)
+                    .join(', ')
+                : '—'
+            }}
+          />
+          <BooleanField source="cardOnFile" />
+          <FunctionField
+            label="dropslot.customers.profiles"
+            render={(record) =>
+              ((record.profiles ?? []) as Profile[])
+                .map((profile) =>
+                  [profile.profileName, profile.city, profile.state].filter(Boolean).join(' · ')
+                )
+                .join('; ') || '—'
+            }
+          />
+          <DateField source="createdAt" showTime />
+        </TabbedShowLayout.Tab>
+        <TabbedShowLayout.Tab label="dropslot.customers.orders">
+          <ReferenceManyField
+            reference="orders"
+            target="customerId"
+            perPage={25}
+            sort={{ field: 'orderDate', order: 'DESC' }}
+          >
+            <Datagrid rowClick="show" bulkActionButtons={false}>
+              <DateField source="orderDate" showTime />
+              <FunctionField
+                label="resources.orders.fields.id"
+                render={(record) => shortId(record.id)}
+              />
+              <TextField source="productTitle" />
+              <FunctionField source="price" render={(record) => money(record.price)} />
+              <FunctionField source="status" render={() => <StatusChip />} />
+            </Datagrid>
+          </ReferenceManyField>
+        </TabbedShowLayout.Tab>
+        <TabbedShowLayout.Tab label="dropslot.customers.emails">
+          <ReferenceManyField
+            reference="emails"
+            target="customerId"
+            perPage={25}
+            sort={{ field: 'createdAt', order: 'DESC' }}
+          >
+            <Datagrid rowClick="show" bulkActionButtons={false}>
+              <DateField source="createdAt" showTime />
+              <TextField source="subject" />
+              <TextField source="template" />
+              <TextField source="status" />
+            </Datagrid>
+          </ReferenceManyField>
+        </TabbedShowLayout.Tab>
+      </TabbedShowLayout>
+    </Show>
+  )
+}
+
+export function CustomerEdit() {
+  return (
+    <Edit
+      mutationMode="pessimistic"
+      transform={({ name, firstName, lastName, phone, role }) => ({
+        name,
+        firstName,
+        lastName,
+        phone,
+        role,
+      })}
+    >
+      <SimpleForm>
+        <TextInput source="email" disabled helperText="dropslot.customers.email_hint" />
+        <TextInput source="name" validate={[required(), maxLength(64)]} />
+        <TextInput source="firstName" validate={maxLength(15)} />
+        <TextInput source="lastName" validate={maxLength(20)} />
+        <TextInput source="phone" validate={maxLength(20)} />
+        <SelectInput source="role" choices={ROLES} validate={required()} />
+      </SimpleForm>
+    </Edit>
+  )
+}
+
+export default {
+  list: CustomerList,
+  show: CustomerShow,
+  edit: CustomerEdit,
+  icon: PeopleIcon,
+  recordRepresentation: (record: { name: string; email: string }) =>
+    `${record.name} · ${record.email}`,
+}

@@ -1,0 +1,422 @@
+import { useEffect, useState } from 'react'
+import {
+  Alert,
+  Box,
+  Card,
+  CardContent,
+  CardHeader,
+  Grid,
+  LinearProgress,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  Typography,
+  useTheme,
+} from '@mui/material'
+import {
+  Bar,
+  BarChart,
+  CartesianGrid,
+  Cell,
+  Legend,
+  Pie,
+  PieChart,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from 'recharts'
+import { Link, Title, useDataProvider, useTranslate } from 'react-admin'
+import type { DropslotDataProvider } from '../dataProvider'
+import { SlotBar, cents, relativeTime } from '../components/common'
+
+type ProductRow = {
+  id: number
+  productTitle: string
+  productImage: string
+  releaseAt: string
+  totalStock: number
+  stockTaken: number
+  activeOrders?: number
+  fill: number
+  orders?: Record<string, number>
+}
+
+type Summary = {
+  generatedAt: string
+  upcoming: ProductRow[]
+  recentReleases: ProductRow[]
+  ordersByStatus: Record<string, number>
+  activeOrders: number
+  ordersByDay: Array<Record<string, number | string>>
+  fees: { bookedOnSuccessCents: number; capturedCents: number | null; refundedCents: number | null }
+  totals: { customers: number; subscribers: number; products: number; emailsFailed: number }
+  unavailable: Record<string, string>
+}
+
+const STATUS_ORDER = ['pending', 'processing', 'success', 'fail', 'cancelled']
+const STATUS_FILL: Record<string, string> = {
+  pending: '#f59e0b',
+  processing: '#3b82f6',
+  success: '#10b981',
+  fail: '#ef4444',
+  cancelled: '#9ca3af',
+}
+
+function Kpi({
+  label,
+  value,
+  hint,
+  tone,
+}: {
+  label: string
+  value: string
+  hint?: string
+  tone?: string
+}) {
+  return (
+    <Card variant="outlined" sx={{ height: '100%' }}>
+      <CardContent>
+        <Typography variant="overline" color="text.secondary">
+          {label}
+        </Typography>
+        <Typography variant="h4" sx={{ fontWeight: 700, color: tone }}>
+          {value}
+        </Typography>
+        {hint && (
+          <Typography variant="caption" color="text.secondary">
+            {hint}
+          </Typography>
+        )}
+      </CardContent>
+    </Card>
+  )
+}
+
+function useSummary() {
+  const dataProvider = useDataProvider<DropslotDataProvider>()
+  const [summary, setSummary] = useState<Summary | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  useEffect(() => {
+    let alive = true
+    const load = () =>
+      dataProvider
+        .dashboard()
+        .then((data: Summary) => alive && (setSummary(data), setError(null)))
+        .catch((failure: Error) => alive && setError(failure.message))
+    load()
+    // Release mornings move fast: refresh every 30 seconds.
+    const timer = setInterval(load, 30_000)
+    return () => {
+      alive = false
+      clearInterval(timer)
+    }
+  }, [dataProvider])
+  return { summary, error }
+}
+
+export function Dashboard() {
+  const translate = useTranslate()
+  const theme = useTheme()
+  const { summary, error } = useSummary()
+  if (error)
+    return (
+      <Alert severity="error" sx={{ m: 2 }}>
+        {error}
+      </Alert>
+    )
+  if (!summary) return <LinearProgress sx={{ m: 2 }} />
+
+  const next = summary.upcoming[0]
+  const statusData = STATUS_ORDER.map((status) => ({
+    status,
+    name: translate(`dropslot.status.${status}`),
+    value: summary.ordersByStatus[status] ?? 0,
+  }))
+  const byDay = summary.ordersByDay.map((row) => ({
+    ...row,
+    label: new Date(`${row.day}T12:00:00`).toLocaleDateString(undefined, {
+      month: 'short',
+      day: 'numeric',
+    }),
+  }))
+  const axis = theme.palette.text.secondary
+
+  return (
+    <Box sx={{ p: { xs: 1, md: 2 } }}>
+      <Title title="dropslot.dashboard.title" />
+      <Grid container spacing={2}>
+        <Grid size={{ xs: 12, md: 4 }}>
+          <Card
+            sx={{
+              height: '100%',
+              bgcolor: 'grey.900',
+              color: 'common.white',
+              backgroundImage: 'linear-gradient(135deg, #111827 0%, #1f2937 100%)',
+            }}
+          >
+            <CardContent>
+              <Typography variant="overline" sx={{ color: '#fbbf24' }}>
+                {translate('dropslot.dashboard.next_release')}
+              </Typography>
+              {next ? (
+                <>
+                  <Typography variant="h5" sx={{ fontWeight: 700 }}>
+                    {next.productTitle}
+                  </Typography>
+                  <Typography variant="h6" sx={{ color: '#fbbf24' }}>
+                    {relativeTime(next.releaseAt)}
+                  </Typography>
+                  <Typography variant="body2" sx={{ opacity: 0.8, mb: 1 }}>
+                    {new Date(next.releaseAt).toLocaleString()} ·{' '}
+                    {translate('dropslot.dashboard.active_count', {
+                      smart_count: next.activeOrders ?? 0,
+                    })}
+                  </Typography>
+                  <SlotBar taken={next.stockTaken} total={next.totalStock} />
+                </>
+              ) : (
+                <Typography>{translate('dropslot.dashboard.no_upcoming')}</Typography>
+              )}
+            </CardContent>
+          </Card>
+        </Grid>
+        <Grid size={{ xs: 6, md: 2 }}>
+          <Kpi
+            label={translate('dropslot.dashboard.active_orders')}
+            value={String(summary.activeOrders)}
+            hint={translate('dropslot.dashboard.active_hint', {
+              pending: summary.ordersByStatus.pending ?? 0,
+              processing: summary.ordersByStatus.processing ?? 0,
+            })}
+          />
+        </Grid>
+        <Grid size={{ xs: 6, md: 2 }}>
+          <Kpi
+            label={translate('dropslot.dashboard.fees_booked')}
+            value={cents(summary.fees.bookedOnSuccessCents)}
+            hint={translate('dropslot.dashboard.successful_orders', {
+              smart_count: summary.ordersByStatus.success ?? 0,
+            })}
+            tone="success.main"
+          />
+        </Grid>
+        <Grid size={{ xs: 6, md: 2 }}>
+          <Kpi
+            label={translate('dropslot.dashboard.fees_captured')}
+            value={summary.fees.capturedCents === null ? '—' : cents(summary.fees.capturedCents)}
+            hint={
+              summary.fees.capturedCents === null
+                ? (summary.unavailable['fees.capturedCents'] ??
+                  translate('dropslot.dashboard.not_tracked'))
+                : undefined
+            }
+          />
+        </Grid>
+        <Grid size={{ xs: 6, md: 2 }}>
+          <Stack spacing={1} sx={{ height: '100%' }}>
+            <Kpi
+              label={translate('dropslot.dashboard.customers')}
+              value={String(summary.totals.customers)}
+              hint={translate('dropslot.dashboard.on_newsletter', {
+                count: summary.totals.subscribers,
+              })}
+            />
+            <Card variant="outlined">
+              <CardContent sx={{ 'py': 1, '&:last-child': { pb: 1 } }}>
+                <Link
+                  to={{
+                    pathname: '/emails',
+                    search: `?filter=${encodeURIComponent(JSON.stringify({ status: ['failed'] }))}`,
+                  }}
+                >
+                  <Typography
+                    variant="body2"
+                    color={summary.totals.emailsFailed ? 'error' : 'text.secondary'}
+                  >
+                    {summary.totals.emailsFailed}{' '}
+                    {translate('dropslot.dashboard.failed_emails').toLowerCase()}
+                  </Typography>
+                </Link>
+              </CardContent>
+            </Card>
+          </Stack>
+        </Grid>
+
+        <Grid size={{ xs: 12, md: 7 }}>
+          <Card variant="outlined">
+            <CardHeader
+              title={translate('dropslot.dashboard.upcoming')}
+              slotProps={{ title: { variant: 'subtitle1', sx: { fontWeight: 600 } } }}
+            />
+            <Table size="small">
+              <TableHead>
+                <TableRow>
+                  <TableCell>{translate('dropslot.dashboard.col_product')}</TableCell>
+                  <TableCell>{translate('dropslot.dashboard.col_release')}</TableCell>
+                  <TableCell sx={{ width: 180 }}>
+                    {translate('dropslot.dashboard.col_slots')}
+                  </TableCell>
+                  <TableCell align="right">{translate('dropslot.dashboard.col_active')}</TableCell>
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {summary.upcoming.map((product) => (
+                  <TableRow key={product.id} hover>
+                    <TableCell>
+                      <Link to={`/products/${product.id}`}>{product.productTitle}</Link>
+                    </TableCell>
+                    <TableCell>
+                      <Typography variant="body2">
+                        {new Date(product.releaseAt).toLocaleString(undefined, {
+                          weekday: 'short',
+                          month: 'short',
+                          day: 'numeric',
+                          hour: '2-digit',
+                          minute: '2-digit',
+                        })}
+                      </Typography>
+                      <Typography variant="caption" color="text.secondary">
+                        {relativeTime(product.releaseAt)}
+                      </Typography>
+                    </TableCell>
+                    <TableCell>
+                      <SlotBar taken={product.stockTaken} total={product.totalStock} />
+                    </TableCell>
+                    <TableCell align="right">{product.activeOrders ?? 0}</TableCell>
+                  </TableRow>
+                ))}
+                {summary.upcoming.length === 0 && (
+                  <TableRow>
+                    <TableCell colSpan={4}>{translate('dropslot.dashboard.no_upcoming')}</TableCell>
+                  </TableRow>
+                )}
+              </TableBody>
+            </Table>
+          </Card>
+        </Grid>
+
+        <Grid size={{ xs: 12, md: 5 }}>
+          <Card variant="outlined" sx={{ height: '100%' }}>
+            <CardHeader
+              title={translate('dropslot.dashboard.orders_by_status')}
+              slotProps={{ title: { variant: 'subtitle1', sx: { fontWeight: 600 } } }}
+            />
+            <Box sx={{ height: 280 }}>
+              <ResponsiveContainer>
+                <PieChart>
+                  <Pie
+                    data={statusData}
+                    dataKey="value"
+                    nameKey="name"
+                    innerRadius={60}
+                    outerRadius={100}
+                    paddingAngle={2}
+                    isAnimationActive={false}
+                  >
+                    {statusData.map((entry) => (
+                      <Cell key={entry.status} fill={STATUS_FILL[entry.status]} />
+                    ))}
+                  </Pie>
+                  <Tooltip />
+                  <Legend />
+                </PieChart>
+              </ResponsiveContainer>
+            </Box>
+          </Card>
+        </Grid>
+
+        <Grid size={{ xs: 12, md: 7 }}>
+          <Card variant="outlined">
+            <CardHeader
+              title={translate('dropslot.dashboard.orders_by_day')}
+              slotProps={{ title: { variant: 'subtitle1', sx: { fontWeight: 600 } } }}
+            />
+            <Box sx={{ height: 280, pr: 2 }}>
+              <ResponsiveContainer>
+                <BarChart data={byDay}>
+                  <CartesianGrid strokeDasharray="3 3" vertical={false} />
+                  <XAxis dataKey="label" tick={{ fill: axis, fontSize: 12 }} />
+                  <YAxis allowDecimals={false} tick={{ fill: axis, fontSize: 12 }} />
+                  <Tooltip />
+                  <Legend />
+                  {STATUS_ORDER.map((status) => (
+                    <Bar
+                      key={status}
+                      dataKey={status}
+                      name={translate(`dropslot.status.${status}`)}
+                      stackId="orders"
+                      fill={STATUS_FILL[status]}
+                      isAnimationActive={false}
+                    />
+                  ))}
+                </BarChart>
+              </ResponsiveContainer>
+            </Box>
+          </Card>
+        </Grid>
+
+        <Grid size={{ xs: 12, md: 5 }}>
+          <Card variant="outlined" sx={{ height: '100%' }}>
+            <CardHeader
+              title={translate('dropslot.dashboard.recent')}
+              slotProps={{ title: { variant: 'subtitle1', sx: { fontWeight: 600 } } }}
+            />
+            <Box sx={{ height: 280, pr: 2 }}>
+              {summary.recentReleases.length === 0 ? (
+                <Typography variant="body2" color="text.secondary" sx={{ px: 2 }}>
+                  —
+                </Typography>
+              ) : (
+                <ResponsiveContainer>
+                  <BarChart
+                    layout="vertical"
+                    data={summary.recentReleases.map((product) => ({
+                      name:
+                        product.productTitle.length > 28
+                          ? `${product.productTitle.slice(0, 27)}…`
+                          : product.productTitle,
+                      ...product.orders,
+                    }))}
+                  >
+                    <XAxis
+                      type="number"
+                      allowDecimals={false}
+                      tick={{ fill: axis, fontSize: 12 }}
+                    />
+                    <YAxis
+                      type="category"
+                      dataKey="name"
+                      width={170}
+                      tick={{ fill: axis, fontSize: 12 }}
+                    />
+                    <Tooltip />
+                    {STATUS_ORDER.map((status) => (
+                      <Bar
+                        key={status}
+                        dataKey={status}
+                        name={translate(`dropslot.status.${status}`)}
+                        stackId="r"
+                        maxBarSize={28}
+                        fill={STATUS_FILL[status]}
+                        isAnimationActive={false}
+                      />
+                    ))}
+                  </BarChart>
+                </ResponsiveContainer>
+              )}
+            </Box>
+          </Card>
+        </Grid>
+      </Grid>
+      <Typography variant="caption" color="text.secondary" sx={{ display: 'block', mt: 1 }}>
+        {translate('dropslot.dashboard.updated', {
+          time: new Date(summary.generatedAt).toLocaleTimeString(),
+        })}
+      </Typography>
+    </Box>
+  )
+}

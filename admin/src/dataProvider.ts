@@ -1,0 +1,79 @@
+import simpleRestProvider from 'ra-data-simple-rest'
+import type { DataProvider, Identifier } from 'react-admin'
+import { downloadResponse, fetchWithToken, httpClient } from './http'
+
+export const API_URL = '/api/admin'
+
+export type AcoFormat = 'dropslot' | 'aycd' | 'stellar' | 'cybersole' | 'csv'
+export const ACO_FORMATS: AcoFormat[] = ['dropslot', 'aycd', 'stellar', 'cybersole', 'csv']
+
+export type NewOrder = {
+  userId?: string
+  email?: string
+  productId: number
+  style: string
+  size: string
+  profileId: string
+  promoCode?: string
+}
+
+const base = simpleRestProvider(API_URL, httpClient)
+
+/**
+ * ra-data-simple-rest over /api/admin, plus the console's own calls. Order actions (mark,
+ * resend, ACO export, create) call the admin endpoints of the orders and release-day modules.
+ */
+export const dataProvider = {
+  ...base,
+
+  /** Orders are created through the spec's call, which answers `{ success, order }`. */
+  create: async (resource, params) => {
+    if (resource !== 'orders') return base.create(resource, params)
+    const { json } = await httpClient(`${API_URL}/orders/create`, {
+      method: 'POST',
+      body: JSON.stringify(params.data),
+    })
+    const order = json.order ?? json
+    return { data: { ...order, id: order.id ?? order.orderId } }
+  },
+
+  async dashboard() {
+    const { json } = await httpClient(`${API_URL}/dashboard`)
+    return json
+  },
+
+  async markOrder(id: Identifier, status: 'success' | 'fail', confirmationNumber?: string) {
+    const { json } = await httpClient(`${API_URL}/orders/${encodeURIComponent(id)}/mark`, {
+      method: 'POST',
+      body: JSON.stringify({ status, ...(confirmationNumber ? { confirmationNumber } : {}) }),
+    })
+    return json
+  },
+
+  async resendEmail(id: Identifier) {
+    const { json } = await httpClient(`${API_URL}/orders/resendEmail/${encodeURIComponent(id)}`)
+    return json
+  },
+
+  async resendAll() {
+    const { json } = await httpClient(`${API_URL}/orders/resendAll`)
+    return json
+  },
+
+  /** ACO JSON reveals card data: the reason is required and the server audits it. */
+  async downloadAco(id: Identifier, format: AcoFormat, reason: string) {
+    const query = new URLSearchParams({ format, reason })
+    const response = await fetchWithToken(
+      `${API_URL}/aco/getJSON/${encodeURIComponent(id)}?${query}`
+    )
+    await downloadResponse(response, `order-${id}-${format}.${format === 'csv' ? 'csv' : 'json'}`)
+  },
+
+  async exportSubscribers(filter: Record<string, unknown>) {
+    const query = new URLSearchParams({ filter: JSON.stringify(filter ?? {}) })
+    const response = await fetchWithToken(`${API_URL}/subscribers/export.csv?${query}`)
+    await downloadResponse(response, 'subscribers.csv')
+  },
+} satisfies DataProvider & Record<string, unknown>
+
+export type DropslotDataProvider = typeof dataProvider

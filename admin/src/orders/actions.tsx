@@ -1,0 +1,264 @@
+import { useState } from 'react'
+import {
+  Button as MuiButton,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogContentText,
+  DialogTitle,
+  MenuItem,
+  TextField as MuiTextField,
+} from '@mui/material'
+import CheckCircleIcon from '@mui/icons-material/CheckCircle'
+import CancelIcon from '@mui/icons-material/Cancel'
+import MailIcon from '@mui/icons-material/ForwardToInbox'
+import DownloadIcon from '@mui/icons-material/Download'
+import {
+  Button,
+  useDataProvider,
+  useListContext,
+  useNotify,
+  useRecordContext,
+  useRefresh,
+  useTranslate,
+  useUnselectAll,
+  Confirm,
+} from 'react-admin'
+import { ACO_FORMATS, type AcoFormat, type DropslotDataProvider } from '../dataProvider'
+
+function useAction() {
+  const notify = useNotify()
+  const refresh = useRefresh()
+  const [busy, setBusy] = useState(false)
+  const run = async (work: () => Promise<unknown>, success: string, args = {}) => {
+    setBusy(true)
+    try {
+      await work()
+      notify(success, { type: 'success', messageArgs: args })
+      refresh()
+      return true
+    } catch (error) {
+      notify((error as Error).message || 'ra.notification.http_error', { type: 'error' })
+      return false
+    } finally {
+      setBusy(false)
+    }
+  }
+  return { busy, run }
+}
+
+/** Mark success (with the retailer's confirmation number) or failed. */
+export function MarkOrderButton({ status }: { status: 'success' | 'fail' }) {
+  const record = useRecordContext()
+  const translate = useTranslate()
+  const dataProvider = useDataProvider<DropslotDataProvider>()
+  const { busy, run } = useAction()
+  const [open, setOpen] = useState(false)
+  const [confirmation, setConfirmation] = useState('')
+  if (!record || !['pending', 'processing'].includes(record.status)) return null
+  const success = status === 'success'
+  const submit = async () => {
+    const ok = await run(
+      () => dataProvider.markOrder(record.id, status, confirmation.trim() || undefined),
+      'dropslot.orders.marked',
+      { status: translate(`dropslot.status.${status}`) }
+    )
+    if (ok) setOpen(false)
+  }
+  return (
+    <>
+      <Button
+        label={success ? 'dropslot.orders.mark_success' : 'dropslot.orders.mark_fail'}
+        color={success ? 'success' : 'error'}
+        onClick={() => setOpen(true)}
+      >
+        {success ? <CheckCircleIcon /> : <CancelIcon />}
+      </Button>
+      <Dialog open={open} onClose={() => setOpen(false)} maxWidth="sm" fullWidth>
+        <DialogTitle>
+          {translate(
+            success ? 'dropslot.orders.mark_success_title' : 'dropslot.orders.mark_fail_title'
+          )}
+        </DialogTitle>
+        <DialogContent>
+          <DialogContentText>
+            {translate(
+              success ? 'dropslot.orders.mark_success_body' : 'dropslot.orders.mark_fail_body'
+            )}
+          </DialogContentText>
+          {success && (
+            <MuiTextField
+              autoFocus
+              fullWidth
+              margin="normal"
+              label={translate('dropslot.orders.confirmation_number')}
+              value={confirmation}
+              onChange={(event) => setConfirmation(event.target.value)}
+              slotProps={{ htmlInput: { maxLength: 120 } }}
+            />
+          )}
+        </DialogContent>
+        <DialogActions>
+          <MuiButton onClick={() => setOpen(false)}>
+            {translate('dropslot.common.cancel')}
+          </MuiButton>
+          <MuiButton
+            variant="contained"
+            color={success ? 'success' : 'error'}
+            disabled={busy}
+            onClick={submit}
+          >
+            {translate(success ? 'dropslot.orders.mark_success' : 'dropslot.orders.mark_fail')}
+          </MuiButton>
+        </DialogActions>
+      </Dialog>
+    </>
+  )
+}
+
+export function ResendEmailButton() {
+  const record = useRecordContext()
+  const dataProvider = useDataProvider<DropslotDataProvider>()
+  const { busy, run } = useAction()
+  if (!record) return null
+  return (
+    <Button
+      label="dropslot.orders.resend"
+      disabled={busy}
+      onClick={() => run(() => dataProvider.resendEmail(record.id), 'dropslot.orders.resent')}
+    >
+      <MailIcon />
+    </Button>
+  )
+}
+
+/** ACO JSON reveals card data: a format and a reason, both required; the server audits it. */
+export function AcoDownloadButton() {
+  const record = useRecordContext()
+  const translate = useTranslate()
+  const notify = useNotify()
+  const dataProvider = useDataProvider<DropslotDataProvider>()
+  const [open, setOpen] = useState(false)
+  const [format, setFormat] = useState<AcoFormat>('dropslot')
+  const [reason, setReason] = useState('')
+  const [touched, setTouched] = useState(false)
+  const [busy, setBusy] = useState(false)
+  if (!record) return null
+  const reasonOk = reason.trim().length >= 5
+  const submit = async () => {
+    setTouched(true)
+    if (!reasonOk) return
+    setBusy(true)
+    try {
+      await dataProvider.downloadAco(record.id, format, reason.trim())
+      notify('dropslot.orders.aco_downloaded', { type: 'success' })
+      setOpen(false)
+      setReason('')
+      setTouched(false)
+    } catch (error) {
+      notify((error as Error).message || 'ra.notification.http_error', { type: 'error' })
+    } finally {
+      setBusy(false)
+    }
+  }
+  return (
+    <>
+      <Button label="dropslot.orders.aco" onClick={() => setOpen(true)}>
+        <DownloadIcon />
+      </Button>
+      <Dialog open={open} onClose={() => setOpen(false)} maxWidth="sm" fullWidth>
+        <DialogTitle>{translate('dropslot.orders.aco_title')}</DialogTitle>
+        <DialogContent>
+          <DialogContentText>{translate('dropslot.orders.aco_body')}</DialogContentText>
+          <MuiTextField
+            select
+            fullWidth
+            margin="normal"
+            label={translate('dropslot.orders.aco_format')}
+            value={format}
+            onChange={(event) => setFormat(event.target.value as AcoFormat)}
+            slotProps={{ htmlInput: { 'data-testid': 'aco-format' } }}
+          >
+            {ACO_FORMATS.map((item) => (
+              <MenuItem key={item} value={item}>
+                {item === 'dropslot'
+                  ? 'Dropslot (JSON)'
+                  : item === 'csv'
+                    ? 'CSV'
+                    : item.toUpperCase()}
+              </MenuItem>
+            ))}
+          </MuiTextField>
+          <MuiTextField
+            fullWidth
+            required
+            margin="normal"
+            label={translate('dropslot.orders.aco_reason')}
+            value={reason}
+            onChange={(event) => setReason(event.target.value)}
+            onBlur={() => setTouched(true)}
+            error={touched && !reasonOk}
+            helperText={
+              touched && !reasonOk ? translate('dropslot.orders.aco_reason_required') : ' '
+            }
+            slotProps={{ htmlInput: { maxLength: 500 } }}
+          />
+        </DialogContent>
+        <DialogActions>
+          <MuiButton onClick={() => setOpen(false)}>
+            {translate('dropslot.common.cancel')}
+          </MuiButton>
+          <MuiButton variant="contained" disabled={busy} onClick={submit}>
+            {translate('dropslot.orders.download')}
+          </MuiButton>
+        </DialogActions>
+      </Dialog>
+    </>
+  )
+}
+
+export function BulkResendButton() {
+  const { selectedIds } = useListContext()
+  const dataProvider = useDataProvider<DropslotDataProvider>()
+  const unselectAll = useUnselectAll('orders')
+  const { busy, run } = useAction()
+  return (
+    <Button
+      label="dropslot.orders.bulk_resend"
+      disabled={busy}
+      onClick={async () => {
+        const ok = await run(
+          () => Promise.all(selectedIds.map((id) => dataProvider.resendEmail(id))),
+          'dropslot.orders.bulk_resent',
+          { smart_count: selectedIds.length }
+        )
+        if (ok) unselectAll()
+      }}
+    >
+      <MailIcon />
+    </Button>
+  )
+}
+
+export function ResendAllButton() {
+  const dataProvider = useDataProvider<DropslotDataProvider>()
+  const { busy, run } = useAction()
+  const [open, setOpen] = useState(false)
+  return (
+    <>
+      <Button label="dropslot.orders.resend_all" onClick={() => setOpen(true)} disabled={busy}>
+        <MailIcon />
+      </Button>
+      <Confirm
+        isOpen={open}
+        title="dropslot.orders.resend_all"
+        content="dropslot.orders.resend_all_confirm"
+        onConfirm={async () => {
+          setOpen(false)
+          await run(() => dataProvider.resendAll(), 'dropslot.orders.resent_all')
+        }}
+        onClose={() => setOpen(false)}
+      />
+    </>
+  )
+}

@@ -1,0 +1,440 @@
+import { Box, Card, CardContent, Divider, Grid, Stack, Typography } from '@mui/material'
+import ShoppingCartIcon from '@mui/icons-material/ShoppingCart'
+import { useWatch } from 'react-hook-form'
+import {
+  AutocompleteInput,
+  BulkExportButton,
+  Create,
+  CreateButton,
+  DatagridConfigurable,
+  DateField,
+  DateInput,
+  ExportButton,
+  FilterButton,
+  FunctionField,
+  List,
+  Labeled,
+  ReferenceField,
+  ReferenceInput,
+  SelectArrayInput,
+  SelectColumnsButton,
+  SelectInput,
+  Show,
+  SimpleForm,
+  TextField,
+  TextInput,
+  TopToolbar,
+  required,
+  useGetOne,
+  useRecordContext,
+  useShowContext,
+  useTranslate,
+  Link,
+} from 'react-admin'
+import { STATUS_CHOICES, Search, StatusChip, money, shortId } from '../components/common'
+import {
+  AcoDownloadButton,
+  BulkResendButton,
+  MarkOrderButton,
+  ResendAllButton,
+  ResendEmailButton,
+} from './actions'
+
+const orderFilters = [
+  <Search key="q" source="q" alwaysOn hint="dropslot.search.orders" />,
+  <SelectArrayInput key="status" source="status" choices={STATUS_CHOICES} alwaysOn />,
+  <ReferenceInput key="productId" source="productId" reference="products" alwaysOn>
+    <AutocompleteInput optionText="productTitle" sx={{ minWidth: 260 }} />
+  </ReferenceInput>,
+  <DateInput key="from" source="orderDate_gte" />,
+  <DateInput key="until" source="orderDate_lte" />,
+  <TextInput key="promo" source="promoCode" />,
+]
+
+const OrderListActions = () => (
+  <TopToolbar>
+    <FilterButton />
+    <SelectColumnsButton />
+    <ResendAllButton />
+    <CreateButton />
+    <ExportButton />
+  </TopToolbar>
+)
+
+const OrderBulkActions = () => (
+  <>
+    <BulkResendButton />
+    <BulkExportButton />
+  </>
+)
+
+export function OrderList() {
+  return (
+    <List
+      filters={orderFilters}
+      sort={{ field: 'orderDate', order: 'DESC' }}
+      perPage={50}
+      actions={<OrderListActions />}
+    >
+      <DatagridConfigurable rowClick="show" bulkActionButtons={<OrderBulkActions />}>
+        <DateField source="orderDate" showTime />
+        <FunctionField
+          source="id"
+          sortable={false}
+          render={(record) => (
+            <Typography variant="body2" sx={{ fontFamily: 'monospace' }}>
+              {shortId(record.id)}
+            </Typography>
+          )}
+        />
+        <TextField source="productTitle" />
+        <FunctionField
+          source="size"
+          render={(record) => `${String(record.size).toUpperCase()} · ${record.style}`}
+        />
+        <FunctionField
+          source="email"
+          render={(record) => (
+            <Box>
+              <Typography variant="body2">{record.email}</Typography>
+              <Typography variant="caption" color="text.secondary">
+                {record.name}
+              </Typography>
+            </Box>
+          )}
+        />
+        <FunctionField source="price" render={(record) => money(record.price)} textAlign="right" />
+        <TextField source="promoCode" emptyText="" />
+        <FunctionField source="status" render={() => <StatusChip />} />
+      </DatagridConfigurable>
+    </List>
+  )
+}
+
+function Section({ title, children }: { title: string; children: React.ReactNode }) {
+  const translate = useTranslate()
+  return (
+    <Card variant="outlined">
+      <CardContent>
+        <Typography variant="overline" color="text.secondary">
+          {translate(title)}
+        </Typography>
+        {children}
+      </CardContent>
+    </Card>
+  )
+}
+
+function Timeline() {
+  const record = useRecordContext()
+  const translate = useTranslate()
+  if (!record) return null
+  const steps: Array<[string, string | null]> = [
+    [translate('dropslot.timeline.bought'), record.orderDate],
+    [translate('dropslot.timeline.processing'), record.processingAt],
+    [translate('dropslot.timeline.success'), record.succeededAt],
+    [translate('dropslot.timeline.fail'), record.failedAt],
+    [translate('dropslot.timeline.cancelled'), record.cancelledAt],
+  ]
+  return (
+    <Stack spacing={0.5} sx={{ mt: 1 }}>
+      {steps
+        .filter(([, at]) => at)
+        .map(([label, at]) => (
+          <Box key={label} sx={{ display: 'flex', justifyContent: 'space-between', gap: 2 }}>
+            <Typography variant="body2">{label}</Typography>
+            <Typography variant="body2" color="text.secondary">
+              {new Date(at as string).toLocaleString()}
+            </Typography>
+          </Box>
+        ))}
+      {record.failReason && (
+        <Typography variant="body2" color="error">
+          {record.failReason}
+        </Typography>
+      )}
+    </Stack>
+  )
+}
+
+type LedgerEntry = {
+  id: string | number
+  kind?: string
+  type?: string
+  status?: string
+  amountCents?: number
+  createdAt?: string
+}
+
+function Ledger() {
+  const record = useRecordContext()
+  const translate = useTranslate()
+  const ledger = (record?.ledger ?? record?.payments) as LedgerEntry[] | undefined
+  if (!Array.isArray(ledger)) {
+    return (
+      <Typography variant="body2" color="text.secondary">
+        {translate('dropslot.orders.ledger_missing')}
+      </Typography>
+    )
+  }
+  return (
+    <Stack divider={<Divider flexItem />} spacing={0.5} sx={{ mt: 1 }}>
+      {ledger.map((entry) => (
+        <Box key={entry.id} sx={{ display: 'flex', justifyContent: 'space-between', gap: 2 }}>
+          <Typography variant="body2">{entry.kind ?? entry.type}</Typography>
+          <Typography variant="body2">
+            {entry.amountCents === undefined ? '' : money(entry.amountCents / 100)}
+          </Typography>
+          <Typography variant="body2" color="text.secondary">
+            {entry.status}
+          </Typography>
+          <Typography variant="caption" color="text.secondary">
+            {entry.createdAt ? new Date(entry.createdAt).toLocaleString() : ''}
+          </Typography>
+        </Box>
+      ))}
+    </Stack>
+  )
+}
+
+type EmailRow = { id: number; subject: string; template: string; status: string; createdAt: string }
+type AuditRow = {
+  id: number
+  action: string
+  actorLabel: string
+  reason: string | null
+  createdAt: string
+}
+
+function EmailHistory() {
+  const record = useRecordContext()
+  const translate = useTranslate()
+  const emails = (record?.emails ?? []) as EmailRow[]
+  if (emails.length === 0) {
+    return (
+      <Typography variant="body2" color="text.secondary">
+        {translate('dropslot.orders.no_emails')}
+      </Typography>
+    )
+  }
+  return (
+    <Stack divider={<Divider flexItem />} spacing={0.5} sx={{ mt: 1 }}>
+      {emails.map((email) => (
+        <Box key={email.id} sx={{ display: 'flex', justifyContent: 'space-between', gap: 2 }}>
+          <Link to={`/emails/${email.id}/show`}>{email.subject}</Link>
+          <Typography variant="body2" color="text.secondary">
+            {email.status} · {new Date(email.createdAt).toLocaleString()}
+          </Typography>
+        </Box>
+      ))}
+    </Stack>
+  )
+}
+
+function AuditTrail() {
+  const record = useRecordContext()
+  const translate = useTranslate()
+  const entries = (record?.auditTrail ?? []) as AuditRow[]
+  if (entries.length === 0) {
+    return (
+      <Typography variant="body2" color="text.secondary">
+        {translate('dropslot.orders.no_audit')}
+      </Typography>
+    )
+  }
+  return (
+    <Stack divider={<Divider flexItem />} spacing={0.5} sx={{ mt: 1 }}>
+      {entries.map((entry) => (
+        <Box key={entry.id}>
+          <Typography variant="body2">
+            <b>{entry.action}</b> by {entry.actorLabel} ·{' '}
+            {new Date(entry.createdAt).toLocaleString()}
+          </Typography>
+          {entry.reason && (
+            <Typography variant="caption" color="text.secondary">
+              “{entry.reason}”
+            </Typography>
+          )}
+        </Box>
+      ))}
+    </Stack>
+  )
+}
+
+function OrderTitle() {
+  const record = useRecordContext()
+  const translate = useTranslate()
+  return <span>{translate('dropslot.orders.title', { id: record ? shortId(record.id) : '' })}</span>
+}
+
+function OrderShowLayout() {
+  const { record } = useShowContext()
+  if (!record) return null
+  return (
+    <Box sx={{ p: 2 }}>
+      <Stack direction="row" spacing={2} sx={{ mb: 2, alignItems: 'center', flexWrap: 'wrap' }}>
+        <Typography variant="h6">{record.productTitle}</Typography>
+        <StatusChip />
+        <Box sx={{ flex: 1 }} />
+        <MarkOrderButton status="success" />
+        <MarkOrderButton status="fail" />
+        <ResendEmailButton />
+        <AcoDownloadButton />
+      </Stack>
+      <Grid container spacing={2}>
+        <Grid size={{ xs: 12, md: 6 }}>
+          <Section title="dropslot.orders.customer">
+            <Stack spacing={1} sx={{ mt: 1 }}>
+              <Labeled source="id">
+                <TextField source="id" sx={{ fontFamily: 'monospace' }} />
+              </Labeled>
+              <Labeled source="email">
+                <FunctionField
+                  render={(order) =>
+                    order.customerId ? (
+                      <Link to={`/customers/${order.customerId}/show`}>
+                        {order.name} · {order.email}
+                      </Link>
+                    ) : (
+                      `${order.name} · ${order.email}`
+                    )
+                  }
+                />
+              </Labeled>
+              <Labeled source="profileName">
+                <TextField source="profileName" />
+              </Labeled>
+              <Labeled source="productId">
+                <ReferenceField source="productId" reference="products" link="edit" />
+              </Labeled>
+              <Labeled source="size">
+                <FunctionField
+                  render={(order) => `${String(order.size).toUpperCase()} · ${order.style}`}
+                />
+              </Labeled>
+              <Labeled source="price">
+                <FunctionField
+                  render={(order) =>
+                    order.promoCode
+                      ? `${money(order.price)} (${order.promoCode}, −${order.promoPercent}% of ${money(order.basePriceCents / 100)})`
+                      : money(order.price)
+                  }
+                />
+              </Labeled>
+              <Labeled source="confirmationNumber">
+                <TextField source="confirmationNumber" emptyText="—" />
+              </Labeled>
+            </Stack>
+          </Section>
+        </Grid>
+        <Grid size={{ xs: 12, md: 6 }}>
+          <Stack spacing={2}>
+            <Section title="dropslot.orders.timeline">
+              <Timeline />
+            </Section>
+            <Section title="dropslot.orders.ledger">
+              <Ledger />
+            </Section>
+          </Stack>
+        </Grid>
+        <Grid size={{ xs: 12, md: 6 }}>
+          <Section title="dropslot.orders.emails">
+            <EmailHistory />
+          </Section>
+        </Grid>
+        <Grid size={{ xs: 12, md: 6 }}>
+          <Section title="dropslot.orders.audit">
+            <AuditTrail />
+          </Section>
+        </Grid>
+      </Grid>
+    </Box>
+  )
+}
+
+export function OrderShow() {
+  return (
+    <Show title={<OrderTitle />} actions={false}>
+      <OrderShowLayout />
+    </Show>
+  )
+}
+
+type ProfileChoice = { id: string; profileName: string; city?: string; state?: string }
+
+/** Profiles of the chosen customer, and sizes/styles of the chosen product. */
+function OrderChoices() {
+  const translate = useTranslate()
+  const userId = useWatch({ name: 'userId' }) as string | undefined
+  const productId = useWatch({ name: 'productId' }) as number | undefined
+  const { data: customer } = useGetOne('customers', { id: userId ?? '' }, { enabled: !!userId })
+  const { data: product } = useGetOne('products', { id: productId ?? 0 }, { enabled: !!productId })
+  const profiles = ((customer?.profiles ?? []) as ProfileChoice[]).map((profile) => ({
+    id: profile.id,
+    name: [profile.profileName, profile.city, profile.state].filter(Boolean).join(' · '),
+  }))
+  const sizes = ((product?.sizes ?? []) as string[]).map((size) => ({ id: size, name: size }))
+  const styles = String(product?.styles ?? '')
+    .split(',')
+    .filter(Boolean)
+    .map((style) => ({ id: style, name: style }))
+  return (
+    <>
+      <SelectInput
+        source="profileId"
+        choices={profiles}
+        validate={required()}
+        disabled={!userId}
+        helperText={
+          !userId
+            ? translate('dropslot.orders.pick_customer_first')
+            : profiles.length === 0
+              ? translate('dropslot.orders.no_profiles')
+              : undefined
+        }
+      />
+      <SelectInput
+        source="size"
+        choices={sizes}
+        validate={required()}
+        disabled={!productId}
+        helperText={!productId ? translate('dropslot.orders.pick_product_first') : undefined}
+      />
+      <SelectInput source="style" choices={styles} validate={required()} disabled={!productId} />
+    </>
+  )
+}
+
+export function OrderCreate() {
+  return (
+    <Create redirect="show">
+      <SimpleForm>
+        <ReferenceInput source="userId" reference="customers">
+          <AutocompleteInput
+            optionText={(customer) => `${customer.name} · ${customer.email}`}
+            validate={required()}
+            sx={{ minWidth: 360 }}
+          />
+        </ReferenceInput>
+        <ReferenceInput source="productId" reference="products" filter={{ avail: true }}>
+          <AutocompleteInput
+            optionText="productTitle"
+            validate={required()}
+            sx={{ minWidth: 360 }}
+          />
+        </ReferenceInput>
+        <OrderChoices />
+        <TextInput source="promoCode" parse={(value: string) => value?.toUpperCase()} />
+      </SimpleForm>
+    </Create>
+  )
+}
+
+export default {
+  list: OrderList,
+  show: OrderShow,
+  create: OrderCreate,
+  icon: ShoppingCartIcon,
+  recordRepresentation: (record: { id: string; productTitle: string }) =>
+    `${shortId(record.id)} · ${record.productTitle}`,
+}

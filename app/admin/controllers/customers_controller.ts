@@ -1,0 +1,24 @@
+import type { HttpContext } from '@adonisjs/core/http'
+import { adminCustomers } from '#admin/services/admin_customers_service'
+import { auditLog } from '#admin/services/audit_log_service'
+import { sendList } from '#admin/services/rest_query'
+import { updateCustomerValidator } from '#admin/validators/admin_validators'
+
+export default class CustomersController {
+  async index({ request, response }: HttpContext) {
+    return sendList(response, await adminCustomers.list(request.qs()))
+  }
+
+  async show({ params }: HttpContext) {
+    return adminCustomers.show(String(params.id).toLowerCase())
+  }
+
+  async update(ctx: HttpContext) {
+    const changes = await ctx.request.validateUsing(updateCustomerValidator)
+    return adminCustomers.update(
+      String(ctx.params.id).toLowerCase(),
+      changes,
+      auditLog.fromRequest(ctx)
+    )
+  }
+}

@@ -1,0 +1,84 @@
+import User, { type Role } from '#accounts/models/user'
+import Profile from '#profiles/models/profile'
+import { AppError } from '#core/exceptions/app_error'
+import { auditLog, type AuditEntry } from '#admin/services/audit_log_service'
+import { customerList } from '#admin/services/list_definitions'
+import { presentCustomer } from '#admin/services/presenters'
+import { runList } from '#admin/services/rest_query'
+
+type Who = Pick<AuditEntry, 'actor' | 'ip'>
+
+export type CustomerChanges = {
+  name?: string
+  firstName?: string | null
+  lastName?: string | null
+  phone?: string | null
+  role?: Role
+}
+
+/**
+ * Customers for support: contact details and role. No card data, no password, no tokens;
+ * e-mail changes stay with the customer (they log in with it).
+ */
+export class AdminCustomersService {
+  list(qs: Record<string, unknown>) {
+    return runList(User.query(), customerList, qs, presentCustomer)
+  }
+
+  async find(uuid: string) {
+    const query = User.query().where('users.uuid', uuid)
+    customerList.decorate!(query)
+    const user = await query.first()
+    if (!user) throw AppError.notFound('Customer not found.', 'customer_not_found')
+    return user
+  }
+
+  /**
+   * One customer with their profiles named (for support and for placing an order on their
+   * behalf): profile name and town only, never the card.
+   */
+  async show(uuid: string) {
+    const user = await this.find(uuid)
+    const profiles = await Profile.query().where('user_id', user.id).orderBy('id', 'asc')
+    return {
+      ...presentCustomer(user),
+      profiles: profiles.map((profile) => ({
+        id: profile.publicId,
+        profileName: profile.profileName,
+        city: profile.shipping?.city ?? null,
+        state: profile.shipping?.state ?? null,
+        country: profile.shipping?.country ?? null,
+      })),
+    }
+  }
+
+  async update(uuid: string, changes: CustomerChanges, who: Who) {
+    const user = await this.find(uuid)
+    if (changes.role && changes.role !== 'admin' && user.id === who.actor?.id) {
+      const message = 'You cannot remove your own admin role; ask another admin.'
+      throw AppError.unprocessable(message, { role: message })
+    }
+    const changed: Record<string, { from: unknown; to: unknown }> = {}
+    for (const key of ['name', 'firstName', 'lastName', 'phone', 'role'] as const) {
+      const next = changes[key]
+      if (next !== undefined && next !== user[key]) {
+        changed[key] = { from: user[key], to: next }
+        ;(user as any)[key] = next
+      }
+    }
+    if (Object.keys(changed).length === 0) return presentCustomer(user)
+    await user.save()
+    // The admin middleware reads the role on every request: a demoted admin loses the console
+    // at their next call, without losing their customer session.
+    await auditLog.record({
+      ...who,
+      action: changed.role ? 'customer.role_change' : 'customer.update',
+      subjectType: 'customer',
+      subjectId: user.uuid,
+      meta: { email: user.email, changed },
+    })
+    return this.show(user.uuid)
+  }
+}
+
+export const adminCustomers = new AdminCustomersService()

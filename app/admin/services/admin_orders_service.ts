@@ -1,0 +1,47 @@
+import Order from '#orders/models/order'
+import AuditLog from '#admin/models/audit_log'
+import { AppError } from '#core/exceptions/app_error'
+import { emailAdmin, presentEmail } from '#notifications/services/email_admin_service'
+import { orderList } from '#admin/services/list_definitions'
+import { presentAdminOrder, presentAuditEntry } from '#admin/services/presenters'
+import { runList } from '#admin/services/rest_query'
+
+/**
+ * The read side of orders for the console: the filtered list, and one order with its e-mail
+ * history and audit trail. Never the sealed ACO data (that is the audited export's job).
+ * State changes (mark success/fail, cancel, resend) belong to the orders lifecycle service.
+ */
+export class AdminOrdersService {
+  list(qs: Record<string, unknown>) {
+    return runList(Order.query(), orderList, qs, presentAdminOrder)
+  }
+
+  async find(publicId: string) {
+    const query = Order.query().where('orders.public_id', publicId)
+    orderList.decorate!(query)
+    const order = await query.first()
+    if (!order) throw AppError.notFound('Order not found.', 'order_not_found')
+    return order
+  }
+
+  async show(publicId: string) {
+    const order = await this.find(publicId)
+    const [emails, audit] = await Promise.all([
+      emailAdmin.forOrder(order.id),
+      AuditLog.query()
+        .where('subject_type', 'order')
+        .where('subject_id', order.publicId)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(200),
+    ])
+    const customerId = presentAdminOrder(order).customerId
+    return {
+      ...presentAdminOrder(order),
+      emails: emails.map((email) => presentEmail(email, { orderId: order.publicId, customerId })),
+      auditTrail: audit.map(presentAuditEntry),
+    }
+  }
+}
+
+export const adminOrders = new AdminOrdersService()

@@ -1,0 +1,133 @@
+import db from '@adonisjs/lucid/services/db'
+import { DateTime } from 'luxon'
+import Product from '#catalog/models/product'
+import Order, { ACTIVE_STATUSES } from '#orders/models/order'
+import User from '#accounts/models/user'
+import NewsletterSubscriber from '#notifications/models/newsletter_subscriber'
+import EmailMessage from '#notifications/models/email_message'
+import { ORDER_STATUSES, productList } from '#admin/services/list_definitions'
+import { presentAdminProduct } from '#admin/services/presenters'
+import { sqlDateTime } from '#admin/services/rest_query'
+
+const DAYS = 14
+
+async function total(query: { count: (column: string) => Promise<any[]> }) {
+  const rows = await query.count('* as total')
+  return Number(rows[0]?.$extras?.total ?? rows[0]?.total ?? 0)
+}
+
+/**
+ * The business at a glance for the console's dashboard. Everything here is read from the
+ * database as it is now; what is not tracked yet is listed in `unavailable` instead of being
+ * guessed.
+ */
+export class DashboardService {
+  async summary() {
+    const now = DateTime.now()
+    const since = now.minus({ days: DAYS - 1 }).startOf('day')
+
+    const upcomingQuery = Product.query()
+      .where('release_at', '>', sqlDateTime(now))
+      .orderBy('release_at', 'asc')
+      .limit(8)
+    productList.decorate!(upcomingQuery)
+
+    const recentQuery = Product.query()
+      .where('release_at', '<=', sqlDateTime(now))
+      .where('release_at', '>', sqlDateTime(now.minus({ hours: 72 })))
+      .orderBy('release_at', 'desc')
+      .limit(8)
+    productList.decorate!(recentQuery)
+
+    const [
+      upcoming,
+      recent,
+      byStatus,
+      byDay,
+      feesBooked,
+      customers,
+      subscribers,
+      products,
+      emailsFailed,
+    ] = await Promise.all([
+      upcomingQuery,
+      recentQuery,
+      db.from('orders').select('status').count('* as total').groupBy('status'),
+      db
+        .from('orders')
+        .select(db.raw('substr(created_at, 1, 10) as day'))
+        .select('status')
+        .count('* as total')
+        .where('created_at', '>=', sqlDateTime(since))
+        .groupByRaw('substr(created_at, 1, 10), status'),
+      db.from('orders').where('status', 'success').sum('price_cents as cents'),
+      total(User.query().where('role', 'customer')),
+      total(NewsletterSubscriber.query().whereNull('unsubscribed_at')),
+      total(Product.query()),
+      total(EmailMessage.query().where('status', 'failed')),
+    ])
+
+    const ordersByStatus = Object.fromEntries(ORDER_STATUSES.map((status) => [status, 0]))
+    for (const row of byStatus) ordersByStatus[row.status] = Number(row.total)
+
+    const days = Array.from({ length: DAYS }, (_, index) =>
+      since.plus({ days: index }).toFormat('yyyy-MM-dd')
+    )
+    const ordersByDay = days.map((day) => ({
+      day,
+      ...Object.fromEntries(ORDER_STATUSES.map((status) => [status, 0])),
+    })) as Array<Record<string, number | string>>
+    for (const row of byDay) {
+      const entry = ordersByDay.find((item) => item.day === String(row.day))
+      if (entry) entry[row.status] = Number(row.total)
+    }
+
+    const releaseCounts = await this.statusCountsFor(recent.map((product) => product.id))
+
+    return {
+      generatedAt: now.toISO(),
+      upcoming: upcoming.map((product) => ({
+        ...presentAdminProduct(product),
+        fill: product.totalStock > 0 ? product.stockTaken / product.totalStock : 1,
+      })),
+      recentReleases: recent.map((product) => ({
+        ...presentAdminProduct(product),
+        fill: product.totalStock > 0 ? product.stockTaken / product.totalStock : 1,
+        orders: releaseCounts.get(product.id) ?? {},
+      })),
+      ordersByStatus,
+      activeOrders: ACTIVE_STATUSES.reduce((sum, status) => sum + (ordersByStatus[status] ?? 0), 0),
+      ordersByDay,
+      fees: {
+        /** Fees of orders marked successful: what the payment ledger should have captured. */
+        bookedOnSuccessCents: Number(feesBooked[0]?.cents ?? 0),
+        capturedCents: null,
+        refundedCents: null,
+      },
+      totals: { customers, subscribers, products, emailsFailed },
+      unavailable: {
+        'fees.capturedCents': 'Captured fees come from the payment ledger (payments module).',
+        'fees.refundedCents': 'Refunds come from the payment ledger (payments module).',
+        'releaseRuns': 'Release runs come from the release-day module.',
+      },
+    }
+  }
+
+  private async statusCountsFor(productIds: number[]) {
+    const counts = new Map<number, Record<string, number>>()
+    if (productIds.length === 0) return counts
+    const rows = await Order.query()
+      .select('product_id', 'status')
+      .count('* as total')
+      .whereIn('product_id', productIds)
+      .groupBy('product_id', 'status')
+    for (const row of rows) {
+      const entry = counts.get(row.productId) ?? {}
+      entry[row.status] = Number(row.$extras.total)
+      counts.set(row.productId, entry)
+    }
+    return counts
+  }
+}
+
+export const dashboard = new DashboardService()

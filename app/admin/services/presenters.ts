@@ -1,0 +1,121 @@
+import type Product from '#catalog/models/product'
+import type Order from '#orders/models/order'
+import type User from '#accounts/models/user'
+import type PromoCode from '#checkout/models/promo_code'
+import type AuditLog from '#admin/models/audit_log'
+import { DateTime } from 'luxon'
+import { presentProduct } from '#catalog/services/product_presenter'
+
+/*
+| Admin records: what each resource looks like to ra-data-simple-rest. Every record has `id`;
+| ids that reach a URL are the public ones (order public id, customer uuid). Never card data.
+*/
+
+function extra(model: { $extras: Record<string, unknown> }, key: string) {
+  return model.$extras[key] === undefined ? undefined : model.$extras[key]
+}
+
+function count(model: { $extras: Record<string, unknown> }, key: string) {
+  const value = extra(model, key)
+  return value === undefined || value === null ? undefined : Number(value)
+}
+
+export function presentAdminProduct(product: Product) {
+  return {
+    id: product.id,
+    ...presentProduct(product),
+    activeOrders: count(product, 'active_orders'),
+    createdAt: product.createdAt.toISO(),
+    updatedAt: product.updatedAt?.toISO() ?? null,
+  }
+}
+
+/** Stored `fail` shows as Refunded, as the storefront shows it. */
+export const STATUS_LABELS: Record<string, string> = {
+  pending: 'Pending',
+  processing: 'Processing',
+  success: 'Success',
+  fail: 'Refunded',
+  cancelled: 'Cancelled',
+}
+
+export function presentAdminOrder(order: Order) {
+  return {
+    id: order.publicId,
+    orderId: order.publicId,
+    productId: order.productId,
+    productTitle: order.productTitle,
+    price: order.priceCents / 100,
+    priceCents: order.priceCents,
+    basePriceCents: order.basePriceCents,
+    promoCode: order.promoCode,
+    promoPercent: order.promoPercent,
+    style: order.style,
+    size: order.size,
+    email: order.email,
+    name: order.name,
+    status: order.status,
+    statusLabel: STATUS_LABELS[order.status] ?? order.status,
+    orderDate: order.createdAt.toISO(),
+    profileId: order.profileId,
+    profileName: (extra(order, 'profile_name') as string | null | undefined) ?? 'gone',
+    customerId: (extra(order, 'customer_uuid') as string | null | undefined) ?? null,
+    confirmationNumber: order.confirmationNumber,
+    failReason: order.failReason,
+    processingAt: order.processingAt?.toISO() ?? null,
+    succeededAt: order.succeededAt?.toISO() ?? null,
+    failedAt: order.failedAt?.toISO() ?? null,
+    cancelledAt: order.cancelledAt?.toISO() ?? null,
+    updatedAt: order.updatedAt?.toISO() ?? null,
+  }
+}
+
+/** A customer as support sees it: contact details and counts, no card data, no password. */
+export function presentCustomer(user: User) {
+  return {
+    id: user.uuid,
+    email: user.email,
+    name: user.name,
+    firstName: user.firstName,
+    lastName: user.lastName,
+    phone: user.phone,
+    role: user.role,
+    billingAddress: user.billingAddress,
+    cardOnFile: Boolean(user.cardPaymentMethodId || user.cardLast4),
+    ordersCount: count(user, 'orders_count'),
+    profilesCount: count(user, 'profiles_count'),
+    createdAt: user.createdAt.toISO(),
+    updatedAt: user.updatedAt?.toISO() ?? null,
+  }
+}
+
+export function presentPromoCode(promo: PromoCode) {
+  return {
+    id: promo.id,
+    code: promo.code,
+    percent: promo.percent,
+    startsAt: promo.startsAt?.toISO() ?? null,
+    expiresAt: promo.expiresAt?.toISO() ?? null,
+    maxUses: promo.maxUses,
+    uses: promo.uses,
+    active: promo.active,
+    usableNow: promo.isUsableAt(DateTime.now()),
+    createdAt: promo.createdAt.toISO(),
+    updatedAt: promo.updatedAt?.toISO() ?? null,
+  }
+}
+
+export function presentAuditEntry(entry: AuditLog) {
+  return {
+    id: entry.id,
+    createdAt: entry.createdAt.toISO(),
+    actorUserId: entry.actorUserId,
+    actorLabel: entry.actorLabel,
+    action: entry.action,
+    subjectType: entry.subjectType,
+    subjectId: entry.subjectId,
+    reason: entry.reason,
+    meta: entry.meta,
+    ip: entry.ip,
+  }
+}
