@@ -45,7 +45,7 @@ const paymentsConfig = {
   },
 
   holdWorker: {
-    /** Runs in the web process only (see start/hold_worker.ts); never in tests or ace commands. */
+    /** Runs in the web process only (see start/workers.ts); never in tests or ace commands. */
     enabled: env.get('HOLD_WORKER_ENABLED', true),
     pollMs: env.get('HOLD_WORKER_POLL_MS', 1000),
     batchSize: env.get('HOLD_WORKER_BATCH', 20),
