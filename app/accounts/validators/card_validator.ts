@@ -1,12 +1,7 @@
 import vine, { SimpleMessagesProvider } from '@vinejs/vine'
-import {
-  expandYear,
-  isAcceptedCardNumber,
-  isExpired,
-  normalizeCardNumber,
-} from '#core/helpers/cards'
+import { expandYear, INVALID_CARD, isUsableCard, normalizeCardNumber } from '#core/helpers/cards'
 
-export const INVALID_CARD = 'Please enter a valid card.'
+export { INVALID_CARD }
 
 /**
  * The decrypted `encrypted` card of billing/genToken: {name, number, exp_month, exp_year, cvc,
@@ -15,17 +10,7 @@ export const INVALID_CARD = 'Please enter a valid card.'
 const cardRule = vine.createRule((value, _options, field) => {
   const card = value as { number?: unknown; exp_month?: unknown; exp_year?: unknown } | null
   if (!card || typeof card.number !== 'string') return
-  // Rules on the object see the raw values: expand a two-digit year here too.
-  const month = Number(card.exp_month)
-  const year = expandYear(String(card.exp_year ?? ''))
-  if (
-    !isAcceptedCardNumber(card.number) ||
-    !Number.isInteger(month) ||
-    month < 1 ||
-    month > 12 ||
-    !Number.isInteger(year) ||
-    isExpired(month, year)
-  ) {
+  if (!isUsableCard(card.number, card.exp_month, card.exp_year)) {
     field.report(INVALID_CARD, 'card', field)
   }
 })

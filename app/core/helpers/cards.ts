@@ -1,6 +1,9 @@
 /** Card-number rules shared by profiles, card-on-file and the storefront contract. */
 export const REJECTED_CARD_PREFIXES = ['4767', '4859']
 
+/** The spec's one message for any card that fails a check. */
+export const INVALID_CARD = 'Please enter a valid card.'
+
 export function normalizeCardNumber(value: string): string {
   return value.replace(/[\s-]/g, '')
 }
@@ -46,4 +49,22 @@ export function isExpired(month: number, year: number, now = new Date()): boolea
   const currentYear = now.getUTCFullYear()
   const currentMonth = now.getUTCMonth() + 1
   return year < currentYear || (year === currentYear && month < currentMonth)
+}
+
+/**
+ * Everything a card must pass before we keep it: Luhn, not a refused prefix, a real month, a
+ * year (two digits mean 20xx) and not expired. Month and year come raw from the client.
+ */
+export function isUsableCard(number: unknown, month: unknown, year: unknown): boolean {
+  if (typeof number !== 'string') return false
+  const monthNumber = Number(String(month ?? '').trim())
+  const yearNumber = expandYear(String(year ?? '').trim())
+  return (
+    isAcceptedCardNumber(number) &&
+    Number.isInteger(monthNumber) &&
+    monthNumber >= 1 &&
+    monthNumber <= 12 &&
+    Number.isInteger(yearNumber) &&
+    !isExpired(monthNumber, yearNumber)
+  )
 }

@@ -1,12 +1,7 @@
 import vine, { SimpleMessagesProvider } from '@vinejs/vine'
-import {
-  expandYear,
-  isAcceptedCardNumber,
-  isExpired,
-  normalizeCardNumber,
-} from '#core/helpers/cards'
+import { expandYear, INVALID_CARD, isUsableCard, normalizeCardNumber } from '#core/helpers/cards'
 
-export const INVALID_CARD = 'Please enter a valid card.'
+export { INVALID_CARD }
 
 const text = (max: number) => vine.string().trim().minLength(1).maxLength(max)
 
@@ -25,15 +20,7 @@ const address = () =>
 const cardRule = vine.createRule((value, _options, field) => {
   const card = value as { number?: unknown; month?: unknown; year?: unknown } | null
   if (!card || typeof card.number !== 'string') return
-  const month = Number(card.month)
-  const year = expandYear(String(card.year))
-  if (
-    !isAcceptedCardNumber(card.number) ||
-    !Number.isInteger(month) ||
-    month < 1 ||
-    month > 12 ||
-    isExpired(month, year)
-  ) {
+  if (!isUsableCard(card.number, card.month, card.year)) {
     field.report(INVALID_CARD, 'card', field)
   }
 })
