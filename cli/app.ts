@@ -5,27 +5,14 @@
 process.env.TZ = 'UTC'
 
 import 'reflect-metadata'
-import { Ignitor } from '@adonisjs/core'
 import type { ApplicationService } from '@adonisjs/core/types'
-
-const APP_ROOT = new URL('../', import.meta.url)
-
-const IMPORTER = (filePath: string) => {
-  if (filePath.startsWith('./') || filePath.startsWith('../')) {
-    return import(new URL(filePath, APP_ROOT).href)
-  }
-  return import(filePath)
-}
+import { createIgnitor } from '../bin/ignitor.js'
 
 let booted: ApplicationService | null = null
 
 export async function bootApp(): Promise<ApplicationService> {
   if (booted) return booted
-  const ignitor = new Ignitor(APP_ROOT, { importer: IMPORTER })
-  const app = ignitor.createApp('console')
-  app.booting(async () => {
-    await import('#start/env')
-  })
+  const app = createIgnitor().createApp('console')
   await app.init()
   await app.boot()
   await app.start(() => {})
