@@ -85,8 +85,7 @@ export class Ledger {
       .where('status', 'succeeded')
       .whereIn('kind', ['fee', 'refund'])
       .groupBy('kind')
-    const sum = (kind: string) =>
-      Number(rows.find((row) => row.kind === kind)?.$extras.cents ?? 0)
+    const sum = (kind: string) => Number(rows.find((row) => row.kind === kind)?.$extras.cents ?? 0)
     return { capturedCents: sum('fee'), refundedCents: sum('refund') }
   }
 

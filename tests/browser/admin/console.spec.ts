@@ -6,13 +6,7 @@ import Product from '#catalog/models/product'
 import { UserFactory } from '#database/factories/user_factory'
 import { ProductFactory } from '#database/factories/product_factory'
 import Order from '#orders/models/order'
-import {
-  customerWithCard,
-  pendingOrder,
-  placeHolds,
-  productFor,
-  profileFor,
-} from '#tests/helpers'
+import { customerWithCard, pendingOrder, placeHolds, productFor, profileFor } from '#tests/helpers'
 import { makeOrder } from '../../functional/admin/fixtures.js'
 import { assertConsoleBuilt, baseUrl, launchChromium, signIn } from './chromium.js'
 
@@ -137,9 +131,7 @@ test.group('Admin console in Chromium', (group) => {
     await page.getByText('Email or password is incorrect.').waitFor()
   })
 
-  test('an admin marks an order successful and sees the fee in the ledger', async ({
-    assert,
-  }) => {
+  test('an admin marks an order successful and sees the fee in the ledger', async ({ assert }) => {
     const admin = await UserFactory.apply('admin').create()
     const { order } = await pendingOrder({
       product: { title: 'Ledger Runner', priceCents: 3500 },
@@ -174,9 +166,7 @@ test.group('Admin console in Chromium', (group) => {
     assert.equal(order.confirmationNumber, 'NK-BROWSER-1')
   })
 
-  test('an admin creates an order for the demo customer from the console', async ({
-    assert,
-  }) => {
+  test('an admin creates an order for the demo customer from the console', async ({ assert }) => {
     const admin = await UserFactory.apply('admin').create()
     const { user } = await customerWithCard(undefined, {
       name: 'Demo Customer',
