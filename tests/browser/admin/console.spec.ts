@@ -164,6 +164,16 @@ test.group('Admin console in Chromium', (group) => {
     assert.equal(order.status, 'success')
     assert.equal(order.feeStatus, 'paid')
     assert.equal(order.confirmationNumber, 'NK-BROWSER-1')
+
+    // The dashboard's money cards read the ledger: the fee is captured, nothing is due.
+    await page.getByRole('menuitem', { name: 'Dashboard' }).click()
+    const captured = page.locator('.MuiCard-root', { hasText: 'Fees captured' })
+    await captured.getByText('$35.00', { exact: true }).waitFor()
+    await page
+      .locator('.MuiCard-root', { hasText: 'Fees due' })
+      .getByText('$0.00', { exact: true })
+      .waitFor()
+    await page.screenshot({ path: 'tmp/admin-dashboard.png', fullPage: true })
   })
 
   test('an admin creates an order for the demo customer from the console', async ({ assert }) => {
