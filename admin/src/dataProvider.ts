@@ -21,7 +21,8 @@ const base = simpleRestProvider(API_URL, httpClient)
 
 /**
  * ra-data-simple-rest over /api/admin, plus the console's own calls. Order actions (mark,
- * resend, ACO export, create) call the admin endpoints of the orders and release-day modules.
+ * cancel, resend, ACO export, create) call the admin endpoints of the orders and release-day
+ * modules.
  */
 export const dataProvider = {
   ...base,
@@ -42,10 +43,23 @@ export const dataProvider = {
     return json
   },
 
-  async markOrder(id: Identifier, status: 'success' | 'fail', confirmationNumber?: string) {
+  async markOrder(
+    id: Identifier,
+    status: 'success' | 'fail',
+    details: { confirmationNumber?: string; reason?: string } = {}
+  ) {
     const { json } = await httpClient(`${API_URL}/orders/${encodeURIComponent(id)}/mark`, {
       method: 'POST',
-      body: JSON.stringify({ status, ...(confirmationNumber ? { confirmationNumber } : {}) }),
+      body: JSON.stringify({ status, ...details }),
+    })
+    return json
+  },
+
+  /** Deleting an order cancels it; the server keeps the row (Cancelled) and answers it. */
+  async cancelOrder(id: Identifier, reason?: string) {
+    const { json } = await httpClient(`${API_URL}/orders/${encodeURIComponent(id)}`, {
+      method: 'DELETE',
+      body: JSON.stringify(reason ? { reason } : {}),
     })
     return json
   },

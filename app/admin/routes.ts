@@ -50,8 +50,22 @@ router
       .where('id', id)
       .as('products.destroy')
 
+    router.post('/orders/create', [OrdersController, 'specCreate']).as('orders.specCreate')
+    router
+      .delete('/orders/id/:id', [OrdersController, 'specDestroy'])
+      .where('id', publicId)
+      .as('orders.specDestroy')
     router.get('/orders', [OrdersController, 'index']).as('orders.index')
+    router.post('/orders', [OrdersController, 'store']).as('orders.store')
     router.get('/orders/:id', [OrdersController, 'show']).where('id', publicId).as('orders.show')
+    router
+      .post('/orders/:id/mark', [OrdersController, 'mark'])
+      .where('id', publicId)
+      .as('orders.mark')
+    router
+      .delete('/orders/:id', [OrdersController, 'destroy'])
+      .where('id', publicId)
+      .as('orders.destroy')
 
     router.get('/customers', [CustomersController, 'index']).as('customers.index')
     router

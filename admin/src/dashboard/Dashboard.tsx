@@ -52,7 +52,16 @@ type Summary = {
   ordersByStatus: Record<string, number>
   activeOrders: number
   ordersByDay: Array<Record<string, number | string>>
-  fees: { bookedOnSuccessCents: number; capturedCents: number | null; refundedCents: number | null }
+  fees: {
+    bookedOnSuccessCents: number
+    capturedCents: number
+    refundedCents: number
+    netCents: number
+    dueCents: number
+    dueOrders: number
+    holdsOpen: number
+    holdsOpenCents: number
+  }
   totals: { customers: number; subscribers: number; products: number; emailsFailed: number }
   unavailable: Record<string, string>
 }
@@ -196,24 +205,25 @@ export function Dashboard() {
         </Grid>
         <Grid size={{ xs: 6, md: 2 }}>
           <Kpi
-            label={translate('dropslot.dashboard.fees_booked')}
-            value={cents(summary.fees.bookedOnSuccessCents)}
-            hint={translate('dropslot.dashboard.successful_orders', {
-              smart_count: summary.ordersByStatus.success ?? 0,
+            label={translate('dropslot.dashboard.fees_captured')}
+            value={cents(summary.fees.capturedCents)}
+            hint={translate('dropslot.dashboard.fees_captured_hint', {
+              refunded: cents(summary.fees.refundedCents),
+              net: cents(summary.fees.netCents),
             })}
             tone="success.main"
           />
         </Grid>
         <Grid size={{ xs: 6, md: 2 }}>
           <Kpi
-            label={translate('dropslot.dashboard.fees_captured')}
-            value={summary.fees.capturedCents === null ? '—' : cents(summary.fees.capturedCents)}
-            hint={
-              summary.fees.capturedCents === null
-                ? (summary.unavailable['fees.capturedCents'] ??
-                  translate('dropslot.dashboard.not_tracked'))
-                : undefined
-            }
+            label={translate('dropslot.dashboard.fees_due')}
+            value={cents(summary.fees.dueCents)}
+            hint={`${translate('dropslot.dashboard.fees_due_hint', {
+              smart_count: summary.fees.dueOrders,
+            })} · ${translate('dropslot.dashboard.holds_open', {
+              smart_count: summary.fees.holdsOpen,
+            })}`}
+            tone={summary.fees.dueCents > 0 ? 'warning.main' : undefined}
           />
         </Grid>
         <Grid size={{ xs: 6, md: 2 }}>

@@ -13,6 +13,7 @@ import CheckCircleIcon from '@mui/icons-material/CheckCircle'
 import CancelIcon from '@mui/icons-material/Cancel'
 import MailIcon from '@mui/icons-material/ForwardToInbox'
 import DownloadIcon from '@mui/icons-material/Download'
+import BlockIcon from '@mui/icons-material/Block'
 import {
   Button,
   useDataProvider,
@@ -55,11 +56,16 @@ export function MarkOrderButton({ status }: { status: 'success' | 'fail' }) {
   const { busy, run } = useAction()
   const [open, setOpen] = useState(false)
   const [confirmation, setConfirmation] = useState('')
+  const [reason, setReason] = useState('')
   if (!record || !['pending', 'processing'].includes(record.status)) return null
   const success = status === 'success'
   const submit = async () => {
     const ok = await run(
-      () => dataProvider.markOrder(record.id, status, confirmation.trim() || undefined),
+      () =>
+        dataProvider.markOrder(record.id, status, {
+          confirmationNumber: success ? confirmation.trim() || undefined : undefined,
+          reason: success ? undefined : reason.trim() || undefined,
+        }),
       'dropslot.orders.marked',
       { status: translate(`dropslot.status.${status}`) }
     )
@@ -97,6 +103,17 @@ export function MarkOrderButton({ status }: { status: 'success' | 'fail' }) {
               slotProps={{ htmlInput: { maxLength: 120 } }}
             />
           )}
+          {!success && (
+            <MuiTextField
+              autoFocus
+              fullWidth
+              margin="normal"
+              label={translate('dropslot.orders.fail_reason')}
+              value={reason}
+              onChange={(event) => setReason(event.target.value)}
+              slotProps={{ htmlInput: { maxLength: 255 } }}
+            />
+          )}
         </DialogContent>
         <DialogActions>
           <MuiButton onClick={() => setOpen(false)}>
@@ -109,6 +126,55 @@ export function MarkOrderButton({ status }: { status: 'success' | 'fail' }) {
             onClick={submit}
           >
             {translate(success ? 'dropslot.orders.mark_success' : 'dropslot.orders.mark_fail')}
+          </MuiButton>
+        </DialogActions>
+      </Dialog>
+    </>
+  )
+}
+
+/**
+ * Cancels a pending order (the REST delete): slot back, hold released, row kept as Cancelled.
+ * Orders being processed or with a result cannot be cancelled; the server says so too.
+ */
+export function CancelOrderButton() {
+  const record = useRecordContext()
+  const translate = useTranslate()
+  const dataProvider = useDataProvider<DropslotDataProvider>()
+  const { busy, run } = useAction()
+  const [open, setOpen] = useState(false)
+  const [reason, setReason] = useState('')
+  if (!record || record.status !== 'pending') return null
+  const submit = async () => {
+    const ok = await run(
+      () => dataProvider.cancelOrder(record.id, reason.trim() || undefined),
+      'dropslot.orders.cancelled'
+    )
+    if (ok) setOpen(false)
+  }
+  return (
+    <>
+      <Button label="dropslot.orders.cancel" color="warning" onClick={() => setOpen(true)}>
+        <BlockIcon />
+      </Button>
+      <Dialog open={open} onClose={() => setOpen(false)} maxWidth="sm" fullWidth>
+        <DialogTitle>{translate('dropslot.orders.cancel_title')}</DialogTitle>
+        <DialogContent>
+          <DialogContentText>{translate('dropslot.orders.cancel_body')}</DialogContentText>
+          <MuiTextField
+            autoFocus
+            fullWidth
+            margin="normal"
+            label={translate('dropslot.orders.cancel_reason')}
+            value={reason}
+            onChange={(event) => setReason(event.target.value)}
+            slotProps={{ htmlInput: { maxLength: 255 } }}
+          />
+        </DialogContent>
+        <DialogActions>
+          <MuiButton onClick={() => setOpen(false)}>{translate('dropslot.orders.keep')}</MuiButton>
+          <MuiButton variant="contained" color="warning" disabled={busy} onClick={submit}>
+            {translate('dropslot.orders.cancel')}
           </MuiButton>
         </DialogActions>
       </Dialog>

@@ -31,10 +31,11 @@ import {
   useTranslate,
   Link,
 } from 'react-admin'
-import { STATUS_CHOICES, Search, StatusChip, money, shortId } from '../components/common'
+import { STATUS_CHOICES, Search, StatusChip, cents, money, shortId } from '../components/common'
 import {
   AcoDownloadButton,
   BulkResendButton,
+  CancelOrderButton,
   MarkOrderButton,
   ResendAllButton,
   ResendEmailButton,
@@ -158,38 +159,54 @@ function Timeline() {
 }
 
 type LedgerEntry = {
-  id: string | number
-  kind?: string
-  type?: string
-  status?: string
-  amountCents?: number
-  createdAt?: string
+  id: number
+  kind: string
+  status: string
+  amountCents: number
+  idempotencyKey: string
+  createdAt: string
+  completedAt: string | null
+  errorCode: string | null
 }
 
+const LEDGER_TONE: Record<string, string> = {
+  succeeded: 'success.main',
+  failed: 'error.main',
+  started: 'warning.main',
+}
+
+/** Every gateway call for this order, oldest first: what was held, charged, released, refunded. */
 function Ledger() {
   const record = useRecordContext()
   const translate = useTranslate()
-  const ledger = (record?.ledger ?? record?.payments) as LedgerEntry[] | undefined
-  if (!Array.isArray(ledger)) {
+  const ledger = (record?.ledger ?? []) as LedgerEntry[]
+  if (ledger.length === 0) {
     return (
       <Typography variant="body2" color="text.secondary">
-        {translate('dropslot.orders.ledger_missing')}
+        {translate('dropslot.orders.ledger_empty')}
       </Typography>
     )
   }
   return (
-    <Stack divider={<Divider flexItem />} spacing={0.5} sx={{ mt: 1 }}>
+    <Stack divider={<Divider flexItem />} spacing={0.5} sx={{ mt: 1 }} data-testid="ledger">
       {ledger.map((entry) => (
-        <Box key={entry.id} sx={{ display: 'flex', justifyContent: 'space-between', gap: 2 }}>
-          <Typography variant="body2">{entry.kind ?? entry.type}</Typography>
+        <Box
+          key={entry.id}
+          sx={{ display: 'grid', gridTemplateColumns: '1.3fr 1fr 1fr 1.6fr', gap: 2 }}
+          title={entry.idempotencyKey}
+        >
           <Typography variant="body2">
-            {entry.amountCents === undefined ? '' : money(entry.amountCents / 100)}
+            {translate(`dropslot.orders.ledger_kind.${entry.kind}`, { _: entry.kind })}
           </Typography>
-          <Typography variant="body2" color="text.secondary">
-            {entry.status}
+          <Typography variant="body2" sx={{ textAlign: 'right' }}>
+            {cents(entry.amountCents)}
           </Typography>
-          <Typography variant="caption" color="text.secondary">
-            {entry.createdAt ? new Date(entry.createdAt).toLocaleString() : ''}
+          <Typography variant="body2" sx={{ color: LEDGER_TONE[entry.status] }}>
+            {translate(`dropslot.orders.ledger_status.${entry.status}`, { _: entry.status })}
+            {entry.errorCode ? ` (${entry.errorCode})` : ''}
+          </Typography>
+          <Typography variant="caption" color="text.secondary" sx={{ textAlign: 'right' }}>
+            {new Date(entry.completedAt ?? entry.createdAt).toLocaleString()}
           </Typography>
         </Box>
       ))}
@@ -278,6 +295,7 @@ function OrderShowLayout() {
         <Box sx={{ flex: 1 }} />
         <MarkOrderButton status="success" />
         <MarkOrderButton status="fail" />
+        <CancelOrderButton />
         <ResendEmailButton />
         <AcoDownloadButton />
       </Stack>

@@ -1,8 +1,19 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import { adminOrders } from '#admin/services/admin_orders_service'
+import { adminOrderActions } from '#admin/services/admin_order_actions_service'
+import { auditLog } from '#admin/services/audit_log_service'
 import { sendList } from '#admin/services/rest_query'
+import {
+  cancelOrderValidator,
+  createOrderValidator,
+  markOrderValidator,
+} from '#admin/validators/admin_validators'
 
-/** Orders, read side: `GET /api/admin/orders` (also the spec's call) and one order. */
+/**
+ * Orders: `GET /api/admin/orders` (also the spec's call) and one order with its ledger; marking a
+ * result, placing an order for a customer and cancelling (deleting) an unprocessed order, each
+ * audited. The spec's calls answer `{ success, order }`; the REST ones answer the record.
+ */
 export default class OrdersController {
   async index({ request, response }: HttpContext) {
     return sendList(response, await adminOrders.list(request.qs()))
@@ -10,5 +21,52 @@ export default class OrdersController {
 
   async show({ params }: HttpContext) {
     return adminOrders.show(String(params.id).toLowerCase())
+  }
+
+  /** POST /api/admin/orders/:id/mark {status: 'success'|'fail', confirmationNumber?, reason?} */
+  async mark(ctx: HttpContext) {
+    const payload = await ctx.request.validateUsing(markOrderValidator)
+    return adminOrderActions.mark(
+      String(ctx.params.id).toLowerCase(),
+      payload,
+      auditLog.fromRequest(ctx)
+    )
+  }
+
+  /** POST /api/admin/orders/create (spec): `{ success, order }`. */
+  async specCreate(ctx: HttpContext) {
+    const order = await this.create(ctx)
+    return ctx.response.created({ success: true, order })
+  }
+
+  /** POST /api/admin/orders (react-admin create): the record. */
+  async store(ctx: HttpContext) {
+    return ctx.response.created(await this.create(ctx))
+  }
+
+  /** DELETE /api/admin/orders/id/:id (spec): `{ success, order }`; the order is kept, cancelled. */
+  async specDestroy(ctx: HttpContext) {
+    return { success: true, order: await this.cancel(ctx) }
+  }
+
+  /** DELETE /api/admin/orders/:id (react-admin delete): the (cancelled) record. */
+  async destroy(ctx: HttpContext) {
+    return this.cancel(ctx)
+  }
+
+  private async create(ctx: HttpContext) {
+    const payload = await ctx.request.validateUsing(createOrderValidator)
+    return adminOrderActions.create(payload, auditLog.fromRequest(ctx))
+  }
+
+  private async cancel(ctx: HttpContext) {
+    const { reason } = await cancelOrderValidator.validate({
+      reason: ctx.request.input('reason') ?? ctx.request.qs().reason,
+    })
+    return adminOrderActions.cancel(
+      String(ctx.params.id).toLowerCase(),
+      reason ?? null,
+      auditLog.fromRequest(ctx)
+    )
   }
 }

@@ -5,11 +5,27 @@ import { emailAdmin, presentEmail } from '#notifications/services/email_admin_se
 import { orderList } from '#admin/services/list_definitions'
 import { presentAdminOrder, presentAuditEntry } from '#admin/services/presenters'
 import { runList } from '#admin/services/rest_query'
+import { paymentService } from '#payments/services/payment_service'
+import type PaymentLedgerEntry from '#payments/models/payment_ledger_entry'
+
+/** A ledger row as the console shows it: what happened to the money, no gateway refs or card data. */
+export function presentAdminLedgerEntry(entry: PaymentLedgerEntry) {
+  return {
+    id: entry.id,
+    kind: entry.kind,
+    amountCents: entry.amountCents,
+    status: entry.status,
+    idempotencyKey: entry.idempotencyKey,
+    createdAt: entry.createdAt.toISO(),
+    completedAt: entry.completedAt?.toISO() ?? null,
+    errorCode: entry.errorCode,
+  }
+}
 
 /**
  * The read side of orders for the console: the filtered list, and one order with its e-mail
- * history and audit trail. Never the sealed ACO data (that is the audited export's job).
- * State changes (mark success/fail, cancel, resend) belong to the orders lifecycle service.
+ * history, audit trail and payment ledger. Never the sealed ACO data (that is the audited
+ * export's job). State changes live in `admin_order_actions_service` (over the lifecycle).
  */
 export class AdminOrdersService {
   list(qs: Record<string, unknown>) {
@@ -26,7 +42,7 @@ export class AdminOrdersService {
 
   async show(publicId: string) {
     const order = await this.find(publicId)
-    const [emails, audit] = await Promise.all([
+    const [emails, audit, ledger] = await Promise.all([
       emailAdmin.forOrder(order.id),
       AuditLog.query()
         .where('subject_type', 'order')
@@ -34,12 +50,14 @@ export class AdminOrdersService {
         .orderBy('created_at', 'desc')
         .orderBy('id', 'desc')
         .limit(200),
+      paymentService.ledgerFor(order.id),
     ])
     const customerId = presentAdminOrder(order).customerId
     return {
       ...presentAdminOrder(order),
       emails: emails.map((email) => presentEmail(email, { orderId: order.publicId, customerId })),
       auditTrail: audit.map(presentAuditEntry),
+      ledger: ledger.map(presentAdminLedgerEntry),
     }
   }
 }

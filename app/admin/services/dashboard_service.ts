@@ -8,6 +8,8 @@ import EmailMessage from '#notifications/models/email_message'
 import { ORDER_STATUSES, productList } from '#admin/services/list_definitions'
 import { presentAdminProduct } from '#admin/services/presenters'
 import { sqlDateTime } from '#admin/services/rest_query'
+import { orderQueries } from '#orders/services/order_queries'
+import { paymentService } from '#payments/services/payment_service'
 
 const DAYS = 14
 
@@ -18,8 +20,8 @@ async function total(query: { count: (column: string) => Promise<any[]> }) {
 
 /**
  * The business at a glance for the console's dashboard. Everything here is read from the
- * database as it is now; what is not tracked yet is listed in `unavailable` instead of being
- * guessed.
+ * database as it is now (money from the payment ledger and the orders' payment columns); what
+ * is not tracked yet is listed in `unavailable` instead of being guessed.
  */
 export class DashboardService {
   async summary() {
@@ -49,6 +51,8 @@ export class DashboardService {
       subscribers,
       products,
       emailsFailed,
+      moved,
+      open,
     ] = await Promise.all([
       upcomingQuery,
       recentQuery,
@@ -65,6 +69,8 @@ export class DashboardService {
       total(NewsletterSubscriber.query().whereNull('unsubscribed_at')),
       total(Product.query()),
       total(EmailMessage.query().where('status', 'failed')),
+      paymentService.totals(),
+      orderQueries.openMoney(),
     ])
 
     const ordersByStatus = Object.fromEntries(ORDER_STATUSES.map((status) => [status, 0]))
@@ -101,15 +107,23 @@ export class DashboardService {
       fees: {
         /** Fees of orders marked successful: what the payment ledger should have captured. */
         bookedOnSuccessCents: Number(feesBooked[0]?.cents ?? 0),
-        capturedCents: null,
-        refundedCents: null,
+        /** Succeeded fee charges in the payment ledger. */
+        capturedCents: moved.capturedCents,
+        /** Succeeded refunds in the payment ledger. */
+        refundedCents: moved.refundedCents,
+        /** Captured minus refunded: what the business kept. */
+        netCents: moved.capturedCents - moved.refundedCents,
+        /** Successful orders whose fee is not charged yet (declined, waiting, or not tried). */
+        dueCents: open.feesDue.cents,
+        dueOrders: open.feesDue.count,
+        /** $1.00 holds placed and not released yet. */
+        holdsOpen: open.holdsOpen.count,
+        holdsOpenCents: open.holdsOpen.cents,
       },
       totals: { customers, subscribers, products, emailsFailed },
       unavailable: {
-        'fees.capturedCents': 'Captured fees come from the payment ledger (payments module).',
-        'fees.refundedCents': 'Refunds come from the payment ledger (payments module).',
-        'releaseRuns': 'Release runs come from the release-day module.',
-      },
+        releaseRuns: 'Release runs come from the release-day module.',
+      } as Record<string, string>,
     }
   }
 

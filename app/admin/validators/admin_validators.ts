@@ -22,6 +22,8 @@ const messages = new SimpleMessagesProvider(
     'withoutDecimals': '{{ field }} must be a whole number.',
     'decimal': '{{ field }} can have at most 2 decimals.',
     'email': 'Please enter a valid e-mail address.',
+    'uuid': '{{ field }} must be an id like 0b6c7c2e-5b1e-4f4e-9d3a-2a1f4c5e6d7f.',
+    'userId.required': 'Please choose the customer (userId or email).',
     'unionOfTypes': '{{ field }} must be a list or comma-separated text.',
     'regex': '{{ field }} has an invalid format.',
     'code.regex': 'Use 2 to 40 letters, digits, dashes or underscores.',
@@ -37,6 +39,9 @@ const messages = new SimpleMessagesProvider(
     sizeType: 'Size type',
     releaseAt: 'Release time',
     productId: 'Product id',
+    userId: 'Customer',
+    profileId: 'Profile',
+    confirmationNumber: 'Confirmation number',
     percent: 'Percent',
     maxUses: 'Max uses',
     startsAt: 'Start',
@@ -193,3 +198,38 @@ export const updateCustomerValidator = vine.compile(
   })
 )
 updateCustomerValidator.messagesProvider = messages
+
+/** POST /api/admin/orders/:id/mark: the result of an order, set by hand. */
+export const markOrderValidator = vine.compile(
+  vine.object({
+    status: vine.enum(['success', 'fail'] as const),
+    confirmationNumber: vine.string().trim().maxLength(120).optional().nullable(),
+    reason: vine.string().trim().maxLength(255).optional().nullable(),
+  })
+)
+markOrderValidator.messagesProvider = messages
+
+/**
+ * POST /api/admin/orders(/create): an order for a customer (by uuid or e-mail). Only shapes here;
+ * stock, sizes, styles, profile ownership, card on file and promo rules are the checkout's.
+ */
+export const createOrderValidator = vine.compile(
+  vine.object({
+    userId: vine.string().trim().uuid().optional().requiredIfMissing('email'),
+    email: vine.string().trim().email().maxLength(254).optional(),
+    productId: vine.number().withoutDecimals().min(1),
+    style: vine.string().trim().maxLength(80).optional(),
+    size: vine.string().trim().maxLength(20).optional(),
+    profileId: vine.string().trim().uuid(),
+    promoCode: vine.string().trim().maxLength(40).optional().nullable(),
+  })
+)
+createOrderValidator.messagesProvider = messages
+
+/** DELETE /api/admin/orders/:id: why (optional; kept on the order and in the audit log). */
+export const cancelOrderValidator = vine.compile(
+  vine.object({
+    reason: vine.string().trim().maxLength(255).optional().nullable(),
+  })
+)
+cancelOrderValidator.messagesProvider = messages

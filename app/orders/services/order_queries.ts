@@ -26,6 +26,31 @@ export class OrderQueries {
     if (!order) throw AppError.notFound('Order not found.', 'order_not_found')
     return order
   }
+
+  /**
+   * Money still open on orders (dashboard): successful orders whose fee is not charged yet
+   * (none, failed or waiting for the customer's authentication) and $1.00 holds placed and not
+   * released.
+   */
+  async openMoney() {
+    const [due, holds] = await Promise.all([
+      Order.query()
+        .where('status', 'success')
+        .whereIn('fee_status', ['none', 'failed', 'requires_action'])
+        .where('price_cents', '>', 0)
+        .count('* as total')
+        .sum('price_cents as cents'),
+      Order.query()
+        .where('hold_status', 'placed')
+        .count('* as total')
+        .sum('hold_amount_cents as cents'),
+    ])
+    const read = (rows: Order[]) => ({
+      count: Number(rows[0]?.$extras.total ?? 0),
+      cents: Number(rows[0]?.$extras.cents ?? 0),
+    })
+    return { feesDue: read(due), holdsOpen: read(holds) }
+  }
 }
 
 export const orderQueries = new OrderQueries()

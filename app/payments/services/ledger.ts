@@ -77,6 +77,18 @@ export class Ledger {
     return PaymentLedgerEntry.query().where('order_id', orderId).orderBy('id', 'asc')
   }
 
+  /** Sums of succeeded fee and refund rows, in cents. */
+  async totals(): Promise<{ capturedCents: number; refundedCents: number }> {
+    const rows = await PaymentLedgerEntry.query()
+      .select('kind')
+      .sum('amount_cents as cents')
+      .where('status', 'succeeded')
+      .whereIn('kind', ['fee', 'refund'])
+      .groupBy('kind')
+    const sum = (kind: string) => Number(rows.find((row) => row.kind === kind)?.$extras.cents ?? 0)
+    return { capturedCents: sum('fee'), refundedCents: sum('refund') }
+  }
+
   async findByGatewayRef(ref: string) {
     return PaymentLedgerEntry.query().where('gateway_ref', ref).orderBy('id', 'asc').first()
   }

@@ -369,6 +369,14 @@ export class PaymentService {
     return ledger.forOrder(orderId)
   }
 
+  /**
+   * Money actually moved, from the ledger (dashboard): fees captured (succeeded fee rows) and
+   * refunded (succeeded refund rows), in cents.
+   */
+  async totals(): Promise<{ capturedCents: number; refundedCents: number }> {
+    return ledger.totals()
+  }
+
   private async feeDeclined(order: Order, code: string, attempt: number): Promise<FeeOutcome> {
     const status = code === 'authentication_required' ? 'requires_action' : 'failed'
     await orderPaymentState.feeFailed(order.id, status, code)

@@ -5,6 +5,8 @@ import User from '#accounts/models/user'
 import Product from '#catalog/models/product'
 import { UserFactory } from '#database/factories/user_factory'
 import { ProductFactory } from '#database/factories/product_factory'
+import Order from '#orders/models/order'
+import { customerWithCard, pendingOrder, placeHolds, productFor, profileFor } from '#tests/helpers'
 import { makeOrder } from '../../functional/admin/fixtures.js'
 import { assertConsoleBuilt, baseUrl, launchChromium, signIn } from './chromium.js'
 
@@ -127,5 +129,90 @@ test.group('Admin console in Chromium', (group) => {
     const admin = await UserFactory.apply('admin').create()
     await signIn(page, admin.email, 'not-the-password')
     await page.getByText('Email or password is incorrect.').waitFor()
+  })
+
+  test('an admin marks an order successful and sees the fee in the ledger', async ({ assert }) => {
+    const admin = await UserFactory.apply('admin').create()
+    const { order } = await pendingOrder({
+      product: { title: 'Ledger Runner', priceCents: 3500 },
+    })
+    await placeHolds()
+    await signIn(page, admin.email, PASSWORD)
+    await page.getByText('Next release').waitFor()
+
+    await page.goto(`${baseUrl()}/admin/orders/${order.publicId}/show`)
+    await page.getByRole('heading', { name: 'Ledger Runner' }).waitFor()
+    const ledger = page.getByTestId('ledger')
+    await ledger.getByText('$1.00 hold').waitFor()
+
+    await page.getByRole('button', { name: 'Mark success' }).click()
+    const dialog = page.getByRole('dialog')
+    await dialog.getByLabel('Retailer confirmation number').fill('NK-BROWSER-1')
+    await dialog.getByRole('button', { name: 'Mark success' }).click()
+
+    await page.getByText('Order marked Success').waitFor()
+    await ledger.getByText('Service fee').waitFor()
+    await ledger.getByText('Hold released').waitFor()
+    await page.getByText('NK-BROWSER-1').waitFor()
+    // The status chip next to the title says Success; the mark buttons are gone.
+    await page.locator('.MuiChip-root', { hasText: 'Success' }).first().waitFor()
+    assert.equal(await page.getByRole('button', { name: 'Mark success' }).count(), 0)
+    assert.include(await ledger.innerText(), '$35.00')
+    await page.screenshot({ path: 'tmp/admin-order-marked.png', fullPage: true })
+
+    await order.refresh()
+    assert.equal(order.status, 'success')
+    assert.equal(order.feeStatus, 'paid')
+    assert.equal(order.confirmationNumber, 'NK-BROWSER-1')
+
+    // The dashboard's money cards read the ledger: the fee is captured, nothing is due.
+    await page.getByRole('menuitem', { name: 'Dashboard' }).click()
+    const captured = page.locator('.MuiCard-root', { hasText: 'Fees captured' })
+    await captured.getByText('$35.00', { exact: true }).waitFor()
+    await page
+      .locator('.MuiCard-root', { hasText: 'Fees due' })
+      .getByText('$0.00', { exact: true })
+      .waitFor()
+    await page.screenshot({ path: 'tmp/admin-dashboard.png', fullPage: true })
+  })
+
+  test('an admin creates an order for the demo customer from the console', async ({ assert }) => {
+    const admin = await UserFactory.apply('admin').create()
+    const { user } = await customerWithCard(undefined, {
+      name: 'Demo Customer',
+      email: 'demo.customer@example.test',
+    })
+    const profile = await profileFor(user, { profileName: 'Home' })
+    const product = await productFor({
+      title: 'Console Drop 1',
+      totalStock: 10,
+      stockTaken: 0,
+    })
+    await signIn(page, admin.email, PASSWORD)
+    await page.getByText('Next release').waitFor()
+
+    await page.goto(`${baseUrl()}/admin/orders/create`)
+    await page.getByRole('combobox', { name: 'Customer' }).fill('Demo')
+    await page.getByRole('option', { name: /Demo Customer/ }).click()
+    await page.getByRole('combobox', { name: 'Product' }).fill('Console Drop')
+    await page.getByRole('option', { name: /Console Drop 1/ }).click()
+    await page.getByRole('combobox', { name: 'Profile' }).click()
+    await page.getByRole('option', { name: /Home/ }).click()
+    await page.getByRole('combobox', { name: 'Size' }).click()
+    await page.getByRole('option', { name: '9', exact: true }).click()
+    await page.getByRole('combobox', { name: 'Style' }).click()
+    await page.getByRole('option', { name: 'White', exact: true }).click()
+    await page.getByRole('button', { name: 'Save' }).click()
+
+    // Redirected to the new order's page.
+    await page.getByRole('heading', { name: 'Console Drop 1' }).waitFor()
+    await page.getByRole('button', { name: 'Cancel order' }).waitFor()
+    const order = await Order.query().where('product_id', product.id).firstOrFail()
+    assert.equal(order.userId, user.id)
+    assert.equal(order.profileId, profile.publicId)
+    assert.equal(order.size, '9')
+    assert.equal(order.style, 'White')
+    assert.equal(order.status, 'pending')
+    assert.include(page.url(), order.publicId)
   })
 })

@@ -351,8 +351,11 @@ test.group('Admin dashboard', (group) => {
       cancelled: 0,
     })
     assert.equal(body.fees.bookedOnSuccessCents, 3250)
-    assert.isNull(body.fees.capturedCents)
-    assert.isString(body.unavailable['fees.capturedCents'])
+    // Marked successful straight in the table: nothing captured, both fees still due.
+    assert.equal(body.fees.capturedCents, 0)
+    assert.equal(body.fees.dueCents, 3250)
+    assert.equal(body.fees.dueOrders, 2)
+    assert.notProperty(body.unavailable, 'fees.capturedCents')
     assert.lengthOf(body.ordersByDay, 14)
     const today = body.ordersByDay[13]
     assert.equal(today.success, 2)

@@ -48,6 +48,11 @@ test.group('Admin routes are guarded', (group) => {
       'POST /api/admin/products/edit',
       'DELETE /api/admin/products/id/:id',
       'GET,HEAD /api/admin/orders',
+      'POST /api/admin/orders/create',
+      'DELETE /api/admin/orders/id/:id',
+      'POST /api/admin/orders',
+      'POST /api/admin/orders/:id/mark',
+      'DELETE /api/admin/orders/:id',
     ]) {
       assert.include(patterns, expected)
     }
