@@ -45,4 +45,11 @@ export default await Env.create(new URL('../', import.meta.url), {
   RATE_LIMIT_LOGIN_PER_MINUTE: Env.schema.number.optional(),
   RATE_LIMIT_REGISTER_PER_HOUR: Env.schema.number.optional(),
   RATE_LIMIT_FORGOT_PER_HOUR: Env.schema.number.optional(),
+
+  // Third-party pieces of the storefront: public identifiers, all optional, inert when unset.
+  MAPS_API_KEY: Env.schema.string.optional(),
+  CHAT_WIDGET_ID: Env.schema.string.optional(),
+  ANALYTICS_ID: Env.schema.string.optional(),
+  SOCIAL_TIMELINE_URL: Env.schema.string.optional({ format: 'url', tld: false }),
+  CARD_PROVIDER_PUBLISHABLE_KEY: Env.schema.string.optional(),
 })
