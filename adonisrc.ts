@@ -33,6 +33,12 @@ export default defineConfig({
         name: 'functional',
         timeout: 60000,
       },
+      {
+        // Playwright + Debian Chromium against the real server: `npm run test:browser`.
+        files: ['tests/browser/**/*.spec(.ts|.js)'],
+        name: 'browser',
+        timeout: 120000,
+      },
     ],
     forceExit: false,
   },

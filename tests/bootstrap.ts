@@ -42,7 +42,15 @@ export const runnerHooks: Required<Pick<Config, 'setup' | 'teardown'>> = {
   teardown: [],
 }
 
+/** The browser suite drives the storefront against the demo catalogue, promo code and customer. */
+async function seedDemoData() {
+  const db = (await import('@adonisjs/lucid/services/db')).default
+  const { default: DemoSeeder } = await import('#database/seeders/demo_seeder')
+  await new DemoSeeder(db.connection()).run()
+}
+
 export const configureSuite: Config['configureSuite'] = (suite) => {
+  if (suite.name === 'browser') suite.setup(seedDemoData)
   if (['browser', 'functional', 'e2e'].includes(suite.name)) {
     // Every test starts with fresh rate-limit counters; the rate-limit tests exhaust them inside one test.
     suite.onTest((test) => test.setup(() => limiter.clear()))
