@@ -1,4 +1,5 @@
-import { rm } from 'node:fs/promises'
+import { mkdir, rm } from 'node:fs/promises'
+import { dirname } from 'node:path'
 import { assert } from '@japa/assert'
 import { apiClient } from '@japa/api-client'
 import app from '@adonisjs/core/services/app'
@@ -33,6 +34,8 @@ async function freshDatabase() {
   } else {
     const file = env.get('SQLITE_PATH') || app.tmpPath('test.sqlite3')
     for (const suffix of ['', '-wal', '-shm']) await rm(`${file}${suffix}`, { force: true })
+    // A fresh clone has no tmp/ yet.
+    await mkdir(dirname(file), { recursive: true })
   }
   await testUtils.db().migrate()
 }

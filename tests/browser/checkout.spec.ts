@@ -4,7 +4,15 @@ import Product from '#catalog/models/product'
 import User from '#accounts/models/user'
 import { UserFactory } from '#database/factories/user_factory'
 import { DEMO_PROMO } from '#database/seeders/demo_seeder'
-import { DESKTOP, PHONE, readyCustomer, signInAs, uniqueEmail, useBrowser } from './helpers.js'
+import {
+  DESKTOP,
+  PHONE,
+  readyCustomer,
+  saveCardThroughApi,
+  signInAs,
+  uniqueEmail,
+  useBrowser,
+} from './helpers.js'
 
 /** Sign up, billing address, card, then the shop filtered to Nike and a product opened. */
 async function signUpToProduct(page: Page, viewport: typeof DESKTOP) {
@@ -88,7 +96,7 @@ test.group('Storefront: the customer journey to a Pending order', (group) => {
     const { user } = await readyCustomer('Home')
     const product = await Product.findByOrFail('slug', 'kith-box-logo-hoodie-nocturnal')
     const page = await browser.newPage()
-    await signInAs(page, user)
+    await saveCardThroughApi(await signInAs(page, user))
 
     await page.goto(`/product/${product.id}`)
     await checkOut(page, 'M')

@@ -6,7 +6,7 @@ import type { Group } from '@japa/runner/core'
 import User from '#accounts/models/user'
 import { UserFactory } from '#database/factories/user_factory'
 import { profileService } from '#profiles/services/profile_service'
-import { profilePayload } from '#tests/helpers'
+import { envelope, profilePayload } from '#tests/helpers'
 import { newProfileValidator } from '#profiles/validators/profile_validator'
 
 export const CHROMIUM_ARGS = [
@@ -79,6 +79,42 @@ export async function readyCustomer(profileName = 'Home') {
   )
   const profile = await profileService.create(user, data)
   return { user, profile }
+}
+
+/**
+ * Saves a card on file the way the storefront does (genToken with the sealed card, then
+ * billing/set with the token), so the payment gateway really knows the customer's card.
+ */
+export async function saveCardThroughApi(token: string, number = '4242424242424242') {
+  const headers = { 'content-type': 'application/json', 'authorization': `Bearer ${token}` }
+  const card = {
+    name: 'Test Customer',
+    number,
+    exp_month: '12',
+    exp_year: '2030',
+    cvc: '123',
+    address_zip: '12345',
+  }
+  const generated = await fetch(`${baseUrl()}/api/user/billing/genToken`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ encrypted: envelope(card) }),
+  })
+  if (!generated.ok) throw new Error(`genToken answered ${generated.status}`)
+  const { id } = (await generated.json()) as { id: string }
+  const billingAddress = {
+    address1: '1 Main St',
+    city: 'Springfield',
+    zip: '12345',
+    state: 'IL',
+    country: 'US',
+  }
+  const saved = await fetch(`${baseUrl()}/api/user/billing/set`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ billingAddress, token: id }),
+  })
+  if (!saved.ok) throw new Error(`billing/set answered ${saved.status}`)
 }
 
 export const uniqueEmail = (label: string) =>

@@ -42,6 +42,12 @@ export function invalidate(prefix: string) {
   }
 }
 
+/** Puts a fresh answer in the cache (a write call that returns the new state saves a refetch). */
+export function setQueryData(key: string, data: unknown) {
+  entries.set(key, { data, stale: false })
+  notify(key)
+}
+
 /** Forgets everything (log out: nothing of the previous user may show). */
 export function clearQueries() {
   const keys = [...entries.keys()]
@@ -53,6 +59,8 @@ export type Query<T> = {
   data: T | undefined
   error: Error | undefined
   loading: boolean
+  /** True while the answer shown is stale and a newer one is on its way. */
+  fetching: boolean
   refetch: () => Promise<void>
 }
 
@@ -86,6 +94,7 @@ export function useQuery<T>(key: string | null, fetcher: () => Promise<T>): Quer
     data: entry.data as T | undefined,
     error: entry.error,
     loading: Boolean(key) && entry.data === undefined && !entry.error,
+    fetching: Boolean(key) && (entry.stale || Boolean(entry.promise)),
     refetch,
   }
 }

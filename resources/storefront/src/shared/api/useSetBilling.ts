@@ -1,5 +1,5 @@
 import { api } from './client'
-import { invalidate, useMutation } from './query'
+import { setQueryData, useMutation } from './query'
 import type { BillingPayload, UserInfo } from './types'
 
 /** POST /api/user/billing/set; with a card token it also saves that card on file. */
@@ -10,7 +10,7 @@ export function useSetBilling() {
       auth: true,
       body: token ? { billingAddress, token } : { billingAddress },
     })
-    invalidate('user:info')
+    setQueryData(`user:info:${result.user.uuid}`, result.user)
     return result
   })
 }

@@ -1,5 +1,5 @@
 import { api } from '../../../shared/api/client'
-import { invalidate, useMutation } from '../../../shared/api/query'
+import { setQueryData, useMutation } from '../../../shared/api/query'
 import type { UserInfo } from '../../../shared/api/types'
 
 /** POST /api/user/updateProfile {updates: {name, email, phone}} */
@@ -10,7 +10,7 @@ export function useUpdateAccount() {
       auth: true,
       body: { updates },
     })
-    invalidate('user:info')
+    setQueryData(`user:info:${answer.user.uuid}`, answer.user)
     return answer.user
   })
 }

@@ -24,7 +24,9 @@ export function AddCardPage() {
   if (info.loading) return <PageLoading />
   const user = info.data
   // The card is saved with the billing address: without one, that step comes first.
-  if (user && !user.billingAddress?.line1) return <Navigate to="/addBilling" replace />
+  if (user && !info.fetching && !user.billingAddress?.line1) {
+    return <Navigate to="/addBilling" replace />
+  }
 
   async function submit(event: FormEvent) {
     event.preventDefault()

@@ -50,10 +50,10 @@ export function ProductPage() {
   // A user without a billing address or a card on file finishes those steps first.
   useEffect(() => {
     const user = info.data
-    if (!user) return
+    if (!user || info.fetching) return
     if (!user.billingAddress?.line1) void navigate('/addBilling', { replace: true })
     else if (!user.billingLast4) void navigate('/addCard', { replace: true })
-  }, [info.data, navigate])
+  }, [info.data, info.fetching, navigate])
 
   // The first profile is preselected.
   useEffect(() => {
