@@ -168,4 +168,52 @@ test.group('Storefront: the customer journey to a Pending order', (group) => {
     await other.getByRole('button', { name: 'Add and Shop' }).click()
     await other.getByText('Please enter a valid card.').waitFor()
   })
+
+  test('any other checkout error reads Error. Refresh, then the button returns to Checkout', async ({
+    assert,
+  }) => {
+    // The card on file is only in our records, not at the payment gateway: the API refuses.
+    const { user } = await readyCustomer()
+    const product = await Product.findByOrFail('slug', 'palace-tri-ferg-cap')
+    const page = await browser.newPage()
+    await signInAs(page, user)
+    await page.goto(`/product/${product.id}`)
+    await page.getByRole('button', { name: 'Checkout' }).click()
+    await page.getByRole('button', { name: 'Confirm' }).click()
+    const error = page.getByRole('button', { name: 'Error. Refresh' })
+    await error.waitFor()
+    assert.isTrue(await error.isDisabled())
+    await page.getByRole('button', { name: 'Checkout' }).waitFor()
+  })
+
+  test('with analytics configured, an order sends a purchase event to window.dataLayer', async ({
+    assert,
+  }) => {
+    const { user } = await readyCustomer('Analytics')
+    const product = await Product.findByOrFail('slug', 'adidas-samba-og-cloud-white')
+    const page = await browser.newPage()
+    await saveCardThroughApi(await signInAs(page, user))
+    await page.route('**/api/config', async (route) => {
+      const upstream = await route.fetch()
+      const real = await upstream.json()
+      await route.fulfill({
+        json: { ...real, integrations: { ...real.integrations, analyticsId: 'GTM-TEST' } },
+      })
+    })
+    await page.route('https://www.googletagmanager.com/**', (route) =>
+      route.fulfill({ contentType: 'text/javascript', body: '/* tag manager stand-in */' })
+    )
+    await page.goto(`/product/${product.id}`)
+    await page.waitForFunction('Array.isArray(window.dataLayer)')
+    await checkOut(page, '9')
+    await page.getByRole('button', { name: 'Secured' }).waitFor()
+
+    const event = await page.evaluate<{ event: string; ecommerce: Record<string, any> }>(
+      "window.dataLayer.find((entry) => entry && entry.event === 'purchase')"
+    )
+    assert.equal(event.ecommerce.currency, 'USD')
+    assert.equal(event.ecommerce.value, 25)
+    assert.equal(event.ecommerce.items[0].item_name, product.title)
+    assert.match(event.ecommerce.transaction_id, /\w{8,}/)
+  })
 })
