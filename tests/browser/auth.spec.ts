@@ -22,7 +22,8 @@ test.group('Storefront: log in, log out and the navigation guard', (group) => {
     assert.isNull(await page.evaluate(STORED_USER))
 
     await page.getByRole('link', { name: 'Forgot Password?' }).click()
-    await page.waitForURL('**/forgot')
+    await page.getByRole('heading', { name: 'Forgot your password?' }).waitFor()
+    await alert.waitFor({ state: 'detached' })
     assert.equal(await alert.count(), 0)
   })
 

@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useMemo } from 'react'
+import { Suspense, useEffect, useLayoutEffect, useMemo } from 'react'
 import { Navigate, Outlet, ScrollRestoration, useLocation, useMatches } from 'react-router-dom'
 import { Header } from '../shared/layout/Header'
 import { Footer } from '../shared/layout/Footer'
@@ -35,10 +35,14 @@ export function AppShell() {
     document.title = handle?.title ? `${handle.title} · Dropslot` : 'Dropslot'
   }, [handle?.title])
 
-  useEffect(() => {
+  // Before paint, so the next screen never flashes the previous screen's alert.
+  useLayoutEffect(() => {
     clear()
-    notifyChatRouteChange()
   }, [location.pathname, clear])
+
+  useEffect(() => {
+    notifyChatRouteChange()
+  }, [location.pathname])
 
   useEffect(() => {
     capturePromoCode(location.search)
