@@ -140,6 +140,16 @@ async function main() {
         await p.getByRole('button', { name: 'Checkout' }).click()
         await p.getByRole('button', { name: 'Confirm' }).waitFor()
       })
+      // A real order for the orders screen (needs the checkout API; skipped when it answers an error).
+      await shot('14b-product-secured', `/product/${shoe}`, async (p) => {
+        await p.getByLabel('Size').selectOption(viewport.name === 'phone' ? '9.5' : '10')
+        await p.getByRole('button', { name: 'Checkout' }).click()
+        await p.getByRole('button', { name: 'Confirm' }).click()
+        await p
+          .getByRole('button', { name: /Secured|Error\. Refresh|Select New Profile/ })
+          .waitFor({ timeout: 10000 })
+          .catch(() => console.warn('The checkout did not answer; the orders screen may be empty.'))
+      })
       await page.evaluate(() => localStorage.removeItem('promoCode'))
       await shot('15-product-one-size', `/product/${cap}`)
       await shot('16-account', '/user/account')
