@@ -95,6 +95,25 @@ test.group('Storefront: home, shop and public pages', (group) => {
     asset.assertStatus(404)
   })
 
+  test('every demo product has its illustration in the build, and the shop shows it', async ({
+    assert,
+    client,
+  }) => {
+    for (const slug of [...DEMO_PRODUCTS.map((p) => p.slug), 'fallback']) {
+      const image = await client.get(`/images/products/${slug}.svg`)
+      image.assertStatus(200)
+      assert.include(image.header('content-type'), 'image/svg+xml')
+    }
+    const page = await browser.newPage()
+    await page.goto('/shop')
+    const first = page.locator('.product-card img').first()
+    await first.waitFor()
+    await page.waitForFunction(
+      "[...document.querySelectorAll('.product-card img')].slice(0, 3).every((img) => img.complete && img.naturalWidth > 0)"
+    )
+    assert.notInclude((await first.getAttribute('src')) ?? '', 'fallback')
+  })
+
   test('nothing outside this server is requested when no third party is configured', async ({
     assert,
   }) => {
