@@ -105,6 +105,7 @@ async function main() {
         await page.waitForLoadState('networkidle')
         await page.waitForTimeout(700)
         if (prepare) await prepare(page)
+        else await page.evaluate(() => window.scrollTo(0, 0))
         await page.screenshot({ path: fileURLToPath(new URL(`${name}.png`, dir)), fullPage: true })
         count++
       }
