@@ -39,6 +39,7 @@ export default defineConfig({
         timeout: 60000,
       },
       {
+        // Playwright + Debian Chromium against the real server: `npm run test:browser`.
         files: ['tests/browser/**/*.spec(.ts|.js)'],
         name: 'browser',
         timeout: 120000,

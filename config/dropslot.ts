@@ -21,6 +21,9 @@ function parseVaultKeys(raw: string): VaultKey[] {
   return keys
 }
 
+/** An unset or blank variable is null, so the storefront can tell "not configured" at a glance. */
+const optional = (value: string | undefined) => (value && value.trim() ? value.trim() : null)
+
 const dropslotConfig = {
   supportEmail: env.get('SUPPORT_EMAIL', 'support@dropslot.test'),
   appUrl: env.get('APP_URL', `http://localhost:${env.get('PORT')}`),
@@ -33,6 +36,22 @@ const dropslotConfig = {
     loginPerMinute: env.get('RATE_LIMIT_LOGIN_PER_MINUTE', 10),
     registerPerHour: env.get('RATE_LIMIT_REGISTER_PER_HOUR', 20),
     forgotPerHour: env.get('RATE_LIMIT_FORGOT_PER_HOUR', 5),
+  },
+  /**
+   * Public identifiers of the storefront's third-party pieces. Each one is optional: when it is
+   * null the storefront loads nothing for it and every page works the same.
+   */
+  storefrontIntegrations: {
+    /** Google Maps Places autocomplete on address fields. */
+    mapsApiKey: optional(env.get('MAPS_API_KEY')),
+    /** Intercom app id of the chat-support widget (told about every route change). */
+    chatWidgetId: optional(env.get('CHAT_WIDGET_ID')),
+    /** Google Tag Manager container id; a purchase event goes to window.dataLayer after an order. */
+    analyticsId: optional(env.get('ANALYTICS_ID')),
+    /** Profile URL of the social timeline embedded on the home and testimonials pages. */
+    socialTimelineUrl: optional(env.get('SOCIAL_TIMELINE_URL')),
+    /** Stripe publishable key: loads Stripe.js on the storefront for the provider's fraud signals. */
+    cardProviderKey: optional(env.get('CARD_PROVIDER_PUBLISHABLE_KEY')),
   },
 }
 

@@ -72,4 +72,11 @@ export default await Env.create(new URL('../', import.meta.url), {
   HOLD_WORKER_POLL_MS: Env.schema.number.optional(),
   HOLD_WORKER_BATCH: Env.schema.number.optional(),
   HOLD_WORKER_STALE_SECONDS: Env.schema.number.optional(),
+
+  // Third-party pieces of the storefront: public identifiers, all optional, inert when unset.
+  MAPS_API_KEY: Env.schema.string.optional(),
+  CHAT_WIDGET_ID: Env.schema.string.optional(),
+  ANALYTICS_ID: Env.schema.string.optional(),
+  SOCIAL_TIMELINE_URL: Env.schema.string.optional({ format: 'url', tld: false }),
+  CARD_PROVIDER_PUBLISHABLE_KEY: Env.schema.string.optional(),
 })

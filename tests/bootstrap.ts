@@ -48,7 +48,15 @@ export const runnerHooks: Required<Pick<Config, 'setup' | 'teardown'>> = {
   teardown: [],
 }
 
+/** The browser suite drives the storefront against the demo catalogue, promo code and customer. */
+async function seedDemoData() {
+  const { default: db } = await import('@adonisjs/lucid/services/db')
+  const { default: DemoSeeder } = await import('#database/seeders/demo_seeder')
+  await new DemoSeeder(db.connection()).run()
+}
+
 export const configureSuite: Config['configureSuite'] = (suite) => {
+  if (suite.name === 'browser') suite.setup(seedDemoData)
   if (['browser', 'functional', 'e2e'].includes(suite.name)) {
     // Every test starts with fresh rate-limit counters; the rate-limit tests exhaust them inside one test.
     const resetLimits = () => limiter.clear(['memory'])

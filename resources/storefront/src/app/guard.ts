@@ -1,0 +1,26 @@
+/** Spec "Navigation guard": the public paths; every other path needs a stored user with a token. */
+export const PUBLIC_PATHS = [
+  '/login',
+  '/signup',
+  '/',
+  '/how-it-works',
+  '/terms',
+  '/forgot',
+  '/reset',
+  '/testimonials',
+  '/refund-policy',
+  '/shop',
+  '/products',
+]
+
+const normalise = (path: string) => (path.length > 1 ? path.replace(/\/+$/, '') : path)
+
+/** Where the guard sends a navigation to `path`, or null to let it through. */
+export function guardRedirect(path: string, hasStoredUser: boolean): string | null {
+  const target = normalise(path)
+  // The reset page is public, matched by a path containing 'reset'.
+  const isPublic = PUBLIC_PATHS.includes(target) || target.includes('reset')
+  if (!isPublic && !hasStoredUser) return '/login'
+  if (hasStoredUser && (target === '/login' || target === '/signup')) return '/'
+  return null
+}

@@ -1,0 +1,95 @@
+import { useState, type FormEvent } from 'react'
+import { Modal } from '../../../shared/ui/Modal'
+import { CardFields } from '../../../shared/ui/CardFields'
+import { Button } from '../../../shared/ui/Button'
+import { useGenCardToken } from '../../../shared/api/useGenCardToken'
+import { useSetBilling } from '../../../shared/api/useSetBilling'
+import type { UserInfo } from '../../../shared/api/types'
+import { INVALID_CARD, validateCard, type CardFields as CardValue } from '../../../shared/lib/cards'
+
+const EMPTY = { number: '', expiry: '', cvv: '' }
+
+/** Update Card: Card Number (max 16), MM/YY, CVV; closes on an outside click. */
+export function UpdateCardModal({
+  open,
+  onClose,
+  user,
+}: {
+  open: boolean
+  onClose: () => void
+  user: UserInfo
+}) {
+  const [card, setCard] = useState<CardValue>(EMPTY)
+  const [error, setError] = useState<string | null>(null)
+  const [saving, setSaving] = useState(false)
+  const genToken = useGenCardToken()
+  const setBilling = useSetBilling()
+
+  function close() {
+    setCard(EMPTY)
+    setError(null)
+    onClose()
+  }
+
+  async function submit(event: FormEvent) {
+    event.preventDefault()
+    const valid = validateCard(card)
+    if (!valid) return setError(INVALID_CARD)
+    const address = user.billingAddress
+    if (!address?.line1) return setError('Please add your billing address first.')
+    setError(null)
+    setSaving(true)
+    try {
+      const token = await genToken.run({
+        name: user.name,
+        number: valid.number,
+        exp_month: valid.month,
+        exp_year: valid.year,
+        cvc: valid.code,
+        address_zip: address.postal_code,
+      })
+      await setBilling.run(
+        {
+          address1: address.line1,
+          address2: address.line2 ?? '',
+          city: address.city,
+          zip: address.postal_code,
+          state: address.state,
+          country: address.country || 'US',
+        },
+        token
+      )
+      close()
+    } catch {
+      setError(INVALID_CARD)
+    } finally {
+      setSaving(false)
+    }
+  }
+
+  return (
+    <Modal
+      open={open}
+      onClose={close}
+      title="Update Card"
+      subtitle="The new card replaces the one on file."
+    >
+      <form className="stack" onSubmit={submit} noValidate>
+        <CardFields value={card} onChange={setCard} />
+        {error ? (
+          <p className="form-error" role="alert">
+            {error}
+          </p>
+        ) : null}
+        <div className="actions actions--end">
+          <Button variant="ghost" onClick={close}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={saving}>
+            {saving ? 'Saving...' : 'Save'}
+          </Button>
+        </div>
+      </form>
+    </Modal>
+  )
+}

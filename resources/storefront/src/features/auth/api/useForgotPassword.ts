@@ -1,0 +1,9 @@
+import { api } from '../../../shared/api/client'
+import { useMutation } from '../../../shared/api/query'
+
+/** POST /api/forgotpw {email}: the answer never says whether the e-mail has an account. */
+export function useForgotPassword() {
+  return useMutation((email: string) =>
+    api<{ success: boolean; message: string }>('/api/forgotpw', { method: 'POST', body: { email } })
+  )
+}

@@ -1,0 +1,12 @@
+import { api } from '../../../shared/api/client'
+import { useMutation } from '../../../shared/api/query'
+
+/** POST /api/resetpassword {hash, password, confirmPassword}; hash is the link's token. */
+export function useResetPassword() {
+  return useMutation((hash: string, password: string, confirmPassword: string) =>
+    api<{ success: boolean; message: string }>('/api/resetpassword', {
+      method: 'POST',
+      body: { hash, password, confirmPassword },
+    })
+  )
+}

@@ -1,0 +1,5 @@
+export { LoginPage } from './components/LoginPage'
+export { SignupPage } from './components/SignupPage'
+export { ForgotPage } from './components/ForgotPage'
+export { ResetPage } from './components/ResetPage'
+export { LogoutPage } from './components/LogoutPage'

@@ -1,0 +1,6 @@
+export { HowItWorksPage } from './components/HowItWorksPage'
+export { TestimonialsPage } from './components/TestimonialsPage'
+export { RefundPolicyPage } from './components/RefundPolicyPage'
+export { TermsPage } from './components/TermsPage'
+export { IntegrationsPage } from './components/IntegrationsPage'
+export { NotFoundPage } from './components/NotFoundPage'

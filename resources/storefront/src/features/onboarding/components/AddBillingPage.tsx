@@ -1,0 +1,81 @@
+import { useEffect, useState, type FormEvent } from 'react'
+import { useNavigate } from 'react-router-dom'
+import { SplitLayout } from '../../../shared/layout/SplitLayout'
+import {
+  AddressFields,
+  EMPTY_ADDRESS,
+  missingAddressFields,
+  type AddressValue,
+} from '../../../shared/ui/AddressFields'
+import { Button, ButtonLink } from '../../../shared/ui/Button'
+import { useSetBilling } from '../../../shared/api/useSetBilling'
+import { useUserInfo } from '../../../shared/api/useUserInfo'
+
+export function AddBillingPage() {
+  const navigate = useNavigate()
+  const info = useUserInfo()
+  const setBilling = useSetBilling()
+  const [address, setAddress] = useState<AddressValue>(EMPTY_ADDRESS)
+  const [invalid, setInvalid] = useState<string[]>([])
+  const [touched, setTouched] = useState(false)
+
+  // Someone coming back to this step sees the address they saved before.
+  const saved = info.data?.billingAddress
+  useEffect(() => {
+    if (saved && !touched) {
+      setAddress({
+        address1: saved.line1,
+        address2: saved.line2 ?? '',
+        city: saved.city,
+        zip: saved.postal_code,
+        state: saved.state,
+        country: saved.country || 'US',
+      })
+    }
+  }, [saved, touched])
+
+  async function submit(event: FormEvent) {
+    event.preventDefault()
+    const missing = missingAddressFields(address)
+    setInvalid(missing)
+    if (missing.length) return
+    try {
+      await setBilling.run({ ...address, address2: address.address2.trim() })
+      await navigate('/addCard')
+    } catch {
+      // The error is shown below the form.
+    }
+  }
+
+  return (
+    <SplitLayout step="Step 2 of 3">
+      <form className="stack" onSubmit={submit} noValidate>
+        <div>
+          <h1>Add your Billing Address</h1>
+          <p className="muted">It must match the address of the card you will add next.</p>
+        </div>
+        <AddressFields
+          value={address}
+          onChange={(next) => {
+            setTouched(true)
+            setAddress(next)
+          }}
+          invalid={invalid}
+        />
+        {setBilling.error ? (
+          <p className="form-error" role="alert">
+            {setBilling.error.message}
+          </p>
+        ) : null}
+        <div className="actions">
+          <Button type="submit" disabled={setBilling.pending}>
+            {setBilling.pending ? 'Saving...' : 'Continue'}
+          </Button>
+          <ButtonLink to="/shop" variant="ghost">
+            Add later
+          </ButtonLink>
+        </div>
+      </form>
+    </SplitLayout>
+  )
+}

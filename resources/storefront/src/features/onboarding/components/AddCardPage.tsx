@@ -1,0 +1,121 @@
+import { useState, type FormEvent } from 'react'
+import { Navigate, useNavigate } from 'react-router-dom'
+import { SplitLayout } from '../../../shared/layout/SplitLayout'
+import { CardFields } from '../../../shared/ui/CardFields'
+import { Button, ButtonLink } from '../../../shared/ui/Button'
+import { PageLoading } from '../../../shared/ui/Spinner'
+import { useUserInfo } from '../../../shared/api/useUserInfo'
+import { useGenCardToken } from '../../../shared/api/useGenCardToken'
+import { useSetBilling } from '../../../shared/api/useSetBilling'
+import { useAddProfile } from '../../../shared/api/useAddProfile'
+import { INVALID_CARD, validateCard, type CardFields as CardValue } from '../../../shared/lib/cards'
+import { splitName } from '../../../shared/lib/format'
+
+export function AddCardPage() {
+  const navigate = useNavigate()
+  const info = useUserInfo()
+  const genToken = useGenCardToken()
+  const setBilling = useSetBilling()
+  const addProfile = useAddProfile()
+  const [card, setCard] = useState<CardValue>({ number: '', expiry: '', cvv: '' })
+  const [error, setError] = useState(false)
+  const [busy, setBusy] = useState(false)
+
+  if (info.loading) return <PageLoading />
+  const user = info.data
+  // The card is saved with the billing address: without one, that step comes first.
+  if (user && !info.fetching && !user.billingAddress?.line1) {
+    return <Navigate to="/addBilling" replace />
+  }
+
+  async function submit(event: FormEvent) {
+    event.preventDefault()
+    const valid = validateCard(card)
+    const address = user?.billingAddress
+    if (!valid || !user?.name || !address) {
+      setError(true)
+      return
+    }
+    setError(false)
+    setBusy(true)
+    try {
+      const token = await genToken.run({
+        name: user.name,
+        number: valid.number,
+        exp_month: valid.month,
+        exp_year: valid.year,
+        cvc: valid.code,
+        address_zip: address.postal_code,
+      })
+      const billing = {
+        address1: address.line1,
+        address2: address.line2 ?? '',
+        city: address.city,
+        zip: address.postal_code,
+        state: address.state,
+        country: address.country || 'US',
+      }
+      await setBilling.run(billing, token)
+      // Step 3 also keeps a first checkout profile built from the name, phone and address.
+      const { firstName, lastName } =
+        user.firstName && user.lastName
+          ? { firstName: user.firstName, lastName: user.lastName }
+          : splitName(user.name)
+      if (user.phone && firstName && lastName) {
+        const profileAddress = { ...billing, firstName, lastName }
+        await addProfile
+          .run({
+            profileName: 'Default',
+            email: user.email,
+            phone: user.phone,
+            shipping: profileAddress,
+            billing: profileAddress,
+            card: {
+              name: user.name,
+              number: valid.number,
+              code: valid.code,
+              month: valid.month,
+              year: valid.year,
+            },
+          })
+          .catch((caught) => console.error('Could not save the first profile', caught))
+      }
+      await navigate('/shop')
+    } catch {
+      setError(true)
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <SplitLayout step="Step 3 of 3">
+      <form className="stack" onSubmit={submit} noValidate>
+        <div>
+          <h1>Add a Card</h1>
+          <p className="muted">
+            You will not be charged, this is just to have a card on file with us.
+          </p>
+        </div>
+        <CardFields value={card} onChange={setCard} grouped />
+        {error ? (
+          <p className="form-error" role="alert">
+            {INVALID_CARD}
+          </p>
+        ) : null}
+        <div className="actions">
+          <Button type="submit" disabled={busy}>
+            {busy ? 'Adding...' : 'Add and Shop'}
+          </Button>
+          <ButtonLink to="/shop" variant="ghost">
+            Add card later
+          </ButtonLink>
+        </div>
+        <p className="fine-print">
+          We verify the card with a $1.00 authorization when you buy a slot. It is released
+          automatically within a week.
+        </p>
+      </form>
+    </SplitLayout>
+  )
+}

@@ -1,0 +1,3 @@
+export { AddBillingPage } from './components/AddBillingPage'
+export { AddCardPage } from './components/AddCardPage'
+export { SignupCompletePage } from './components/SignupCompletePage'

@@ -1,0 +1,117 @@
+import { useEffect } from 'react'
+import { Link } from 'react-router-dom'
+import { AccountLayout } from '../../../shared/layout/AccountLayout'
+import { useProfiles } from '../../../shared/api/useProfiles'
+import type { Order } from '../../../shared/api/types'
+import { PageLoading } from '../../../shared/ui/Spinner'
+import { IconCheck, IconCross } from '../../../shared/ui/icons'
+import { money } from '../../../shared/lib/format'
+import { useOrders } from '../api/useOrders'
+
+/** Stored status to the text customers see: fail is shown as Refunded. */
+export function statusLabel(status: string): string {
+  const value = status.toLowerCase()
+  if (value === 'fail') return 'Refunded'
+  return value.charAt(0).toUpperCase() + value.slice(1)
+}
+
+/** Sizes upper-case; the style 'os' (one size) as OS. */
+export const sizeLabel = (size: string) => (size.toLowerCase() === 'os' ? 'OS' : size.toUpperCase())
+
+export const styleLabel = (style: string) => (style.toLowerCase() === 'os' ? 'OS' : style)
+
+function StatusIndicator({ status }: { status: string }) {
+  const value = status.toLowerCase()
+  if (value === 'pending' || value === 'processing')
+    return <span className="pulse" aria-hidden="true" />
+  if (value === 'success')
+    return <IconCheck className="status-icon status-icon--ok" aria-hidden="true" />
+  return <IconCross className="status-icon status-icon--fail" aria-hidden="true" />
+}
+
+export function OrdersPage() {
+  const orders = useOrders()
+  const profiles = useProfiles()
+
+  useEffect(() => {
+    // On the storefront a failed list is only logged, as the spec says.
+    if (orders.error) console.error('Could not load orders', orders.error)
+  }, [orders.error])
+
+  const profileName = (order: Order) =>
+    profiles.data?.find((p) => p.profileId === order.profileId)?.profileName ??
+    (profiles.data ? 'gone' : '…')
+
+  const sorted = [...(orders.data ?? [])].sort(
+    (a, b) => new Date(b.orderDate).getTime() - new Date(a.orderDate).getTime()
+  )
+
+  return (
+    <AccountLayout title="Recent Orders">
+      {orders.loading ? (
+        <PageLoading />
+      ) : sorted.length === 0 ? (
+        <div className="card empty-state">
+          <h2>No orders yet</h2>
+          <p className="muted">Secure a slot on an upcoming drop and it will show here.</p>
+          <Link to="/shop" className="btn btn--primary">
+            Browse drops
+          </Link>
+        </div>
+      ) : (
+        <ul className="orders" aria-label="Orders, newest first">
+          {sorted.map((order) => {
+            const label = statusLabel(order.status)
+            return (
+              <li
+                key={order.orderId}
+                className="card order"
+                data-status={order.status.toLowerCase()}
+              >
+                <div className="order__head">
+                  <h2 className="order__title">{order.productTitle}</h2>
+                  <span className={`status status--${order.status.toLowerCase()}`}>
+                    <StatusIndicator status={order.status} />
+                    <span>{label}</span>
+                  </span>
+                </div>
+                <dl className="order__facts">
+                  <div>
+                    <dt>Style</dt>
+                    <dd>{styleLabel(order.style)}</dd>
+                  </div>
+                  <div>
+                    <dt>Size</dt>
+                    <dd>{sizeLabel(order.size)}</dd>
+                  </div>
+                  <div>
+                    <dt>Profile</dt>
+                    <dd>{profileName(order)}</dd>
+                  </div>
+                  <div>
+                    <dt>Price</dt>
+                    <dd>{money(order.price)}</dd>
+                  </div>
+                  <div>
+                    <dt>Order #</dt>
+                    <dd className="mono">{order.orderId}</dd>
+                  </div>
+                  <div>
+                    <dt>Date</dt>
+                    <dd>
+                      {new Date(order.orderDate).toLocaleDateString('en-US', {
+                        month: 'short',
+                        day: 'numeric',
+                        year: 'numeric',
+                      })}
+                    </dd>
+                  </div>
+                </dl>
+              </li>
+            )
+          })}
+        </ul>
+      )}
+    </AccountLayout>
+  )
+}

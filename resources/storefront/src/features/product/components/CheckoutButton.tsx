@@ -1,0 +1,59 @@
+import { Button } from '../../../shared/ui/Button'
+
+export type CheckoutPhase =
+  'idle' | 'confirm' | 'securing' | 'secured' | 'redirecting' | 'duplicate' | 'error'
+
+const LABELS: Record<CheckoutPhase, string> = {
+  idle: 'Checkout',
+  confirm: 'Confirm',
+  securing: 'Securing...',
+  secured: 'Secured',
+  redirecting: 'Redirecting...',
+  duplicate: 'Select New Profile',
+  error: 'Error. Refresh',
+}
+
+/** The Checkout button of spec section 4, with Cancel beside Confirm. */
+export function CheckoutButton({
+  phase,
+  disabled,
+  onCheckout,
+  onConfirm,
+  onCancel,
+}: {
+  phase: CheckoutPhase
+  disabled?: boolean
+  onCheckout: () => void
+  onConfirm: () => void
+  onCancel: () => void
+}) {
+  const variant =
+    phase === 'secured' || phase === 'redirecting'
+      ? 'success'
+      : phase === 'error' || phase === 'duplicate'
+        ? 'danger'
+        : phase === 'confirm'
+          ? 'accent'
+          : 'primary'
+  const busy = phase === 'securing' || phase === 'secured' || phase === 'redirecting'
+  return (
+    <div className="checkout-actions">
+      <Button
+        className={`checkout-btn btn--${variant}`}
+        variant={variant === 'accent' ? 'primary' : variant}
+        block
+        busy={busy}
+        disabled={disabled || busy || phase === 'duplicate' || phase === 'error'}
+        onClick={phase === 'confirm' ? onConfirm : onCheckout}
+        aria-live="polite"
+      >
+        {LABELS[phase]}
+      </Button>
+      {phase === 'confirm' ? (
+        <Button variant="secondary" onClick={onCancel}>
+          Cancel
+        </Button>
+      ) : null}
+    </div>
+  )
+}

@@ -1,0 +1,352 @@
+import { useEffect, useId, useRef, useState } from 'react'
+import { Link, useNavigate, useParams } from 'react-router-dom'
+import { useProduct } from '../../../shared/api/useProduct'
+import { useProducts } from '../../../shared/api/useProducts'
+import { useUserInfo } from '../../../shared/api/useUserInfo'
+import { useProfiles } from '../../../shared/api/useProfiles'
+import { ApiError } from '../../../shared/api/client'
+import { ProductImage } from '../../../shared/ui/ProductImage'
+import { ProductCard } from '../../../shared/ui/ProductCard'
+import { SelectField } from '../../../shared/ui/Field'
+import { PageLoading } from '../../../shared/ui/Spinner'
+import { IconChevron } from '../../../shared/ui/icons'
+import { brandOf, money, promoPrice, releaseLabel } from '../../../shared/lib/format'
+import { promoStore } from '../../../shared/promo'
+import { BRAND_LABELS } from '../../../shared/lib/cards'
+import { trackPurchase } from '../../../shared/thirdparty/analytics'
+import { useCheckout } from '../api/useCheckout'
+import { usePromoLookup } from '../api/usePromoLookup'
+import { CheckoutButton, type CheckoutPhase } from './CheckoutButton'
+
+const AFTER_SUCCESS_MS = 2000
+const AFTER_ERROR_MS = 3000
+
+export function ProductPage() {
+  const { id } = useParams()
+  const navigate = useNavigate()
+  const product = useProduct(id)
+  const catalogue = useProducts()
+  const info = useUserInfo()
+  const profiles = useProfiles()
+  const checkout = useCheckout()
+  const { code: promoCode, promo, failed: promoFailed } = usePromoLookup()
+
+  const [size, setSize] = useState('')
+  const [style, setStyle] = useState('')
+  const [profileId, setProfileId] = useState('')
+  const [phase, setPhase] = useState<CheckoutPhase>('idle')
+  const [problem, setProblem] = useState<string | null>(null)
+  const [promoOpen, setPromoOpen] = useState(false)
+  const [promoInput, setPromoInput] = useState('')
+  const [promoMessage, setPromoMessage] = useState<string | null>(null)
+  const timers = useRef<number[]>([])
+  const promoId = useId()
+
+  useEffect(() => () => timers.current.forEach(clearTimeout), [])
+  const later = (fn: () => void, ms: number) => {
+    timers.current.push(window.setTimeout(fn, ms))
+  }
+
+  // A user without a billing address or a card on file finishes those steps first.
+  useEffect(() => {
+    const user = info.data
+    if (!user || info.fetching) return
+    if (!user.billingAddress?.line1) void navigate('/addBilling', { replace: true })
+    else if (!user.billingLast4) void navigate('/addCard', { replace: true })
+  }, [info.data, info.fetching, navigate])
+
+  // The first profile is preselected.
+  useEffect(() => {
+    if (!profileId && profiles.data?.length) setProfileId(profiles.data[0].profileId)
+  }, [profiles.data, profileId])
+
+  useEffect(() => {
+    if (promoFailed && promoInput) setPromoMessage('That promo code is not valid.')
+  }, [promoFailed, promoInput])
+
+  useEffect(() => {
+    setPhase('idle')
+    setSize('')
+    setStyle('')
+    setProblem(null)
+  }, [id])
+
+  if (product.error) {
+    return (
+      <div className="container narrow center-page">
+        <h1>Drop not found</h1>
+        <p className="muted">This product is not available any more.</p>
+        <Link to="/shop" className="btn btn--primary">
+          Back to the shop
+        </Link>
+      </div>
+    )
+  }
+  if (!product.data) return <PageLoading />
+
+  const item = product.data
+  const isOneSize = item.sizeType === 'OS'
+  const styles = item.styles
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+  const chosenStyle = style || styles[0] || 'OS'
+  const left = Math.max(0, item.totalStock - item.stockTaken)
+  const soldOut = left === 0
+  const finalPrice = promo ? promoPrice(item.price, promo.percent) : item.price
+  const related = (catalogue.data ?? []).filter((p) => p.productId !== item.productId).slice(0, 3)
+  const takenPercent = item.totalStock
+    ? Math.min(100, Math.round((item.stockTaken / item.totalStock) * 100))
+    : 100
+
+  function startCheckout() {
+    if (!isOneSize && !size) return setProblem('Please select a size.')
+    if (!profileId) return setProblem('Please select a profile.')
+    setProblem(null)
+    setPhase('confirm')
+  }
+
+  async function confirm() {
+    setPhase('securing')
+    try {
+      const order = await checkout.run({
+        productId: item.productId,
+        style: chosenStyle,
+        size: isOneSize ? 'OS' : size,
+        profileId,
+        ...(promo ? { promoCode: promo.code } : {}),
+      })
+      setPhase('secured')
+      trackPurchase({
+        orderId: order.orderId,
+        productId: item.productId,
+        productTitle: item.productTitle,
+        price: order.price ?? finalPrice,
+        size: order.size,
+        style: order.style,
+        promoCode: order.promoCode,
+      })
+      later(() => {
+        setPhase('redirecting')
+        later(() => void navigate('/user/orders'), AFTER_SUCCESS_MS)
+      }, AFTER_SUCCESS_MS)
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'duplicate') {
+        setPhase('duplicate')
+        setProblem(error.message || 'This profile already has a slot for this drop.')
+        return
+      }
+      setPhase('error')
+      setProblem(error instanceof ApiError ? error.message : 'Error checking out.')
+      later(() => {
+        setPhase('idle')
+      }, AFTER_ERROR_MS)
+    }
+  }
+
+  function applyPromo() {
+    const value = promoInput.trim().toUpperCase()
+    if (!value) return
+    setPromoMessage(null)
+    promoStore.set(value)
+  }
+
+  const profileOptions = (profiles.data ?? []).map((p) => ({
+    value: p.profileId,
+    label: `${p.profileName} · ${BRAND_LABELS[p.card.cardType] ?? 'Card'} •••• ${p.card.last4}`,
+  }))
+
+  return (
+    <div className="container product">
+      <nav className="breadcrumbs" aria-label="Breadcrumb">
+        <Link to="/shop">Shop</Link> <span aria-hidden="true">/</span>{' '}
+        <span>{brandOf(item.tags)}</span>
+      </nav>
+      <div className="product__layout">
+        <div className="product__media">
+          <ProductImage src={item.productImage} alt={item.productTitle} eager />
+        </div>
+        <div className="product__panel">
+          <p className="eyebrow">
+            {brandOf(item.tags)} · {releaseLabel(item.releaseAt)}
+          </p>
+          <h1 className="product__title">{item.productTitle}</h1>
+          <p
+            className="product__price"
+            aria-label={
+              promo
+                ? `Price ${money(finalPrice)}, was ${money(item.price)}`
+                : `Price ${money(item.price)}`
+            }
+          >
+            {promo ? (
+              <>
+                <s className="product__price-old">{money(item.price)}</s>
+                <span>{money(finalPrice)}</span>
+                <span className="badge badge--accent">
+                  {promo.code} −{promo.percent}%
+                </span>
+              </>
+            ) : (
+              <span>{money(item.price)}</span>
+            )}
+            <small>slot fee</small>
+          </p>
+          {item.description ? <p className="product__desc">{item.description}</p> : null}
+          <div className="stock" aria-label={`${left} of ${item.totalStock} slots left`}>
+            <div className="stock__bar">
+              <span style={{ width: `${takenPercent}%` }} />
+            </div>
+            <span className="stock__text">
+              {soldOut ? 'Sold out' : `${left} of ${item.totalStock} slots left`}
+            </span>
+          </div>
+
+          <div className="product__form">
+            {styles.length > 1 ? (
+              <SelectField
+                label="Style"
+                options={styles.map((s) => ({ value: s, label: s }))}
+                value={chosenStyle}
+                onValue={setStyle}
+              />
+            ) : null}
+            {!isOneSize ? (
+              <SelectField
+                label="Size"
+                placeholder="Select a size"
+                options={item.sizes.map((s) => ({ value: s, label: s }))}
+                value={size}
+                onValue={(value) => {
+                  setSize(value)
+                  setProblem(null)
+                }}
+              />
+            ) : null}
+            <SelectField
+              label="Profile"
+              placeholder={profiles.data?.length === 0 ? 'No profiles yet' : 'Select a profile'}
+              options={profileOptions}
+              value={profileId}
+              onValue={(value) => {
+                setProfileId(value)
+                setProblem(null)
+                if (phase === 'duplicate') setPhase('idle')
+              }}
+            />
+            {profiles.data?.length === 0 ? (
+              <p className="fine-print">
+                You need a checkout profile. <Link to="/user/profiles">Add a profile</Link>
+              </p>
+            ) : null}
+
+            <div className="promo">
+              <button
+                type="button"
+                className="promo__toggle"
+                aria-expanded={promoOpen}
+                aria-controls={promoId}
+                onClick={() => setPromoOpen((open) => !open)}
+              >
+                Promo Code{' '}
+                {promo ? <span className="badge badge--accent">{promo.code} applied</span> : null}
+                <IconChevron className={promoOpen ? 'rotate' : undefined} />
+              </button>
+              <div id={promoId} hidden={!promoOpen} className="promo__body">
+                <label htmlFor={`${promoId}-input`} className="sr-only">
+                  Promo code
+                </label>
+                <input
+                  id={`${promoId}-input`}
+                  value={promoInput}
+                  placeholder={promoCode ?? 'Enter code'}
+                  maxLength={40}
+                  onChange={(event) => setPromoInput(event.target.value)}
+                  onKeyDown={(event) => {
+                    if (event.key === 'Enter') {
+                      event.preventDefault()
+                      applyPromo()
+                    }
+                  }}
+                />
+                <button type="button" className="btn btn--secondary btn--sm" onClick={applyPromo}>
+                  Apply
+                </button>
+                {promoMessage ? (
+                  <p className="field__error" role="alert">
+                    {promoMessage}
+                  </p>
+                ) : null}
+                {promo ? (
+                  <p className="promo__ok" role="status">
+                    {promo.percent}% off the slot fee.{' '}
+                    <button type="button" className="link-btn" onClick={() => promoStore.clear()}>
+                      Remove
+                    </button>
+                  </p>
+                ) : null}
+              </div>
+            </div>
+
+            {soldOut ? (
+              <button type="button" className="btn btn--secondary btn--block" disabled>
+                Sold out
+              </button>
+            ) : (
+              <CheckoutButton
+                phase={phase}
+                onCheckout={startCheckout}
+                onConfirm={() => void confirm()}
+                onCancel={() => setPhase('idle')}
+              />
+            )}
+            {problem ? (
+              <p
+                className={
+                  phase === 'duplicate' || phase === 'error' ? 'form-error' : 'field__error'
+                }
+                role="alert"
+              >
+                {problem}
+              </p>
+            ) : null}
+            {phase === 'confirm' ? (
+              <p className="fine-print" role="status">
+                Confirm to secure the slot. We place a $1.00 hold on the profile's card now; the{' '}
+                {money(finalPrice)} fee is charged only if the order succeeds.
+              </p>
+            ) : null}
+          </div>
+
+          <div className="info-box">
+            <h2>What you pay</h2>
+            <ul>
+              <li>
+                The price shown is a service fee only and does not include the cost of the item.
+              </li>
+              <li>
+                A $1.00 authorization verifies your card now. It is released automatically within a
+                week.
+              </li>
+              <li>
+                The full fee is charged only after the retailer's confirmation e-mail. Failed orders
+                are refunded automatically and cost nothing.
+              </li>
+            </ul>
+          </div>
+        </div>
+      </div>
+
+      {related.length ? (
+        <section className="section related" aria-labelledby="related-title">
+          <h2 id="related-title">Related Items</h2>
+          <div className="product-grid is-revealed">
+            {related.map((p) => (
+              <ProductCard key={p.productId} product={p} />
+            ))}
+          </div>
+        </section>
+      ) : null}
+    </div>
+  )
+}

@@ -1,0 +1,20 @@
+import { api } from '../../../shared/api/client'
+import { invalidate, useMutation } from '../../../shared/api/query'
+import type { Profile } from '../../../shared/api/types'
+import type { ProfileInput } from '../../../shared/api/useAddProfile'
+import { seal } from '../../../shared/lib/envelope'
+import { getConfig } from '../../../shared/config'
+
+/** POST /api/user/profiles/edit {eProfile}; without `card` the saved card is kept. */
+export function useEditProfile() {
+  return useMutation(async (profile: ProfileInput & { profileId: string }) => {
+    const eProfile = await seal(getConfig().profileTransportKey, profile)
+    const answer = await api<{ success: boolean; profile: Profile }>('/api/user/profiles/edit', {
+      method: 'POST',
+      auth: true,
+      body: { eProfile },
+    })
+    invalidate('user:profiles')
+    return answer.profile
+  })
+}

@@ -1,0 +1,46 @@
+import { StrictMode } from 'react'
+import { createRoot } from 'react-dom/client'
+import { RouterProvider } from 'react-router-dom'
+import { createRouter } from './app/router'
+import { loadConfig } from './shared/config'
+import { AlertProvider } from './shared/ui/alert'
+import { bootChatWidget } from './shared/thirdparty/chat'
+import { startAnalytics } from './shared/thirdparty/analytics'
+import { startCardProvider } from './shared/thirdparty/cardProvider'
+import './shared/styles.css'
+
+const root = createRoot(document.getElementById('root')!)
+
+function showStartupError(error: unknown) {
+  root.render(
+    <div className="container narrow center-page">
+      <h1>Dropslot is not available right now</h1>
+      <p className="muted">
+        {error instanceof Error ? error.message : 'The storefront could not start.'} Please try
+        again in a moment.
+      </p>
+      <button type="button" className="btn btn--primary" onClick={() => window.location.reload()}>
+        Try again
+      </button>
+    </div>
+  )
+}
+
+loadConfig()
+  .then(() => {
+    root.render(
+      <StrictMode>
+        <AlertProvider>
+          <RouterProvider router={createRouter()} />
+        </AlertProvider>
+      </StrictMode>
+    )
+    // Third-party pieces start after the first render, only when configured; nothing waits for them.
+    const later = window.requestIdleCallback ?? ((fn: () => void) => setTimeout(fn, 1))
+    later(() => {
+      bootChatWidget()
+      startAnalytics()
+      startCardProvider()
+    })
+  })
+  .catch(showStartupError)

@@ -1,0 +1,92 @@
+/** Shapes of the API's answers (see the calls table of the spec, section 7). */
+export type SizeType = 'shoe' | 'clothing' | 'OS'
+
+export type Product = {
+  productId: number
+  productTitle: string
+  productImage: string | null
+  description: string | null
+  price: number
+  priceCents: number
+  sizeType: SizeType
+  styles: string
+  tags: string
+  sizes: string[]
+  avail: boolean
+  totalStock: number
+  stockTaken: number
+  releaseAt: string | null
+}
+
+export type BillingAddress = {
+  line1: string
+  line2: string | null
+  city: string
+  postal_code: string
+  state: string
+  country: string
+}
+
+export type UserInfo = {
+  uuid: string
+  email: string
+  name: string
+  firstName: string | null
+  lastName: string | null
+  phone: string | null
+  role: string
+  billingAddress: BillingAddress | null
+  billingLast4: string | null
+  cardBrand: string | null
+  cardExpMonth: number | null
+  cardExpYear: number | null
+}
+
+export type Address = {
+  address1: string
+  address2: string
+  firstName: string
+  lastName: string
+  city: string
+  zip: string
+  state: string
+  country: string
+}
+
+export type Profile = {
+  profileId: string
+  profileName: string
+  email: string
+  phone: string
+  shipping: Address
+  billing: Address
+  card: { name: string | null; last4: string; cardType: string; month: string; year: string }
+}
+
+export type OrderStatus = 'pending' | 'processing' | 'success' | 'fail' | 'cancelled'
+
+export type Order = {
+  orderId: string
+  productId: number
+  productTitle: string
+  price: number
+  priceCents: number
+  style: string
+  size: string
+  email: string
+  name: string
+  status: OrderStatus | string
+  orderDate: string
+  profileId: string | null
+  promoCode: string | null
+}
+
+/** `POST /api/user/billing/set` address payload. */
+export type BillingPayload = {
+  address1: string
+  address2: string
+  city: string
+  zip: string
+  state: string
+  country: string
+}

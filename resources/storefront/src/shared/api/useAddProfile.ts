@@ -1,0 +1,29 @@
+import { api } from './client'
+import { invalidate, useMutation } from './query'
+import type { Address, Profile } from './types'
+import { seal } from '../lib/envelope'
+import { getConfig } from '../config'
+
+export type ProfileInput = {
+  profileId?: string
+  profileName: string
+  email: string
+  phone: string
+  shipping: Address
+  billing: Address
+  card?: { name: string; number: string; code: string; month: string; year: string }
+}
+
+/** POST /api/user/profiles/add {eProfile}: the profile sealed in the transport envelope. */
+export function useAddProfile() {
+  return useMutation(async (profile: ProfileInput) => {
+    const eProfile = await seal(getConfig().profileTransportKey, profile)
+    const answer = await api<{ success: boolean; profile: Profile }>('/api/user/profiles/add', {
+      method: 'POST',
+      auth: true,
+      body: { eProfile },
+    })
+    invalidate('user:profiles')
+    return answer.profile
+  })
+}

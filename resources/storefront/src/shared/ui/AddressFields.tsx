@@ -1,0 +1,150 @@
+import { useEffect, useRef } from 'react'
+import { Field, SelectField } from './Field'
+import { COUNTRIES, US_STATES } from '../data/geo'
+import { attachAddressAutocomplete, type PickedAddress } from '../thirdparty/maps'
+
+export type AddressValue = {
+  address1: string
+  address2: string
+  city: string
+  zip: string
+  state: string
+  country: string
+}
+
+export const EMPTY_ADDRESS: AddressValue = {
+  address1: '',
+  address2: '',
+  city: '',
+  zip: '',
+  state: '',
+  country: 'US',
+}
+
+/** Spec: address1, city, zip and state are required; address 2 is optional. */
+export const missingAddressFields = (value: AddressValue) =>
+  (['address1', 'city', 'zip', 'state'] as const).filter((field) => !value[field].trim())
+
+const COUNTRY_OPTIONS = COUNTRIES.map((c) => ({ value: c.code, label: c.name }))
+const STATE_OPTIONS = US_STATES.map((s) => ({ value: s.code, label: `${s.name} (${s.code})` }))
+
+/**
+ * Address 1 (with the maps autocomplete when configured), Address 2 (Optional), City, Zip Code,
+ * Country (default US) and State: a select for the US, free text State / Province elsewhere.
+ */
+export function AddressFields({
+  value,
+  onChange,
+  invalid = [],
+  labels = {},
+}: {
+  value: AddressValue
+  onChange: (value: AddressValue) => void
+  invalid?: readonly string[]
+  labels?: Partial<Record<keyof AddressValue, string>>
+}) {
+  const address1Ref = useRef<HTMLInputElement>(null)
+  const latest = useRef(value)
+  latest.current = value
+  const set = (field: keyof AddressValue) => (next: string) =>
+    onChange({ ...latest.current, [field]: next })
+
+  useEffect(() => {
+    if (!address1Ref.current) return
+    return attachAddressAutocomplete(address1Ref.current, (picked: PickedAddress) => {
+      const knownCountry = COUNTRIES.some((c) => c.code === picked.country)
+      onChange({
+        ...latest.current,
+        address1: picked.address1 || latest.current.address1,
+        city: picked.city || latest.current.city,
+        zip: picked.zip || latest.current.zip,
+        state: picked.state || latest.current.state,
+        country: knownCountry ? picked.country : latest.current.country,
+      })
+    })
+    // Attached once per mounted input.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [])
+
+  const required = (field: keyof AddressValue) => (invalid.includes(field) ? 'Required' : null)
+
+  return (
+    <div className="stack">
+      <Field
+        label={labels.address1 ?? 'Address'}
+        autoComplete="address-line1"
+        inputRef={address1Ref}
+        value={value.address1}
+        onValue={set('address1')}
+        error={required('address1')}
+        maxLength={120}
+        required
+      />
+      <Field
+        label={labels.address2 ?? 'Address 2 (Optional)'}
+        autoComplete="address-line2"
+        value={value.address2}
+        onValue={set('address2')}
+        maxLength={120}
+      />
+      <div className="grid-2">
+        <Field
+          label="City"
+          autoComplete="address-level2"
+          value={value.city}
+          onValue={set('city')}
+          error={required('city')}
+          maxLength={80}
+          required
+        />
+        <Field
+          label={labels.zip ?? 'Zip Code'}
+          autoComplete="postal-code"
+          value={value.zip}
+          onValue={set('zip')}
+          error={required('zip')}
+          maxLength={16}
+          required
+        />
+      </div>
+      <div className="grid-2">
+        <SelectField
+          label="Country"
+          autoComplete="country"
+          options={COUNTRY_OPTIONS}
+          value={value.country}
+          onValue={(country) =>
+            onChange({
+              ...latest.current,
+              country,
+              state: country === latest.current.country ? latest.current.state : '',
+            })
+          }
+        />
+        {value.country === 'US' ? (
+          <SelectField
+            label="State"
+            autoComplete="address-level1"
+            options={STATE_OPTIONS}
+            placeholder="Select a state"
+            value={value.state}
+            onValue={set('state')}
+            error={required('state')}
+            required
+          />
+        ) : (
+          <Field
+            label="State / Province"
+            placeholder="Enter State / Province"
+            autoComplete="address-level1"
+            value={value.state}
+            onValue={set('state')}
+            error={required('state')}
+            maxLength={64}
+            required
+          />
+        )}
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,203 @@
+import { test } from '@japa/runner'
+import NewsletterSubscriber from '#notifications/models/newsletter_subscriber'
+import Product from '#catalog/models/product'
+import { DEMO_PRODUCTS } from '#database/seeders/demo_seeder'
+import { UserFactory } from '#database/factories/user_factory'
+import EmailMessage from '#notifications/models/email_message'
+import { PHONE, uniqueEmail, useBrowser } from './helpers.js'
+
+const titlesIn = async (page: import('playwright-core').Page) =>
+  page.locator('[data-testid="product-grid"] .product-card__title').allTextContents()
+
+test.group('Storefront: home, shop and public pages', (group) => {
+  const browser = useBrowser(group)
+
+  test('home shows a 3-slide carousel with dots and no arrows', async ({ assert }) => {
+    const page = await browser.newPage()
+    await page.goto('/')
+    await page.locator('.carousel__slide.is-active').waitFor()
+    assert.equal(await page.locator('.carousel__slide').count(), 3)
+    assert.equal(await page.locator('.carousel__dot').count(), 3)
+    assert.equal(await page.getByRole('button', { name: /next|previous/i }).count(), 0)
+
+    const latest = await Product.query().where('avail', true).orderBy('id', 'desc').first()
+    const active = page.locator('.carousel__slide.is-active h2')
+    assert.equal(await active.textContent(), latest!.title)
+    await page.locator('.carousel__dot').nth(2).click()
+    assert.notEqual(
+      await page.locator('.carousel__slide.is-active h2').textContent(),
+      latest!.title
+    )
+    assert.equal(await page.title(), 'Release-day checkout, done for you · Dropslot')
+  })
+
+  test('the newsletter box subscribes an e-mail: Sign Up becomes Signed Up', async ({ assert }) => {
+    const page = await browser.newPage()
+    const email = uniqueEmail('news')
+    await page.goto('/')
+    const box = page.locator('.newsletter')
+    await box.getByLabel('Email address').fill('not-an-email')
+    await box.getByRole('button', { name: 'Sign Up' }).click()
+    await box.getByText('Please enter a valid e-mail address.').waitFor()
+
+    await box.getByLabel('Email address').fill(email)
+    await box.getByRole('button', { name: 'Sign Up' }).click()
+    await box.getByRole('button', { name: 'Signed Up' }).waitFor()
+    assert.isNotNull(await NewsletterSubscriber.findBy('email', email))
+  })
+
+  test('the shop filters by brand on desktop; every card links to its product', async ({
+    assert,
+  }) => {
+    const page = await browser.newPage()
+    await page.goto('/shop')
+    await page.locator('.product-grid.is-revealed').waitFor()
+    assert.lengthOf(await titlesIn(page), DEMO_PRODUCTS.length)
+    assert.isTrue(await page.locator('main').getByRole('link', { name: 'Signup' }).isVisible())
+
+    await page.getByRole('button', { name: 'Kith', exact: true }).click()
+    const kith = DEMO_PRODUCTS.filter((p) => p.tags.split(',').includes('kith')).map((p) => p.title)
+    assert.sameMembers(await titlesIn(page), kith)
+
+    await page.getByRole('button', { name: 'Shopify', exact: true }).click()
+    const shopify = DEMO_PRODUCTS.filter((p) => p.tags.split(',').includes('shopify'))
+    assert.sameMembers(
+      await titlesIn(page),
+      shopify.map((p) => p.title)
+    )
+    const href = await page.locator('.product-card').first().getAttribute('href')
+    assert.match(href!, /^\/product\/\d+$/)
+  })
+
+  test('the shop shows a brand select instead of the list on a phone', async ({ assert }) => {
+    const page = await browser.newPage(PHONE)
+    await page.goto('/products')
+    await page.locator('.product-grid.is-revealed').waitFor()
+    assert.isFalse(await page.getByRole('button', { name: 'Nike', exact: true }).isVisible())
+    await page.getByLabel('Brand', { exact: true }).selectOption('nike')
+    const nike = DEMO_PRODUCTS.filter((p) => p.tags.split(',').includes('nike')).map((p) => p.title)
+    assert.sameMembers(await titlesIn(page), nike)
+  })
+
+  test('deep links load the app; unknown API paths keep the JSON 404 envelope', async ({
+    assert,
+    client,
+  }) => {
+    const page = await browser.newPage()
+    const response = await page.goto('/ourTerms.html')
+    assert.equal(response?.status(), 200)
+    await page.waitForURL('**/login')
+
+    const api = await client.get('/api/no-such-endpoint')
+    api.assertStatus(404)
+    api.assertBody({ success: false, error: 'No such endpoint.', code: 'not_found' })
+    const asset = await client.get('/assets/missing-chunk.js')
+    asset.assertStatus(404)
+  })
+
+  test('every demo product has its illustration in the build, and the shop shows it', async ({
+    assert,
+    client,
+  }) => {
+    for (const slug of [...DEMO_PRODUCTS.map((p) => p.slug), 'fallback']) {
+      const image = await client.get(`/images/products/${slug}.svg`)
+      image.assertStatus(200)
+      assert.include(image.header('content-type'), 'image/svg+xml')
+    }
+    const page = await browser.newPage()
+    await page.goto('/shop')
+    const first = page.locator('.product-card img').first()
+    await first.waitFor()
+    await page.waitForFunction(
+      "[...document.querySelectorAll('.product-card img')].slice(0, 3).every((img) => img.complete && img.naturalWidth > 0)"
+    )
+    assert.notInclude((await first.getAttribute('src')) ?? '', 'fallback')
+  })
+
+  test('nothing outside this server is requested when no third party is configured', async ({
+    assert,
+  }) => {
+    const page = await browser.newPage()
+    const foreign: string[] = []
+    page.on('request', (request) => {
+      const url = new URL(request.url())
+      if (!['127.0.0.1', 'localhost'].includes(url.hostname)) foreign.push(request.url())
+    })
+    for (const path of ['/', '/shop', '/testimonials', '/signup']) {
+      await page.goto(path)
+      await page.waitForLoadState('networkidle')
+    }
+    assert.deepEqual(foreign, [])
+  })
+
+  test('configured third parties load after the page; the chat widget hears route changes', async ({
+    assert,
+  }) => {
+    const page = await browser.newPage()
+    // Stand-ins for the vendors' scripts: nothing leaves the machine.
+    await page.route('**/api/config', async (route) => {
+      const upstream = await route.fetch()
+      const real = await upstream.json()
+      await route.fulfill({
+        json: {
+          ...real,
+          integrations: {
+            ...real.integrations,
+            chatWidgetId: 'app123',
+            analyticsId: 'GTM-TEST',
+            socialTimelineUrl: 'https://x.com/dropslot',
+          },
+        },
+      })
+    })
+    const loaded: string[] = []
+    await page.route(
+      /^https:\/\/(widget\.intercom\.io|www\.googletagmanager\.com|platform\.twitter\.com)\//,
+      (route) => {
+        loaded.push(new URL(route.request().url()).hostname)
+        return route.fulfill({ contentType: 'text/javascript', body: 'window.__standIn = true' })
+      }
+    )
+    await page.goto('/testimonials')
+    await page.locator('.social-timeline a.twitter-timeline').waitFor()
+    await page.waitForFunction('Array.isArray(window.Intercom?.q)')
+    const before = await page.evaluate<number>('window.Intercom.q.length')
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Shop' }).click()
+    await page.waitForURL('**/shop')
+    const calls = await page.evaluate<string[]>('window.Intercom.q.map((call) => call[0])')
+    assert.isAbove(calls.length, before)
+    assert.equal(calls[0], 'boot')
+    assert.include(calls.slice(before), 'update')
+    assert.sameMembers(
+      [...new Set(loaded)],
+      ['widget.intercom.io', 'www.googletagmanager.com', 'platform.twitter.com']
+    )
+  })
+
+  test('forgot password sends the link, and the link sets a new password', async ({ assert }) => {
+    const user = await UserFactory.create()
+    const page = await browser.newPage()
+    await page.goto('/forgot')
+    await page.getByLabel('Email').fill(user.email)
+    await page.getByRole('button', { name: 'Send reset link' }).click()
+    await page.getByText('If an account exists for that e-mail').waitFor()
+
+    const mail = await EmailMessage.query()
+      .where('to_address', user.email)
+      .where('template', 'password_reset')
+      .firstOrFail()
+    const link = /\/reset\?token=[^\s"<]+/.exec(mail.textBody)
+    assert.isNotNull(link)
+    await page.goto(link![0])
+    await page.getByLabel('New password').fill('a-brand-new-password')
+    await page.getByLabel('Confirm password').fill('a-brand-new-password')
+    await page.getByRole('button', { name: 'Save password' }).click()
+    await page.getByText('Your password has been changed').waitFor()
+
+    await page.getByRole('link', { name: 'Log in' }).last().click()
+    await page.getByLabel('Email').fill(user.email)
+    await page.getByLabel('Password').fill('a-brand-new-password')
+    await page.getByRole('button', { name: 'Log in' }).click()
+    await page.waitForURL('**/shop')
+  })
+})
