@@ -50,7 +50,6 @@ export const runnerHooks: Required<Pick<Config, 'setup' | 'teardown'>> = {
 
 /** The browser suite drives the storefront against the demo catalogue, promo code and customer. */
 async function seedDemoData() {
-  const { default: db } = await import('@adonisjs/lucid/services/db')
   const { default: DemoSeeder } = await import('#database/seeders/demo_seeder')
   await new DemoSeeder(db.connection()).run()
 }
