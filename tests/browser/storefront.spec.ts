@@ -164,6 +164,8 @@ test.group('Storefront: home, shop and public pages', (group) => {
     const before = await page.evaluate<number>('window.Intercom.q.length')
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Shop' }).click()
     await page.waitForURL('**/shop')
+    // The widget is told after the route renders: wait for the call rather than racing it.
+    await page.waitForFunction(`window.Intercom.q.length > ${before}`)
     const calls = await page.evaluate<string[]>('window.Intercom.q.map((call) => call[0])')
     assert.isAbove(calls.length, before)
     assert.equal(calls[0], 'boot')
