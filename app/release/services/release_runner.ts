@@ -30,7 +30,8 @@ export type RunOptions = {
   productId?: number | null
   dryRun?: boolean
   trigger?: string
-  engine?: EngineName
+  /** An engine name, or an engine instance (tests, embedding). */
+  engine?: EngineName | CheckoutEngine
   /** Called once the work is known, then after each item (progress bars). */
   onPlan?: (total: number) => void
   onItem?: () => void
@@ -95,10 +96,15 @@ export class ReleaseRunner {
 
   async run(options: RunOptions = {}): Promise<RunReport> {
     const config = releaseConfig()
-    const engineName = options.engine ?? config.engine
     const dryRun = options.dryRun ?? false
     const products = await this.releasedProducts(options.productId ?? null)
-    const engine = dryRun ? null : createEngine(engineName)
+    const engine =
+      typeof options.engine === 'object'
+        ? options.engine
+        : dryRun
+          ? null
+          : createEngine(options.engine ?? config.engine)
+    const engineName = engine?.name ?? (options.engine as EngineName) ?? config.engine
     const productIds = products.map((product) => product.id)
     const report: RunReport = {
       runId: null,
