@@ -107,10 +107,7 @@ test.group('Release run: simulator engine', (group) => {
       .from('products')
       .where('id', product.id)
       .update({ release_at: DateTime.now().plus({ hours: 1 }).toFormat('yyyy-MM-dd HH:mm:ss') })
-    await assert.rejects(
-      () => releaseRunner.run({ productId: product.id }),
-      /is not released yet/
-    )
+    await assert.rejects(() => releaseRunner.run({ productId: product.id }), /is not released yet/)
     const everything = await releaseRunner.run()
     assert.equal(everything.submitted, 0)
   })
