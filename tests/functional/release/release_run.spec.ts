@@ -12,6 +12,22 @@ import { SimulatorEngine, type CheckoutEngine } from '#release/services/checkout
 import { releasedProductWithOrders } from '#tests/support/release'
 import { saveCardFor, TEST_CARDS } from '#tests/helpers'
 
+/** One column of an order as it is now in the database. */
+async function field(id: number, name: keyof Order) {
+  const order = await Order.findOrFail(id)
+  return order[name]
+}
+
+async function templatesOf(orderId: number) {
+  const emails = await emailsOf(orderId)
+  return emails.map((email) => email.template)
+}
+
+async function countOf(model: typeof PaymentLedgerEntry | typeof EmailMessage) {
+  const rows = await model.query().count('* as total')
+  return Number(rows[0].$extras.total)
+}
+
 const always = (status: 'success' | 'fail'): CheckoutEngine => ({
   name: 'simulator',
   needsCardData: false,
@@ -55,7 +71,7 @@ test.group('Release run: simulator engine', (group) => {
     for (const original of orders) {
       const order = await Order.findOrFail(original.id)
       const fees = await feeRows(order.id)
-      const templates = (await emailsOf(order.id)).map((email) => email.template)
+      const templates = await templatesOf(order.id)
       assert.equal(order.holdStatus, 'released')
       if (expected.get(order.id) === 'success') {
         assert.equal(order.status, 'success')
@@ -74,19 +90,13 @@ test.group('Release run: simulator engine', (group) => {
     }
 
     // A re-run changes nothing: no submission, no ledger row, no e-mail.
-    const ledgerBefore = await PaymentLedgerEntry.query().count('* as total')
-    const outboxBefore = await EmailMessage.query().count('* as total')
+    const ledgerBefore = await countOf(PaymentLedgerEntry)
+    const outboxBefore = await countOf(EmailMessage)
     const again = await releaseRunner.run({ productId: product.id })
     assert.equal(again.submitted, 0)
     assert.equal(again.succeeded + again.failed + again.resumed, 0)
-    assert.deepEqual(
-      (await PaymentLedgerEntry.query().count('* as total'))[0].$extras,
-      ledgerBefore[0].$extras
-    )
-    assert.deepEqual(
-      (await EmailMessage.query().count('* as total'))[0].$extras,
-      outboxBefore[0].$extras
-    )
+    assert.deepEqual(await countOf(PaymentLedgerEntry), ledgerBefore)
+    assert.deepEqual(await countOf(EmailMessage), outboxBefore)
 
     const status = await releaseRunner.status(product.id)
     assert.equal(status.statuses.success, successes)
@@ -101,7 +111,7 @@ test.group('Release run: simulator engine', (group) => {
     const { product, orders } = await releasedProductWithOrders(2)
     const dry = await releaseRunner.run({ productId: product.id, dryRun: true })
     assert.equal(dry.plan!.readyToSubmit, 2)
-    for (const order of orders) assert.equal((await Order.findOrFail(order.id)).status, 'pending')
+    for (const order of orders) assert.equal(await field(order.id, 'status'), 'pending')
 
     await db
       .from('products')
@@ -126,10 +136,7 @@ test.group('Release run: simulator engine', (group) => {
     assert.equal(order.status, 'success')
     assert.equal(order.feeStatus, 'failed')
     assert.equal(order.holdStatus, 'released')
-    assert.deepEqual(
-      (await emailsOf(order.id)).map((email) => email.template),
-      ['order_received', 'fee_declined']
-    )
+    assert.deepEqual(await templatesOf(order.id), ['order_received', 'fee_declined'])
     const status = await releaseRunner.status(product.id)
     assert.equal(status.feesDue, 1)
 
@@ -158,10 +165,11 @@ test.group('Release run: simulator engine', (group) => {
         [`order:${order.id}:fee:2`, 'succeeded'],
       ]
     )
-    assert.deepEqual(
-      (await emailsOf(order.id)).map((email) => email.template),
-      ['order_received', 'fee_declined', 'order_secured']
-    )
+    assert.deepEqual(await templatesOf(order.id), [
+      'order_received',
+      'fee_declined',
+      'order_secured',
+    ])
   })
 
   test('a run holding the lock keeps others out until it expires', async ({ assert }) => {
@@ -170,7 +178,7 @@ test.group('Release run: simulator engine', (group) => {
     const blocked = await releaseRunner.run({ productId: product.id, engine: always('fail') })
     assert.equal(blocked.status, 'skipped')
     assert.equal(blocked.lockedBy, 'other-host:1')
-    assert.equal((await Order.findOrFail(orders[0].id)).status, 'pending')
+    assert.equal(await field(orders[0].id, 'status'), 'pending')
 
     // The holder died (no heartbeat): its lock lapses and the next run takes over.
     await db.from('release_locks').update({ expires_at_ms: Date.now() - 1 })
