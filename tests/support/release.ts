@@ -44,3 +44,38 @@ export async function releasedProductWithOrders(
     .update({ release_at: DateTime.now().minus({ minutes: 1 }).toFormat('yyyy-MM-dd HH:mm:ss') })
   return { product, orders, customers }
 }
+
+const SANDBOX_TABLES = [
+  'sandbox_tokens',
+  'sandbox_customers',
+  'sandbox_payment_methods',
+  'sandbox_payment_intents',
+  'sandbox_refunds',
+  'sandbox_requests',
+]
+
+/**
+ * Tests that spawn the CLI commit their data (no global transaction), the sandbox gateway's rows
+ * included: remember what the sandbox held before, and remove what was added afterwards.
+ */
+export async function sandboxSnapshot() {
+  const { default: db } = await import('@adonisjs/lucid/services/db')
+  const snapshot = new Map<string, Set<string>>()
+  for (const table of SANDBOX_TABLES) {
+    const rows = await db.from(table).select('id')
+    snapshot.set(table, new Set(rows.map((row) => String(row.id))))
+  }
+  return async function restore() {
+    for (const table of SANDBOX_TABLES) {
+      const before = snapshot.get(table)!
+      const rows = await db.from(table).select('id')
+      const added = rows.map((row) => row.id).filter((id) => !before.has(String(id)))
+      for (let start = 0; start < added.length; start += 500) {
+        await db
+          .from(table)
+          .whereIn('id', added.slice(start, start + 500))
+          .delete()
+      }
+    }
+  }
+}

@@ -8,7 +8,7 @@ import Product from '#catalog/models/product'
 import Order from '#orders/models/order'
 import AuditLog from '#admin/models/audit_log'
 import EmailMessage from '#notifications/models/email_message'
-import { releasedProductWithOrders } from '#tests/support/release'
+import { releasedProductWithOrders, sandboxSnapshot } from '#tests/support/release'
 import { runCli } from '#tests/support/cli'
 
 async function cleanUp() {
@@ -25,6 +25,15 @@ async function cleanUp() {
     await db.from('release_tasks').whereIn('order_id', orderIds).delete()
     await db.from('orders').whereIn('id', orderIds).delete()
   }
+  if (users.length) {
+    await db
+      .from('payment_ledger')
+      .whereIn(
+        'user_id',
+        users.map((user) => user.id)
+      )
+      .delete()
+  }
   await db.from('email_messages').where('to_address', 'like', 'clirel-%').delete()
   await User.query().where('email', 'like', 'clirel-%').delete()
   if (productIds.length) await Product.query().whereIn('id', productIds).delete()
@@ -34,8 +43,15 @@ async function cleanUp() {
 }
 
 test.group('CLI: release-day commands', (group) => {
-  group.each.setup(cleanUp)
-  group.each.teardown(cleanUp)
+  let restoreSandbox: () => Promise<void>
+  group.each.setup(async () => {
+    await cleanUp()
+    restoreSandbox = await sandboxSnapshot()
+  })
+  group.each.teardown(async () => {
+    await cleanUp()
+    await restoreSandbox()
+  })
 
   test('--help of the release commands; bad usage exits 2', async ({ assert }) => {
     const help = await runCli(['--help'])

@@ -8,7 +8,7 @@ import EmailMessage from '#notifications/models/email_message'
 import PaymentLedgerEntry from '#payments/models/payment_ledger_entry'
 import { releaseConfig } from '#release/services/release_config'
 import { SimulatorEngine } from '#release/services/checkout_engines'
-import { releasedProductWithOrders } from '#tests/support/release'
+import { releasedProductWithOrders, sandboxSnapshot } from '#tests/support/release'
 import { runCli } from '#tests/support/cli'
 
 /*
@@ -29,6 +29,15 @@ async function cleanUp(prefix: string) {
     await db.from('email_messages').whereIn('order_id', orderIds).delete()
     await db.from('release_tasks').whereIn('order_id', orderIds).delete()
     await db.from('orders').whereIn('id', orderIds).delete()
+  }
+  if (users.length) {
+    await db
+      .from('payment_ledger')
+      .whereIn(
+        'user_id',
+        users.map((user) => user.id)
+      )
+      .delete()
   }
   await db.from('email_messages').where('to_address', 'like', `${prefix}%`).delete()
   await User.query().where('email', 'like', `${prefix}%`).delete()
@@ -89,8 +98,15 @@ async function assertSettledOnce(assert: any, orders: Order[]) {
 }
 
 test.group('CLI: release:run survives SIGKILL and concurrent runs', (group) => {
-  group.each.setup(() => cleanUp('crash-'))
-  group.each.teardown(() => cleanUp('crash-'))
+  let restoreSandbox: () => Promise<void>
+  group.each.setup(async () => {
+    await cleanUp('crash-')
+    restoreSandbox = await sandboxSnapshot()
+  })
+  group.each.teardown(async () => {
+    await cleanUp('crash-')
+    await restoreSandbox()
+  })
 
   test('killed at every step and run again: no second fee, no lost order, no duplicate e-mail', async ({
     assert,
