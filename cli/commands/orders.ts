@@ -13,7 +13,8 @@ export function registerOrderCommands(program: Command) {
       let result
       try {
         const { readRows } = await import('#release/services/import_files')
-        const total = (await readRows(file, 'results')).length
+        const rows = await readRows(file, 'results')
+        const total = rows.length
         const bar = progressBar(program.opts(), total, 'Results')
         result = await importResults(file, () => bar.increment())
         bar.stop()

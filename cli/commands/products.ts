@@ -14,7 +14,8 @@ export function registerProductCommands(program: Command) {
         await import('#release/services/import_files')
       let result
       try {
-        const total = (await readRows(file, 'products')).length
+        const rows = await readRows(file, 'products')
+        const total = rows.length
         const bar = progressBar(program.opts(), total, 'Products')
         result = await importProducts(file, { label: `cli:${userInfo().username}` }, () =>
           bar.increment()

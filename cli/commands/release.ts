@@ -108,7 +108,9 @@ export function registerReleaseCommands(program: Command) {
 
   program
     .command('schedule:work')
-    .description('Run release:run every minute in this process (for hosts without cron)')
+    .description(
+      'Run release:run every minute in this process (for hosts without cron); also delivers e-mail'
+    )
     .option('--every <seconds>', 'interval in seconds', '60')
     .option('--once', 'run one tick and exit (for testing the scheduler)')
     .action(async (options: { every: string; once?: boolean }) => {
@@ -117,10 +119,14 @@ export function registerReleaseCommands(program: Command) {
       }
       await bootApp()
       const { releaseRunner } = await import('#release/services/release_runner')
+      const { smtpConfigured } = await import('#config/mail')
+      const { emailDelivery } = await import('#notifications/services/email_delivery')
       const json = program.opts().json
       const tick = async () => {
         try {
           const report = await releaseRunner.run({ trigger: 'schedule' })
+          // Hosts without the web process still get their e-mail out.
+          if (smtpConfigured) await emailDelivery.deliverDue()
           const line = json
             ? JSON.stringify({ at: new Date().toISOString(), ...report })
             : `${new Date().toISOString()} run #${report.runId ?? '-'} ${report.status}: ` +
