@@ -196,6 +196,46 @@ test.group('Release: webhook engine and result callbacks', (group) => {
     }
   })
 
+  test('a bot that does not answer in time is tried again', async ({ assert }) => {
+    let calls = 0
+    const server = createServer((request, response) => {
+      request.resume()
+      calls++
+      // The first delivery hangs past the engine's timeout; the second is answered.
+      if (calls === 1) {
+        setTimeout(() => response.end('{}'), 1500).unref()
+        return
+      }
+      response.end('{}')
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/tasks`
+    try {
+      const engine = new WebhookEngine({
+        url,
+        secret: SECRET,
+        attempts: 3,
+        backoffMs: 10,
+        timeoutMs: 200,
+        toleranceSeconds: 300,
+      })
+      const result = await engine.submit({
+        taskId: 'task-1',
+        orderId: 'order-1',
+        productId: 1,
+        productTitle: 'Test',
+        style: '',
+        size: '9',
+        aco: null,
+      })
+      assert.deepEqual(result, { status: 'submitted' })
+      assert.equal(calls, 2)
+    } finally {
+      server.closeAllConnections()
+      await new Promise((resolve) => server.close(resolve))
+    }
+  })
+
   test('callbacks with bad input are 4xx and change nothing', async ({ client, assert }) => {
     const { orders } = await releasedProductWithOrders(1)
     for (const payload of [{ orderId: orders[0].publicId, status: 'won' }, { status: 'success' }]) {
