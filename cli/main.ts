@@ -3,6 +3,11 @@ import { EXIT, UsageError, CommandFailed } from './output.js'
 import { shutdownApp } from './app.js'
 import { registerUserCommands } from './commands/users.js'
 import { registerPromoCommands } from './commands/promo.js'
+import { registerReleaseCommands } from './commands/release.js'
+import { registerOrderCommands } from './commands/orders.js'
+import { registerEmailCommands } from './commands/emails.js'
+import { registerAcoCommands } from './commands/aco.js'
+import { registerProductCommands } from './commands/products.js'
 
 const program = new Command()
   .name('dropslot')
@@ -13,6 +18,11 @@ const program = new Command()
 
 registerUserCommands(program)
 registerPromoCommands(program)
+registerReleaseCommands(program)
+registerOrderCommands(program)
+registerEmailCommands(program)
+registerAcoCommands(program)
+registerProductCommands(program)
 
 function messageOf(error: unknown): string {
   const candidate = error as { messages?: { field: string; message: string }[]; message?: string }
@@ -42,7 +52,11 @@ try {
     const json = program.opts().json
     const reason = messageOf(error)
     if (json) {
-      process.stdout.write(`${JSON.stringify({ success: false, error: reason })}\n`)
+      const details =
+        error instanceof CommandFailed && error.details && typeof error.details === 'object'
+          ? error.details
+          : {}
+      process.stdout.write(`${JSON.stringify({ ...details, success: false, error: reason })}\n`)
     } else {
       process.stderr.write(`error: ${reason}\n`)
     }

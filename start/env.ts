@@ -79,4 +79,20 @@ export default await Env.create(new URL('../', import.meta.url), {
   ANALYTICS_ID: Env.schema.string.optional(),
   SOCIAL_TIMELINE_URL: Env.schema.string.optional({ format: 'url', tld: false }),
   CARD_PROVIDER_PUBLISHABLE_KEY: Env.schema.string.optional(),
+
+  // Release day (app/release/services/release_config.ts).
+  CHECKOUT_ENGINE: Env.schema.enum.optional(['simulator', 'webhook', 'files'] as const),
+  SIMULATOR_SUCCESS_RATE: Env.schema.number.optional(),
+  SIMULATOR_DELAY_MS: Env.schema.number.optional(),
+  SIMULATOR_SEED: Env.schema.string.optional(),
+  CHECKOUT_WEBHOOK_URL: Env.schema.string.optional(),
+  CHECKOUT_WEBHOOK_SECRET: Env.schema.string.optional(),
+  CHECKOUT_WEBHOOK_ATTEMPTS: Env.schema.number.optional(),
+  CHECKOUT_WEBHOOK_BACKOFF_MS: Env.schema.number.optional(),
+  CHECKOUT_WEBHOOK_TIMEOUT_MS: Env.schema.number.optional(),
+  CHECKOUT_WEBHOOK_TOLERANCE_SECONDS: Env.schema.number.optional(),
+  CHECKOUT_FILES_DIR: Env.schema.string.optional(),
+  FEE_MAX_ATTEMPTS: Env.schema.number.optional(),
+  FEE_RETRY_MINUTES: Env.schema.number.optional(),
+  RELEASE_LOCK_TTL_MS: Env.schema.number.optional(),
 })

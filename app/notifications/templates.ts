@@ -95,6 +95,48 @@ export const templates = {
       'Please update your card in your account; we will try again.',
     ])
   },
+
+  orderSecured(order: {
+    productTitle: string
+    orderId: string
+    size: string
+    style: string
+    confirmationNumber: string | null
+    feeCents: number
+  }): RenderedEmail {
+    return layout(`You got it: ${order.productTitle}`, [
+      `We checked out order ${order.orderId} for you: ${order.productTitle}, size ${order.size}, style ${order.style}.`,
+      order.confirmationNumber
+        ? `Retailer confirmation number: ${order.confirmationNumber}. The retailer ships the item and sends tracking to your profile's e-mail.`
+        : "The retailer ships the item and sends tracking to your profile's e-mail.",
+      order.feeCents > 0
+        ? `Our service fee of ${dollars(order.feeCents)} was charged to your card on file. The $1.00 card check was released.`
+        : 'There is no service fee for this order. The $1.00 card check was released.',
+    ])
+  },
+
+  orderFailed(order: {
+    productTitle: string
+    orderId: string
+    reason: string | null
+  }): RenderedEmail {
+    return layout(`We could not get ${order.productTitle} this time`, [
+      `Order ${order.orderId} did not go through at the retailer${order.reason ? `: ${order.reason}` : '.'}`,
+      'You pay nothing: no service fee was charged and the $1.00 card check was released. It shows as Refunded in your orders.',
+    ])
+  },
+}
+
+/** A resent copy of a message: same content, clearly marked, so support can tell them apart. */
+export function markAsResend(message: RenderedEmail): RenderedEmail {
+  const note = "This is a copy of an earlier message, sent again at your or our support's request."
+  return {
+    subject: `[Resent] ${message.subject}`,
+    text: `${note}\n\n${message.text}`,
+    html: message.html
+      .replace('<body', `<body data-resent="true"`)
+      .replace(/(<body[^>]*>)/, `$1<p style="color:#555;font-size:13px">${note}</p>`),
+  }
 }
 
 function dollars(cents: number) {

@@ -10,10 +10,27 @@ import { profileService } from '#profiles/services/profile_service'
 import { billingCardService } from '#accounts/services/billing_card_service'
 import { paymentService } from '#payments/services/payment_service'
 import paymentsConfig from '#config/payments'
+import { checkoutService } from '#checkout/services/checkout_service'
+import { holdWorker } from '#payments/services/hold_worker'
 
 export const DEMO_CUSTOMER = { email: 'customer@dropslot.test', password: 'dropslot-demo' }
 export const DEMO_ADMIN = { email: 'admin@dropslot.test', password: 'dropslot-admin' }
 export const DEMO_PROMO = 'DROP10'
+
+/**
+ * Release-day demo: a product whose release time has passed, with pending orders (holds placed)
+ * from a few customers, so `npx dropslot release:run` right after `npm start` shows a release.
+ */
+export const DEMO_RELEASE = {
+  slug: 'new-balance-990v6-release-day-demo',
+  title: "New Balance 990v6 'Release Day Demo'",
+  customers: [
+    { email: 'avery@dropslot.test', name: 'Avery Chen', card: '4242424242424242' },
+    { email: 'sam@dropslot.test', name: 'Sam Okafor', card: '4242424242424242' },
+    { email: 'riley@dropslot.test', name: 'Riley Novak', card: '5555555555554444' },
+    { email: 'morgan@dropslot.test', name: 'Morgan Diaz', card: '4000056655665556' },
+  ],
+}
 
 type DemoProduct = {
   slug: string
@@ -256,5 +273,84 @@ export default class DemoSeeder extends BaseSeeder {
         card: { name: 'Jordan Rivera', number: '5555555555554444', code: '321', month: '08', year },
       })
     }
+
+    await this.releaseDayDemo()
+  }
+
+  /** Idempotent: the orders are made once, when the demo product is first created. */
+  private async releaseDayDemo() {
+    if (await Product.findBy('slug', DEMO_RELEASE.slug)) return
+    // Slots are sold before the release time, so the product opens first and is moved into
+    // the past once its orders exist.
+    const product = await Product.create({
+      slug: DEMO_RELEASE.slug,
+      title: DEMO_RELEASE.title,
+      image: '/images/products/dropslot-sample-tee.svg',
+      description: 'A demo release whose time has come: run `npx dropslot release:run`.',
+      priceCents: 3500,
+      sizeType: 'shoe',
+      sizes: SHOE_SIZES,
+      styles: 'Grey / Grey',
+      tags: 'new balance',
+      avail: true,
+      totalStock: 50,
+      stockTaken: 0,
+      releaseAt: DateTime.now().plus({ hours: 1 }).startOf('minute'),
+    })
+    const year = DateTime.now().year + 3
+    for (const [index, demo] of DEMO_RELEASE.customers.entries()) {
+      const [firstName, lastName] = demo.name.split(' ')
+      const user = await User.firstOrCreate(
+        { email: demo.email },
+        {
+          password: DEMO_CUSTOMER.password,
+          name: demo.name,
+          firstName,
+          lastName,
+          phone: `212555${String(100 + index).padStart(4, '0')}`,
+          role: 'customer',
+        }
+      )
+      if (!user.cardPaymentMethodId && paymentsConfig.gateway !== 'stripe') {
+        const token = await paymentService.createCardToken(
+          {
+            name: demo.name,
+            number: demo.card,
+            expMonth: 11,
+            expYear: year,
+            cvc: '456',
+            addressZip: DEMO_ADDRESS.zip,
+          },
+          user.id
+        )
+        await billingCardService.saveToken(user, token.id)
+      }
+      for (const size of ['9', '10.5']) {
+        const address = { ...DEMO_ADDRESS, firstName, lastName }
+        const profile = await profileService.create(user, {
+          profileName: `${firstName} ${size}`,
+          email: user.email,
+          phone: user.phone ?? '2125550100',
+          shipping: address,
+          billing: address,
+          card: {
+            name: demo.name,
+            number: demo.card,
+            code: '456',
+            month: '11',
+            year: String(year),
+          },
+        })
+        await checkoutService.checkout(user, {
+          productId: product.id,
+          style: 'Grey / Grey',
+          size,
+          profileId: profile.publicId,
+        })
+      }
+    }
+    await holdWorker.drain()
+    product.releaseAt = DateTime.now().minus({ minutes: 10 }).startOf('minute')
+    await product.save()
   }
 }

@@ -6,6 +6,7 @@ import { affectedRows } from '#core/helpers/db_errors'
 import { orderPaymentState } from '#orders/services/order_payment_state'
 import { slotStock } from '#checkout/services/slot_stock'
 import { paymentService } from '#payments/services/payment_service'
+import { crashPoint } from '#release/services/crash_points'
 
 const sqlNow = () => DateTime.now().toFormat('yyyy-MM-dd HH:mm:ss')
 
@@ -73,6 +74,19 @@ export class OrderLifecycle {
   }
 
   /**
+   * pending -> processing as a claim: true only for the one caller whose UPDATE moved the order,
+   * so two release runs can never both submit it.
+   */
+  async claimForProcessing(orderOrId: Order | number): Promise<boolean> {
+    const result = await db
+      .from('orders')
+      .where('id', idOf(orderOrId))
+      .where('status', 'pending')
+      .update({ status: 'processing', processing_at: sqlNow(), updated_at: sqlNow() })
+    return affectedRows(result) === 1
+  }
+
+  /**
    * pending|processing -> success (the retailer confirmed), then the fee is charged off-session
    * and the hold released. Calling it again on a successful order finishes whatever money step a
    * crash or an outage left undone.
@@ -92,6 +106,7 @@ export class OrderLifecycle {
         confirmation_number: details.confirmationNumber?.slice(0, 120) ?? null,
         updated_at: sqlNow(),
       })
+    crashPoint('order-succeeded')
     return this.settle(id)
   }
 
@@ -166,6 +181,7 @@ export class OrderLifecycle {
     const settlement: Settlement = {}
     if (order.status === 'success') {
       settlement.fee = await paymentService.chargeFee(order)
+      crashPoint('fee-settled')
       settlement.hold = await paymentService.releaseHold(order)
     } else if (order.status === 'fail' || order.status === 'cancelled') {
       settlement.hold = await paymentService.releaseHold(order)

@@ -1,5 +1,7 @@
+import type { DateTime } from 'luxon'
+import db from '@adonisjs/lucid/services/db'
 import type User from '#accounts/models/user'
-import Order from '#orders/models/order'
+import Order, { type OrderStatus } from '#orders/models/order'
 import { AppError } from '#core/exceptions/app_error'
 
 /** Reading orders: a customer's own list and lookups by public id. */
@@ -52,5 +54,101 @@ export class OrderQueries {
     return { feesDue: read(due), holdsOpen: read(holds) }
   }
 }
+
+/** Release-day reads (the release module reaches orders only through these). */
+export class ReleaseOrderQueries {
+  /** Pending orders of these products whose $1.00 card check is placed: ready to submit. */
+  async readyToSubmit(productIds: number[]): Promise<Order[]> {
+    if (productIds.length === 0) return []
+    return Order.query()
+      .whereIn('product_id', productIds)
+      .where('status', 'pending')
+      .where('hold_status', 'placed')
+      .orderBy('id', 'asc')
+  }
+
+  /** Pending orders of these products still waiting for their card check (counted, not sent). */
+  async awaitingHold(productIds: number[]): Promise<number> {
+    if (productIds.length === 0) return 0
+    const rows = await db
+      .from('orders')
+      .whereIn('product_id', productIds)
+      .where('status', 'pending')
+      .whereIn('hold_status', ['queued', 'placing'])
+      .count('* as total')
+    return Number(rows[0]?.total ?? 0)
+  }
+
+  async processing(productIds: number[] | null): Promise<Order[]> {
+    const query = Order.query().where('status', 'processing').orderBy('id', 'asc')
+    if (productIds) query.whereIn('product_id', productIds)
+    return query
+  }
+
+  /** Successful orders whose fee was declined, still worth another try. */
+  async feeDue(options: {
+    maxAttempts: number
+    lastTryBefore: DateTime
+    productIds: number[] | null
+  }): Promise<Order[]> {
+    const query = Order.query()
+      .where('status', 'success')
+      .whereIn('fee_status', ['failed', 'requires_action'])
+      .where('fee_attempts', '<', options.maxAttempts)
+      .where('updated_at', '<=', options.lastTryBefore.toFormat('yyyy-MM-dd HH:mm:ss'))
+      .orderBy('id', 'asc')
+    if (options.productIds) query.whereIn('product_id', options.productIds)
+    return query
+  }
+
+  async byIds(ids: number[]): Promise<Order[]> {
+    if (ids.length === 0) return []
+    return Order.query().whereIn('id', ids).orderBy('id', 'asc')
+  }
+
+  async withStatuses(statuses: OrderStatus[], productId: number | null): Promise<Order[]> {
+    const query = Order.query().whereIn('status', statuses).orderBy('id', 'asc')
+    if (productId) query.where('product_id', productId)
+    return query
+  }
+
+  /** Release-day figures: orders by status, fees charged and due, holds still open. */
+  async releaseFigures(productId: number | null) {
+    const scoped = () => {
+      const query = db.from('orders')
+      if (productId) query.where('product_id', productId)
+      return query
+    }
+    const byStatus = await scoped().select('status').count('* as total').groupBy('status')
+    const fees = await scoped()
+      .where('fee_status', 'paid')
+      .count('* as total')
+      .sum('price_cents as cents')
+    const due = await scoped()
+      .where('status', 'success')
+      .whereIn('fee_status', ['failed', 'requires_action'])
+      .count('* as total')
+      .sum('price_cents as cents')
+    const holds = await scoped().where('hold_status', 'placed').count('* as total')
+    const statuses: Record<string, number> = {
+      pending: 0,
+      processing: 0,
+      success: 0,
+      fail: 0,
+      cancelled: 0,
+    }
+    for (const row of byStatus) statuses[row.status] = Number(row.total)
+    return {
+      statuses,
+      feesCharged: Number(fees[0]?.total ?? 0),
+      feesChargedCents: Number(fees[0]?.cents ?? 0),
+      feesDue: Number(due[0]?.total ?? 0),
+      feesDueCents: Number(due[0]?.cents ?? 0),
+      holdsOpen: Number(holds[0]?.total ?? 0),
+    }
+  }
+}
+
+export const releaseOrderQueries = new ReleaseOrderQueries()
 
 export const orderQueries = new OrderQueries()

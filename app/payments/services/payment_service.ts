@@ -18,6 +18,7 @@ import {
   type SavedCard,
 } from '#payments/gateways/payment_gateway'
 import { gateway } from '#payments/services/gateway'
+import { crashPoint } from '#release/services/crash_points'
 import { ledger } from '#payments/services/ledger'
 
 export const INVALID_CARD = 'Please enter a valid card.'
@@ -259,10 +260,17 @@ export class PaymentService {
         const code = order.feeErrorCode ?? 'card_declined'
         return { status: order.feeStatus, code, message: declineMessage(code) }
       }
-      attempt = order.feeAttempts + 1
-      if (!(await orderPaymentState.beginFeeAttempt(order.id, attempt))) {
-        order = await this.fresh(order.id)
-        return this.chargeFee(order)
+      // An attempt cut short by a crash (no ledger row yet, or one left `started`) is resumed
+      // with its own key instead of starting a new one: a new key could charge a second time.
+      const last = await ledger.find(paymentKeys.fee(order.id, order.feeAttempts))
+      if (order.feeAttempts >= 1 && last?.status !== 'failed' && last?.status !== 'succeeded') {
+        attempt = order.feeAttempts
+      } else {
+        attempt = order.feeAttempts + 1
+        if (!(await orderPaymentState.beginFeeAttempt(order.id, attempt))) {
+          order = await this.fresh(order.id)
+          return this.chargeFee(order)
+        }
       }
     } else if (order.feeAttempts === 0) {
       await orderPaymentState.beginFeeAttempt(order.id, 1)
@@ -299,6 +307,7 @@ export class PaymentService {
         metadata: { order_id: order.publicId, purpose: 'fee' },
         idempotencyKey: key,
       })
+      crashPoint('fee-charged')
       await ledger.succeed(entry, ref.id)
       await orderPaymentState.feePaid(order.id, ref.id)
       return { status: 'paid', paymentId: ref.id }

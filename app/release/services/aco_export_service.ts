@@ -1,0 +1,115 @@
+import { mkdir, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import type Order from '#orders/models/order'
+import { checkoutService } from '#checkout/services/checkout_service'
+import { orderQueries, releaseOrderQueries } from '#orders/services/order_queries'
+import {
+  EXPORT_FORMATS,
+  exportAco,
+  isExportFormat,
+  type AcoEntry,
+  type ExportFile,
+  type ExportFormat,
+} from '#profiles/services/bot_export_formats'
+import { auditLog, type AuditActor } from '#admin/services/audit_log_service'
+import { AppError } from '#core/exceptions/app_error'
+
+export type ExportRequest = {
+  format: unknown
+  reason: unknown
+  actor: AuditActor
+  ip?: string | null
+}
+
+/**
+ * ACO exports: the sealed profile copy of orders, decrypted into a bot's format. Each export
+ * contains full card data, so it is refused without a reason and every reveal is audited (who,
+ * why, which orders) before the data is handed out.
+ */
+export class AcoExportService {
+  /** The decrypted ACO entry of one order (null when the order has no sealed profile). */
+  entryFor(order: Order): AcoEntry | null {
+    const snapshot = checkoutService.openSnapshot(order)
+    if (!snapshot) return null
+    return {
+      orderId: order.publicId,
+      productId: order.productId,
+      productTitle: order.productTitle,
+      style: order.style,
+      size: order.size,
+      profile: { ...snapshot.profile, card: snapshot.card },
+    }
+  }
+
+  async forOrder(publicId: unknown, request: ExportRequest) {
+    const { format, reason } = this.validate(request)
+    const order = await orderQueries.findByPublicId(publicId)
+    return this.export([order], format, reason, request, {
+      subjectType: 'order',
+      subjectId: order.publicId,
+    })
+  }
+
+  /** The active orders (pending, processing) of a product: what a bot would check out. */
+  async forProduct(productId: number, request: ExportRequest) {
+    const { format, reason } = this.validate(request)
+    const orders = await releaseOrderQueries.withStatuses(['pending', 'processing'], productId)
+    return this.export(orders, format, reason, request, {
+      subjectType: 'product',
+      subjectId: productId,
+    })
+  }
+
+  async writeTo(directory: string, name: string, file: ExportFile) {
+    await mkdir(directory, { recursive: true, mode: 0o700 })
+    const path = join(directory, `${name}.${file.extension}`)
+    await writeFile(path, file.body, { mode: 0o600 })
+    return path
+  }
+
+  private validate(request: ExportRequest): { format: ExportFormat; reason: string } {
+    const format = request.format ?? 'dropslot'
+    if (!isExportFormat(format)) {
+      throw AppError.badRequest(
+        `Unknown format. Use one of: ${EXPORT_FORMATS.join(', ')}.`,
+        'invalid_format',
+        { format: `Use one of: ${EXPORT_FORMATS.join(', ')}.` }
+      )
+    }
+    const reason = typeof request.reason === 'string' ? request.reason.trim() : ''
+    if (reason.length < 3 || reason.length > 255) {
+      throw AppError.badRequest(
+        'A reason (3-255 characters) is required: every export of card data is audited.',
+        'reason_required',
+        { reason: 'Say why you need the card data.' }
+      )
+    }
+    return { format, reason }
+  }
+
+  private async export(
+    orders: Order[],
+    format: ExportFormat,
+    reason: string,
+    request: ExportRequest,
+    subject: { subjectType: string; subjectId: string | number }
+  ) {
+    const entries = orders
+      .map((order) => this.entryFor(order))
+      .filter((entry): entry is AcoEntry => entry !== null)
+    if (entries.length === 0) {
+      throw AppError.notFound('No order with a sealed profile to export.', 'nothing_to_export')
+    }
+    await auditLog.record({
+      actor: request.actor,
+      action: 'order.aco_export',
+      ...subject,
+      reason,
+      ip: request.ip ?? null,
+      meta: { format, orders: entries.map((entry) => entry.orderId) },
+    })
+    return { file: exportAco(format, entries), count: entries.length }
+  }
+}
+
+export const acoExportService = new AcoExportService()

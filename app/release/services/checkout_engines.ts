@@ -1,0 +1,158 @@
+import { createHash, createHmac } from 'node:crypto'
+import { mkdir, rename, writeFile } from 'node:fs/promises'
+import { isAbsolute, join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
+import app from '@adonisjs/core/services/app'
+import type { AcoEntry } from '#profiles/services/bot_export_formats'
+import { releaseConfig, type EngineName } from '#release/services/release_config'
+
+/** What a checkout engine is asked to do for one order on release day. */
+export type CheckoutTask = {
+  taskId: string
+  orderId: string
+  productId: number
+  productTitle: string
+  style: string
+  size: string
+  /** The decrypted profile + order a bot needs (only for engines that hand tasks to a bot). */
+  aco: AcoEntry | null
+}
+
+export type EngineResult =
+  | { status: 'success'; confirmationNumber: string }
+  | { status: 'fail'; reason: string }
+  /** Handed to a bot: the result comes back later (callback or results file). */
+  | { status: 'submitted' }
+
+export interface CheckoutEngine {
+  name: EngineName
+  /** True when the engine hands the card data to a bot (the run audits each reveal). */
+  needsCardData: boolean
+  submit(task: CheckoutTask): Promise<EngineResult>
+}
+
+export class EngineError extends Error {}
+
+/**
+ * Local engine for demos and tests: deterministic per order and seed (a hash of both decides),
+ * so a re-run after a crash gets the same answer and tests can predict outcomes.
+ */
+export class SimulatorEngine implements CheckoutEngine {
+  name = 'simulator' as const
+  needsCardData = false
+
+  constructor(private options = releaseConfig().simulator) {}
+
+  static outcome(orderId: string, successRate: number, seed: string): EngineResult {
+    const digest = createHash('sha256').update(`${seed}:${orderId}`).digest()
+    const roll = digest.readUInt32BE(0) / 0x1_0000_0000
+    if (roll < successRate) {
+      const number = (digest.readUInt32BE(4) % 1_000_000_000).toString().padStart(9, '0')
+      return { status: 'success', confirmationNumber: `SIM-${number}` }
+    }
+    const reasons = ['Sold out before checkout.', 'Retailer queue timed out.', 'Size unavailable.']
+    return { status: 'fail', reason: reasons[digest[8] % reasons.length] }
+  }
+
+  async submit(task: CheckoutTask): Promise<EngineResult> {
+    if (this.options.delayMs > 0) await sleep(this.options.delayMs)
+    return SimulatorEngine.outcome(task.orderId, this.options.successRate, this.options.seed)
+  }
+}
+
+/** `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`: the signature of both directions. */
+export function signPayload(
+  secret: string,
+  body: string,
+  timestamp = Math.floor(Date.now() / 1000)
+) {
+  const digest = createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')
+  return `t=${timestamp},v1=${digest}`
+}
+
+/**
+ * POSTs each task (JSON, HMAC-signed in X-Dropslot-Signature) to the bot's endpoint; retries with
+ * exponential back-off on network errors, timeouts, 429 and 5xx; refuses at once on other 4xx.
+ * The bot answers later through POST /api/hooks/checkout-results.
+ */
+export class WebhookEngine implements CheckoutEngine {
+  name = 'webhook' as const
+  needsCardData = true
+
+  constructor(private options = releaseConfig().webhook) {
+    if (!options.url || !options.secret) {
+      throw new EngineError(
+        'The webhook engine needs CHECKOUT_WEBHOOK_URL and CHECKOUT_WEBHOOK_SECRET.'
+      )
+    }
+  }
+
+  async submit(task: CheckoutTask): Promise<EngineResult> {
+    const body = JSON.stringify(task)
+    let lastError = ''
+    for (let attempt = 1; attempt <= this.options.attempts; attempt++) {
+      if (attempt > 1) await sleep(this.options.backoffMs * 2 ** (attempt - 2))
+      try {
+        const response = await fetch(this.options.url, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'x-dropslot-signature': signPayload(this.options.secret, body),
+            'idempotency-key': task.taskId,
+          },
+          body,
+          signal: AbortSignal.timeout(this.options.timeoutMs),
+        })
+        await response.arrayBuffer().catch(() => null)
+        if (response.ok) return { status: 'submitted' }
+        lastError = `HTTP ${response.status}`
+        if (response.status < 500 && response.status !== 429) {
+          throw new EngineError(`The checkout bot refused task ${task.taskId}: ${lastError}.`)
+        }
+      } catch (error) {
+        if (error instanceof EngineError) throw error
+        lastError = error instanceof Error ? error.name : 'network error'
+      }
+    }
+    throw new EngineError(
+      `The checkout bot did not accept task ${task.taskId} after ${this.options.attempts} attempts (${lastError}).`
+    )
+  }
+}
+
+/**
+ * Writes one JSON task file per order for a bot that reads a folder (written to a temporary name
+ * and renamed, so the bot never reads half a file; mode 0600: it holds card data). Results come
+ * back through `dropslot orders:import-results FILE`.
+ */
+export class FilesEngine implements CheckoutEngine {
+  name = 'files' as const
+  needsCardData = true
+
+  constructor(private directory = releaseConfig().filesDir) {}
+
+  get path() {
+    return isAbsolute(this.directory) ? this.directory : app.makePath(this.directory)
+  }
+
+  async submit(task: CheckoutTask): Promise<EngineResult> {
+    await mkdir(this.path, { recursive: true, mode: 0o700 })
+    const target = join(this.path, `${task.orderId}.json`)
+    await writeFile(`${target}.tmp`, `${JSON.stringify(task, null, 2)}\n`, { mode: 0o600 })
+    await rename(`${target}.tmp`, target)
+    return { status: 'submitted' }
+  }
+}
+
+export function createEngine(name: EngineName = releaseConfig().engine): CheckoutEngine {
+  switch (name) {
+    case 'simulator':
+      return new SimulatorEngine()
+    case 'webhook':
+      return new WebhookEngine()
+    case 'files':
+      return new FilesEngine()
+    default:
+      throw new EngineError(`Unknown checkout engine "${name}".`)
+  }
+}

@@ -1,0 +1,365 @@
+import { hostname } from 'node:os'
+import { randomBytes } from 'node:crypto'
+import { DateTime } from 'luxon'
+import db from '@adonisjs/lucid/services/db'
+import Product from '#catalog/models/product'
+import type Order from '#orders/models/order'
+import { orderLifecycle } from '#orders/services/order_lifecycle'
+import { releaseOrderQueries } from '#orders/services/order_queries'
+import { paymentService } from '#payments/services/payment_service'
+import { holdWorker } from '#payments/services/hold_worker'
+import { orderEmails } from '#notifications/services/order_emails'
+import { auditLog } from '#admin/services/audit_log_service'
+import { AppError } from '#core/exceptions/app_error'
+import ReleaseRun from '#release/models/release_run'
+import { releaseLock } from '#release/services/release_lock'
+import { releaseConfig, type EngineName } from '#release/services/release_config'
+import { releaseResults } from '#release/services/release_results'
+import { acoExportService } from '#release/services/aco_export_service'
+import { crashPoint } from '#release/services/crash_points'
+import {
+  createEngine,
+  EngineError,
+  type CheckoutEngine,
+  type CheckoutTask,
+} from '#release/services/checkout_engines'
+
+export const RELEASE_LOCK = 'release:run'
+
+export type RunOptions = {
+  productId?: number | null
+  dryRun?: boolean
+  trigger?: string
+  /** An engine name, or an engine instance (tests, embedding). */
+  engine?: EngineName | CheckoutEngine
+  /** Called once the work is known, then after each item (progress bars). */
+  onPlan?: (total: number) => void
+  onItem?: () => void
+}
+
+export type RunReport = {
+  runId: number | null
+  status: 'finished' | 'failed' | 'skipped'
+  engine: EngineName
+  dryRun: boolean
+  products: { id: number; title: string; releaseAt: string | null }[]
+  /** Orders handed to the engine by this run (new ones and ones a crashed run left behind). */
+  submitted: number
+  succeeded: number
+  failed: number
+  /** Handed to a bot; the result comes back later. */
+  awaitingResult: number
+  /** Could not be handed to the engine (it stays processing and is retried next run). */
+  submitErrors: number
+  /** Results recorded earlier whose money or e-mail a crash or an outage left unfinished. */
+  resumed: number
+  feesCharged: number
+  feesDue: number
+  feeRetries: number
+  /** Pending orders whose $1.00 card check is not placed yet (submitted by a later run). */
+  awaitingHold: number
+  /** Dry run: what a real run would do. */
+  plan?: { readyToSubmit: number; toResume: number; toFinish: number; feeRetries: number }
+  lockedBy?: string
+  error?: string
+}
+
+/**
+ * Release day (design.md section 7): products whose release time has come have their pending
+ * orders submitted to the configured checkout engine; results are applied through the order
+ * lifecycle (fee on success only, holds released) and the customer is e-mailed.
+ *
+ * Safe to run every minute and after a crash: one run at a time (a DB lock with an expiry and
+ * heartbeat), each order claimed by a conditional pending -> processing move, and every later
+ * step idempotent with its progress in the database (order status, payment ledger, release
+ * task, outbox dedupe keys). A re-run finds what a killed run left and finishes it.
+ */
+export class ReleaseRunner {
+  async releasedProducts(productId: number | null = null): Promise<Product[]> {
+    if (productId !== null) {
+      const product = await Product.find(productId)
+      if (!product) throw AppError.notFound(`Product ${productId} not found.`, 'product_not_found')
+      if (!product.releaseAt || product.releaseAt > DateTime.now()) {
+        throw AppError.conflict(
+          `Product ${productId} is not released yet` +
+            (product.releaseAt ? ` (release time ${product.releaseAt.toISO()}).` : '.'),
+          'product_not_released'
+        )
+      }
+      return [product]
+    }
+    return Product.query()
+      .whereNotNull('release_at')
+      .where('release_at', '<=', DateTime.now().toFormat('yyyy-MM-dd HH:mm:ss'))
+      .orderBy('release_at', 'asc')
+  }
+
+  async run(options: RunOptions = {}): Promise<RunReport> {
+    const config = releaseConfig()
+    const dryRun = options.dryRun ?? false
+    const products = await this.releasedProducts(options.productId ?? null)
+    const engine =
+      typeof options.engine === 'object'
+        ? options.engine
+        : dryRun
+          ? null
+          : createEngine(options.engine ?? config.engine)
+    const engineName = engine?.name ?? (options.engine as EngineName) ?? config.engine
+    const productIds = products.map((product) => product.id)
+    const report: RunReport = {
+      runId: null,
+      status: 'finished',
+      engine: engineName,
+      dryRun,
+      products: products.map((product) => ({
+        id: product.id,
+        title: product.title,
+        releaseAt: product.releaseAt?.toISO() ?? null,
+      })),
+      submitted: 0,
+      succeeded: 0,
+      failed: 0,
+      awaitingResult: 0,
+      submitErrors: 0,
+      resumed: 0,
+      feesCharged: 0,
+      feesDue: 0,
+      feeRetries: 0,
+      awaitingHold: 0,
+    }
+
+    const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`
+    if (!dryRun && !(await releaseLock.acquire(RELEASE_LOCK, owner, config.lockTtlMs))) {
+      const holder = await releaseLock.holder(RELEASE_LOCK)
+      return { ...report, status: 'skipped', lockedBy: holder?.owner ?? 'another run' }
+    }
+
+    const run = await ReleaseRun.create({
+      productId: options.productId ?? null,
+      engine: engineName,
+      dryRun,
+      status: 'running',
+      trigger: options.trigger ?? 'cli',
+      ordersSubmitted: 0,
+      ordersSucceeded: 0,
+      ordersFailed: 0,
+      feesCharged: 0,
+      feesDue: 0,
+      lockOwner: dryRun ? null : owner,
+      error: null,
+      startedAt: DateTime.now(),
+      heartbeatAt: DateTime.now(),
+    })
+    report.runId = run.id
+    crashPoint('run-started')
+
+    try {
+      if (!dryRun) await holdWorker.drain()
+      const ready = await releaseOrderQueries.readyToSubmit(productIds)
+      const processing = await this.leftProcessing(productIds)
+      const unfinished = await releaseResults.unfinished(null)
+      const feeDue = await releaseOrderQueries.feeDue({
+        maxAttempts: config.feeMaxAttempts,
+        lastTryBefore: DateTime.now().minus({ minutes: config.feeRetryMinutes }),
+        productIds: null,
+      })
+      report.awaitingHold = await releaseOrderQueries.awaitingHold(productIds)
+
+      if (dryRun) {
+        report.plan = {
+          readyToSubmit: ready.length,
+          toResume: processing.length,
+          toFinish: unfinished.length,
+          feeRetries: feeDue.length,
+        }
+      } else {
+        options.onPlan?.(ready.length + processing.length + unfinished.length + feeDue.length)
+        const step = async (work: () => Promise<void>) => {
+          await work()
+          await this.heartbeat(run, owner, config.lockTtlMs, report)
+          options.onItem?.()
+        }
+        for (const order of processing) await step(() => this.submit(order, engine!, run, report))
+        for (const order of ready) {
+          await step(async () => {
+            if (!(await orderLifecycle.claimForProcessing(order))) return
+            crashPoint('claimed')
+            await this.submit(order, engine!, run, report)
+          })
+        }
+        for (const task of unfinished) {
+          await step(async () => {
+            report.resumed++
+            this.count(report, await releaseResults.finish(task.order_id))
+          })
+        }
+        for (const order of feeDue) await step(() => this.retryFee(order, report))
+      }
+
+      run.status = 'finished'
+    } catch (error) {
+      run.status = 'failed'
+      run.error = (error instanceof Error ? error.message : String(error)).slice(0, 255)
+      report.status = 'failed'
+      report.error = run.error
+    } finally {
+      this.copyCounts(run, report)
+      run.finishedAt = DateTime.now()
+      await run.save()
+      if (!dryRun) await releaseLock.release(RELEASE_LOCK, owner)
+    }
+    return report
+  }
+
+  /** Processing orders whose task never reached the engine (a run died between the two). */
+  private async leftProcessing(productIds: number[]): Promise<Order[]> {
+    const orders = await releaseOrderQueries.processing(productIds)
+    if (orders.length === 0) return []
+    const tasks = await db
+      .from('release_tasks')
+      .whereIn(
+        'order_id',
+        orders.map((order) => order.id)
+      )
+      .whereNot('status', 'submitting')
+      .select('order_id')
+    const handled = new Set(tasks.map((task) => task.order_id))
+    return orders.filter((order) => !handled.has(order.id))
+  }
+
+  private async submit(order: Order, engine: CheckoutEngine, run: ReleaseRun, report: RunReport) {
+    const task = await releaseResults.ensureTask(order, engine.name, run.id)
+    if (task.status !== 'submitting') return
+    await releaseResults.noteSubmitAttempt(order.id, run.id, engine.name)
+    const payload: CheckoutTask = {
+      taskId: `task-${order.publicId}`,
+      orderId: order.publicId,
+      productId: order.productId,
+      productTitle: order.productTitle,
+      style: order.style,
+      size: order.size,
+      aco: null,
+    }
+    if (engine.needsCardData) {
+      payload.aco = acoExportService.entryFor(order)
+      await auditLog.record({
+        actor: { label: `release:run #${run.id}` },
+        action: 'order.aco_submit',
+        subjectType: 'order',
+        subjectId: order.publicId,
+        reason: `Release day: handed to the ${engine.name} checkout engine.`,
+        meta: { runId: run.id, engine: engine.name },
+      })
+    }
+    let result
+    try {
+      result = await engine.submit(payload)
+    } catch (error) {
+      if (!(error instanceof EngineError)) throw error
+      await releaseResults.noteSubmitError(order.id, error.message)
+      report.submitErrors++
+      return
+    }
+    crashPoint('submitted')
+    report.submitted++
+    if (result.status === 'submitted') {
+      await releaseResults.noteSubmitted(order.id)
+      report.awaitingResult++
+      return
+    }
+    this.count(
+      report,
+      await releaseResults.record(
+        {
+          orderId: order.publicId,
+          status: result.status,
+          confirmationNumber: result.status === 'success' ? result.confirmationNumber : null,
+          reason: result.status === 'fail' ? result.reason : null,
+        },
+        engine.name
+      )
+    )
+  }
+
+  private async retryFee(order: Order, report: RunReport) {
+    report.feeRetries++
+    const outcome = await paymentService.chargeFee(order, { retry: true })
+    if (outcome.status === 'paid') {
+      report.feesCharged++
+      const { order: settled } = await orderLifecycle.settle(order.id)
+      await orderEmails.sendOutcome(settled)
+    } else if (outcome.status === 'failed' || outcome.status === 'requires_action') {
+      report.feesDue++
+    }
+  }
+
+  private count(
+    report: RunReport,
+    finished: { outcome: 'success' | 'fail'; feeCharged: boolean; feeDue: boolean }
+  ) {
+    if (finished.outcome === 'success') report.succeeded++
+    else report.failed++
+    if (finished.feeCharged) report.feesCharged++
+    if (finished.feeDue) report.feesDue++
+  }
+
+  private copyCounts(run: ReleaseRun, report: RunReport) {
+    run.ordersSubmitted = report.submitted
+    run.ordersSucceeded = report.succeeded
+    run.ordersFailed = report.failed
+    run.feesCharged = report.feesCharged
+    run.feesDue = report.feesDue
+  }
+
+  /** Renews the lock and saves progress; a run that lost its lock stops (another took over). */
+  private async heartbeat(run: ReleaseRun, owner: string, ttlMs: number, report: RunReport) {
+    if (!(await releaseLock.renew(RELEASE_LOCK, owner, ttlMs))) {
+      throw new Error('The release lock was lost (this run stalled past its expiry); stopping.')
+    }
+    this.copyCounts(run, report)
+    run.heartbeatAt = DateTime.now()
+    await run.save()
+  }
+
+  /** Release-day figures for `release:status` and the console. */
+  async status(productId: number | null = null) {
+    if (productId !== null && !(await Product.find(productId))) {
+      throw AppError.notFound(`Product ${productId} not found.`, 'product_not_found')
+    }
+    const figures = await releaseOrderQueries.releaseFigures(productId)
+    const tasks = db.from('release_tasks').select('status').count('* as total').groupBy('status')
+    if (productId !== null) tasks.where('product_id', productId)
+    const taskCounts: Record<string, number> = {}
+    for (const row of await tasks) taskCounts[row.status] = Number(row.total)
+    const lastRun = await ReleaseRun.query().where('dry_run', false).orderBy('id', 'desc').first()
+    const lock = await releaseLock.holder(RELEASE_LOCK)
+    return {
+      productId,
+      ...figures,
+      awaitingResult: taskCounts.submitted ?? 0,
+      lastRun: lastRun ? presentRun(lastRun) : null,
+      runningNow: lock ? lock.owner : null,
+    }
+  }
+}
+
+export function presentRun(run: ReleaseRun) {
+  return {
+    id: run.id,
+    productId: run.productId,
+    engine: run.engine,
+    dryRun: run.dryRun,
+    status: run.status,
+    trigger: run.trigger,
+    ordersSubmitted: run.ordersSubmitted,
+    ordersSucceeded: run.ordersSucceeded,
+    ordersFailed: run.ordersFailed,
+    feesCharged: run.feesCharged,
+    feesDue: run.feesDue,
+    error: run.error,
+    startedAt: run.startedAt.toISO(),
+    finishedAt: run.finishedAt?.toISO() ?? null,
+  }
+}
+
+export const releaseRunner = new ReleaseRunner()

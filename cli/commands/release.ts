@@ -1,0 +1,153 @@
+import type { Command } from 'commander'
+import { bootApp } from '../app.js'
+import { CommandFailed, printResult, printTable, progressBar, UsageError } from '../output.js'
+
+export function positiveId(value: string | undefined, name: string): number | null {
+  if (value === undefined) return null
+  if (!/^\d+$/.test(value) || Number(value) <= 0)
+    throw new UsageError(`${name} must be a product id`)
+  return Number(value)
+}
+
+const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`
+
+export function registerReleaseCommands(program: Command) {
+  program
+    .command('release:run')
+    .description(
+      'Submit the pending orders of released products to the checkout engine and apply results'
+    )
+    .option('--product <id>', 'only this product (it must be released)')
+    .option('--dry-run', 'show what would be submitted; change nothing')
+    .option('--engine <name>', 'simulator | webhook | files (default: CHECKOUT_ENGINE)')
+    .action(async (options: { product?: string; dryRun?: boolean; engine?: string }) => {
+      const productId = positiveId(options.product, '--product')
+      if (options.engine && !['simulator', 'webhook', 'files'].includes(options.engine)) {
+        throw new UsageError('--engine must be simulator, webhook or files')
+      }
+      await bootApp()
+      const { releaseRunner } = await import('#release/services/release_runner')
+      let bar = progressBar(program.opts(), 0, 'release')
+      const report = await releaseRunner.run({
+        productId,
+        dryRun: options.dryRun ?? false,
+        engine: options.engine as any,
+        onPlan: (total) => (bar = progressBar(program.opts(), total, 'Release run')),
+        onItem: () => bar.increment(),
+      })
+      bar.stop()
+      if (report.status === 'failed') {
+        throw new CommandFailed(`Release run #${report.runId} failed: ${report.error}`, report)
+      }
+      const lines: string[] = []
+      if (report.status === 'skipped') {
+        lines.push(`Another release run is in progress (${report.lockedBy}); nothing done.`)
+      } else {
+        lines.push(
+          `Release run #${report.runId}${report.dryRun ? ' (dry run)' : ''}, engine ${report.engine}`
+        )
+        lines.push(
+          report.products.length
+            ? `Released products: ${report.products.map((p) => `#${p.id} ${p.title}`).join(', ')}`
+            : 'No product has reached its release time.'
+        )
+        if (report.plan) {
+          lines.push(
+            `Would submit ${report.plan.readyToSubmit} order(s), resume ${report.plan.toResume}, ` +
+              `finish ${report.plan.toFinish}, retry ${report.plan.feeRetries} declined fee(s).`
+          )
+        } else {
+          lines.push(
+            `Submitted ${report.submitted}: ${report.succeeded} succeeded, ${report.failed} failed` +
+              (report.awaitingResult
+                ? `, ${report.awaitingResult} awaiting the bot's result`
+                : '') +
+              (report.submitErrors ? `, ${report.submitErrors} not accepted by the engine` : '')
+          )
+          lines.push(`Fees charged: ${report.feesCharged}, fees due (declined): ${report.feesDue}`)
+          if (report.resumed)
+            lines.push(`Finished ${report.resumed} result(s) left by an earlier run`)
+          if (report.feeRetries) lines.push(`Retried ${report.feeRetries} declined fee(s)`)
+        }
+        if (report.awaitingHold) {
+          lines.push(`${report.awaitingHold} order(s) still wait for their $1.00 card check`)
+        }
+      }
+      printResult(program.opts(), { success: true, ...report }, lines)
+    })
+
+  program
+    .command('release:status')
+    .description('Orders by status, fees charged and due, holds open, last run')
+    .option('--product <id>', 'only this product')
+    .action(async (options: { product?: string }) => {
+      const productId = positiveId(options.product, '--product')
+      await bootApp()
+      const { releaseRunner } = await import('#release/services/release_runner')
+      const status = await releaseRunner.status(productId)
+      const run = status.lastRun
+      printResult(program.opts(), { success: true, ...status }, [
+        productId ? `Product #${productId}` : 'All products',
+        ...printTable(
+          Object.entries(status.statuses).map(([name, count]) => ({
+            status: name === 'fail' ? 'fail (Refunded)' : name,
+            orders: count,
+          }))
+        ),
+        `Fees charged: ${status.feesCharged} (${dollars(status.feesChargedCents)})`,
+        `Fees due (declined, retried by later runs): ${status.feesDue} (${dollars(status.feesDueCents)})`,
+        `Holds open: ${status.holdsOpen}`,
+        `Awaiting a bot's result: ${status.awaitingResult}`,
+        run
+          ? `Last run: #${run.id} ${run.status} at ${run.finishedAt ?? run.startedAt} (${run.engine}; ` +
+            `${run.ordersSubmitted} submitted, ${run.ordersSucceeded} succeeded, ${run.ordersFailed} failed)`
+          : 'Last run: none yet',
+        ...(status.runningNow ? [`Running now: ${status.runningNow}`] : []),
+      ])
+    })
+
+  program
+    .command('schedule:work')
+    .description(
+      'Run release:run every minute in this process (for hosts without cron); also delivers e-mail'
+    )
+    .option('--every <seconds>', 'interval in seconds', '60')
+    .option('--once', 'run one tick and exit (for testing the scheduler)')
+    .action(async (options: { every: string; once?: boolean }) => {
+      if (!/^\d+$/.test(options.every) || Number(options.every) < 1) {
+        throw new UsageError('--every must be a whole number of seconds')
+      }
+      await bootApp()
+      const { releaseRunner } = await import('#release/services/release_runner')
+      const { smtpConfigured } = await import('#config/mail')
+      const { emailDelivery } = await import('#notifications/services/email_delivery')
+      const json = program.opts().json
+      const tick = async () => {
+        try {
+          const report = await releaseRunner.run({ trigger: 'schedule' })
+          // Hosts without the web process still get their e-mail out.
+          if (smtpConfigured) await emailDelivery.deliverDue()
+          const line = json
+            ? JSON.stringify({ at: new Date().toISOString(), ...report })
+            : `${new Date().toISOString()} run #${report.runId ?? '-'} ${report.status}: ` +
+              `${report.submitted} submitted, ${report.succeeded} succeeded, ${report.failed} failed`
+          process.stdout.write(`${line}\n`)
+        } catch (error) {
+          process.stderr.write(
+            `${new Date().toISOString()} run failed: ${(error as Error).message}\n`
+          )
+        }
+      }
+      await tick()
+      if (options.once) return
+      await new Promise<void>((resolve) => {
+        const timer = setInterval(tick, Number(options.every) * 1000)
+        const stop = () => {
+          clearInterval(timer)
+          resolve()
+        }
+        process.once('SIGINT', stop)
+        process.once('SIGTERM', stop)
+      })
+    })
+}

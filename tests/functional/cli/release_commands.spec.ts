@@ -1,0 +1,192 @@
+import { test } from '@japa/runner'
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import db from '@adonisjs/lucid/services/db'
+import User from '#accounts/models/user'
+import Product from '#catalog/models/product'
+import Order from '#orders/models/order'
+import AuditLog from '#admin/models/audit_log'
+import EmailMessage from '#notifications/models/email_message'
+import { releasedProductWithOrders, sandboxSnapshot } from '#tests/support/release'
+import { runCli } from '#tests/support/cli'
+
+async function cleanUp() {
+  const users = await User.query().where('email', 'like', 'clirel-%')
+  const orders = await Order.query().whereIn(
+    'user_id',
+    users.map((user) => user.id)
+  )
+  const orderIds = orders.map((order) => order.id)
+  const productIds = [...new Set(orders.map((order) => order.productId))]
+  if (orderIds.length) {
+    await db.from('payment_ledger').whereIn('order_id', orderIds).delete()
+    await db.from('email_messages').whereIn('order_id', orderIds).delete()
+    await db.from('release_tasks').whereIn('order_id', orderIds).delete()
+    await db.from('orders').whereIn('id', orderIds).delete()
+  }
+  if (users.length) {
+    await db
+      .from('payment_ledger')
+      .whereIn(
+        'user_id',
+        users.map((user) => user.id)
+      )
+      .delete()
+  }
+  await db.from('email_messages').where('to_address', 'like', 'clirel-%').delete()
+  await User.query().where('email', 'like', 'clirel-%').delete()
+  if (productIds.length) await Product.query().whereIn('id', productIds).delete()
+  await Product.query().where('slug', 'like', 'cli-import-%').delete()
+  await db.from('audit_logs').where('actor_label', 'like', 'cli:%').delete()
+  await db.from('release_runs').delete()
+}
+
+test.group('CLI: release-day commands', (group) => {
+  let restoreSandbox: () => Promise<void>
+  group.each.setup(async () => {
+    await cleanUp()
+    restoreSandbox = await sandboxSnapshot()
+  })
+  group.each.teardown(async () => {
+    await cleanUp()
+    await restoreSandbox()
+  })
+
+  test('--help of the release commands; bad usage exits 2', async ({ assert }) => {
+    const help = await runCli(['--help'])
+    assert.equal(help.code, 0)
+    for (const command of [
+      'release:run',
+      'release:status',
+      'orders:import-results',
+      'orders:mark',
+      'emails:resend',
+      'aco:export',
+      'products:import',
+      'schedule:work',
+    ]) {
+      assert.include(help.stdout, command)
+    }
+    const badProduct = await runCli(['release:run', '--product', 'abc'])
+    assert.equal(badProduct.code, 2)
+    assert.include(badProduct.stderr, '--product must be a product id')
+    const noTarget = await runCli(['emails:resend'])
+    assert.equal(noTarget.code, 2)
+    assert.include(noTarget.stderr, 'exactly one of --order, --product or --all')
+  })
+
+  test('orders:mark, emails:resend and aco:export act on real orders', async ({ assert }) => {
+    const { product, orders } = await releasedProductWithOrders(2, { emailPrefix: 'clirel-' })
+
+    const marked = await runCli([
+      '--json',
+      'orders:mark',
+      orders[0].publicId,
+      'success',
+      '--confirmation',
+      'FTL-778899',
+    ])
+    assert.equal(marked.code, 0, marked.stderr)
+    assert.containsSubset(marked.json, {
+      success: true,
+      status: 'success',
+      feeStatus: 'paid',
+      holdStatus: 'released',
+      confirmationNumber: 'FTL-778899',
+    })
+    const wrongWord = await runCli(['orders:mark', orders[1].publicId, 'won'])
+    assert.equal(wrongWord.code, 2)
+    const contradiction = await runCli(['orders:mark', orders[0].publicId, 'fail'])
+    assert.equal(contradiction.code, 1)
+    assert.include(contradiction.stderr, 'already ended as success')
+
+    const resent = await runCli(['--json', 'emails:resend', '--order', orders[0].publicId])
+    assert.equal(resent.code, 0, resent.stderr)
+    assert.equal(resent.json.sent, 1)
+    const copies = await EmailMessage.query()
+      .where('order_id', orders[0].id)
+      .where('template', 'order_secured')
+    assert.deepEqual(
+      copies.map((email) => email.subject.startsWith('[Resent]')),
+      [false, true]
+    )
+
+    const out = await mkdtemp(join(tmpdir(), 'dropslot-aco-'))
+    try {
+      const noReason = await runCli([
+        'aco:export',
+        '--product',
+        String(product.id),
+        '--format',
+        'stellar',
+        '--out',
+        out,
+      ])
+      assert.equal(noReason.code, 2)
+      const exported = await runCli([
+        '--json',
+        'aco:export',
+        '--product',
+        String(product.id),
+        '--format',
+        'csv',
+        '--out',
+        out,
+        '--reason',
+        'Loading the backup bot',
+      ])
+      assert.equal(exported.code, 0, exported.stderr)
+      // Only the order still to check out (the other one succeeded already).
+      assert.equal(exported.json.orders, 1)
+      const files = await readdir(out)
+      assert.deepEqual(files, [`aco-product-${product.id}-csv.csv`])
+      assert.include(await readFile(join(out, files[0]), 'utf8'), orders[1].publicId)
+      const audit = await AuditLog.query().where('action', 'order.aco_export').firstOrFail()
+      assert.equal(audit.reason, 'Loading the backup bot')
+      assert.match(audit.actorLabel!, /^cli:/)
+    } finally {
+      await rm(out, { recursive: true, force: true })
+    }
+  })
+
+  test('products:import upserts by slug and reports bad rows (exit 1)', async ({ assert }) => {
+    const directory = await mkdtemp(join(tmpdir(), 'dropslot-import-'))
+    try {
+      const file = join(directory, 'products.csv')
+      await writeFile(
+        file,
+        [
+          'slug,productTitle,price,totalStock,sizeType,releaseAt',
+          'cli-import-one,Imported One,25,100,shoe,2030-01-01T10:00:00Z',
+          'cli-import-two,Imported Two,-5,100,shoe,',
+        ].join('\n')
+      )
+      const first = await runCli(['--json', 'products:import', file])
+      assert.equal(first.code, 1)
+      assert.equal(first.json.created.length, 1)
+      assert.equal(first.json.errors[0].row, 2)
+      assert.include(first.json.errors[0].error, 'price')
+      const one = await Product.findByOrFail('slug', 'cli-import-one')
+      assert.equal(one.priceCents, 2500)
+
+      await writeFile(
+        join(directory, 'update.json'),
+        JSON.stringify([
+          { slug: 'cli-import-one', productTitle: 'Imported One v2', price: 30, totalStock: 120 },
+        ])
+      )
+      const second = await runCli(['--json', 'products:import', join(directory, 'update.json')])
+      assert.equal(second.code, 0, second.stderr)
+      assert.equal(second.json.updated.length, 1)
+      await one.refresh()
+      assert.equal(one.title, 'Imported One v2')
+      assert.equal(one.priceCents, 3000)
+
+      const missing = await runCli(['products:import', join(directory, 'nope.json')])
+      assert.equal(missing.code, 2)
+    } finally {
+      await rm(directory, { recursive: true, force: true })
+    }
+  })
+})

@@ -1,0 +1,81 @@
+import { DateTime } from 'luxon'
+import Product from '#catalog/models/product'
+import type Order from '#orders/models/order'
+import { customerWithCard, placeHolds, productFor, profileFor, TEST_CARDS } from '#tests/helpers'
+
+/**
+ * A product with `count` pending orders (one customer each, $1.00 holds placed) whose release
+ * time has just passed: what `release:run` works on.
+ */
+export async function releasedProductWithOrders(
+  count: number,
+  options: { priceCents?: number; slug?: string; emailPrefix?: string } = {}
+) {
+  const { checkoutService } = await import('#checkout/services/checkout_service')
+  const product = await productFor({
+    totalStock: count + 5,
+    stockTaken: 0,
+    priceCents: options.priceCents ?? 2500,
+    ...(options.slug ? { slug: options.slug } : {}),
+  })
+  const orders: Order[] = []
+  const customers = []
+  for (let index = 0; index < count; index++) {
+    const customer = await customerWithCard(
+      TEST_CARDS.ok,
+      options.emailPrefix
+        ? { email: `${options.emailPrefix}${index}-${Date.now().toString(36)}@example.test` }
+        : {}
+    )
+    const profile = await profileFor(customer.user)
+    orders.push(
+      await checkoutService.checkout(customer.user, {
+        productId: product.id,
+        style: 'Black',
+        size: '9',
+        profileId: profile.publicId,
+      })
+    )
+    customers.push(customer)
+  }
+  await placeHolds()
+  await Product.query()
+    .where('id', product.id)
+    .update({ release_at: DateTime.now().minus({ minutes: 1 }).toFormat('yyyy-MM-dd HH:mm:ss') })
+  return { product, orders, customers }
+}
+
+const SANDBOX_TABLES = [
+  'sandbox_tokens',
+  'sandbox_customers',
+  'sandbox_payment_methods',
+  'sandbox_payment_intents',
+  'sandbox_refunds',
+  'sandbox_requests',
+]
+
+/**
+ * Tests that spawn the CLI commit their data (no global transaction), the sandbox gateway's rows
+ * included: remember what the sandbox held before, and remove what was added afterwards.
+ */
+export async function sandboxSnapshot() {
+  const { default: db } = await import('@adonisjs/lucid/services/db')
+  const snapshot = new Map<string, Set<string>>()
+  for (const table of SANDBOX_TABLES) {
+    const rows = await db.from(table).select('id')
+    snapshot.set(table, new Set(rows.map((row) => String(row.id))))
+  }
+  return async function restore() {
+    for (const table of SANDBOX_TABLES) {
+      const before = snapshot.get(table)!
+      const rows = await db.from(table).select('id')
+      const added = rows.map((row) => row.id).filter((id) => !before.has(String(id)))
+      for (let start = 0; start < added.length; start += 500) {
+        await db
+          .from(table)
+          .whereIn('id', added.slice(start, start + 500))
+          .delete()
+      }
+    }
+  }
+}
