@@ -78,6 +78,12 @@ export class CheckoutService {
     if (product.isReleased) {
       throw AppError.conflict('This release has already dropped.', 'released')
     }
+    // Sold out as of the row just read: answer at once, without unsealing the card or opening a
+    // transaction (after a drop sells out, nearly every press lands here). This is only a
+    // shortcut: while slots remain, the conditional UPDATE below still decides who gets one.
+    if (product.stockTaken >= product.totalStock) {
+      throw AppError.conflict(SOLD_OUT, 'sold_out')
+    }
 
     const snapshot: AcoSnapshot = {
       profile: {
