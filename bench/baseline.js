@@ -75,7 +75,8 @@ async function checkout(user, body) {
     'SELECT id, title, price_cents, size_type, styles, sizes, avail, release_at FROM products WHERE id = ?',
     [productId]
   )
-  if (!product || !product.avail) throw new HttpError(404, 'product_not_found', 'Product not found.')
+  if (!product || !product.avail)
+    throw new HttpError(404, 'product_not_found', 'Product not found.')
   const style = String(body.style ?? 'OS')
   const size = String(body.size ?? 'OS')
   if (!product.styles.split(',').includes(style) || !JSON.parse(product.sizes).includes(size)) {
@@ -87,7 +88,11 @@ async function checkout(user, body) {
   )
   if (!profile) throw new HttpError(404, 'profile_not_found', 'Profile not found.')
   if (!user.gateway_customer_id || !user.card_payment_method_id) {
-    throw new HttpError(402, 'card_required', 'Please add a card to your account before checking out.')
+    throw new HttpError(
+      402,
+      'card_required',
+      'Please add a card to your account before checking out.'
+    )
   }
   const now = sqlTime()
   if (product.release_at && product.release_at <= now) {
@@ -151,7 +156,11 @@ async function checkout(user, body) {
     }
   } catch (error) {
     if (isDuplicate(error)) {
-      throw new HttpError(409, 'duplicate', 'You already have a slot for this release with this profile.')
+      throw new HttpError(
+        409,
+        'duplicate',
+        'You already have a slot for this release with this profile.'
+      )
     }
     throw error
   }
@@ -185,7 +194,11 @@ function send(response, status, payload) {
 
 const server = createServer((request, response) => {
   if (request.method === 'GET' && request.url === '/health') {
-    return send(response, 200, { success: true, status: 'ok' })
+    // Like the app's health check: one round trip to the database.
+    return client.query('SELECT 1').then(
+      () => send(response, 200, { status: 'ok', database: 'ok' }),
+      () => send(response, 503, { status: 'degraded', database: 'unreachable' })
+    )
   }
   if (request.method !== 'POST' || request.url !== '/api/checkout/withprofile') {
     return send(response, 404, { success: false, error: 'Not found', code: 'not_found' })
@@ -205,7 +218,11 @@ const server = createServer((request, response) => {
       send(response, 201, { success: true, order })
     } catch (error) {
       if (error instanceof HttpError) {
-        return send(response, error.status, { success: false, error: error.message, code: error.code })
+        return send(response, error.status, {
+          success: false,
+          error: error.message,
+          code: error.code,
+        })
       }
       console.error(error)
       send(response, 500, { success: false, error: 'Server error', code: 'server_error' })

@@ -7,11 +7,11 @@
 | and the products, starts build/bin/server.js and the raw baseline (bench/baseline.js), fires
 | POST /api/checkout/withprofile with autocannon and checks the database afterwards. Exits
 | non-zero on any correctness violation (oversold, duplicate, 5xx, missing order or hold).
-| Needs `node ace build` first (build/ is reused when present). See docs/performance.md.
+| Builds the app first (node ace build) when build/ is missing or stale. See docs/performance.md.
 */
 import { fork, spawn, execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs'
 import { cpus, loadavg, totalmem } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -24,22 +24,24 @@ const buildDir = join(root, 'build')
 
 const { values: flags } = parseArgs({
   options: {
-    db: { type: 'string', default: 'mysql' },
-    users: { type: 'string' },
-    slots: { type: 'string' },
-    connections: { type: 'string' },
-    duration: { type: 'string' },
-    pool: { type: 'string' },
-    port: { type: 'string', default: '3461' },
-    smoke: { type: 'boolean', default: false },
+    'db': { type: 'string', default: 'mysql' },
+    'users': { type: 'string' },
+    'slots': { type: 'string' },
+    'connections': { type: 'string' },
+    'duration': { type: 'string' },
+    'pool': { type: 'string' },
+    'port': { type: 'string', default: '3461' },
+    'smoke': { type: 'boolean', default: false },
+    'cpu-prof': { type: 'boolean', default: false },
+    'node-arg': { type: 'string', multiple: true, default: [] },
   },
 })
 const smoke = flags.smoke
 const settings = {
-  users: Number(flags.users ?? (smoke ? 300 : 5000)),
-  slots: Number(flags.slots ?? (smoke ? 50 : 500)),
+  users: Number(flags.users ?? (smoke ? 200 : 5000)),
+  slots: Number(flags.slots ?? (smoke ? 40 : 500)),
   connections: Number(flags.connections ?? (smoke ? 20 : 100)),
-  duration: Number(flags.duration ?? (smoke ? 2 : 10)),
+  duration: Number(flags.duration ?? (smoke ? 1 : 10)),
   pool: flags.pool ? Number(flags.pool) : undefined,
   appPort: Number(flags.port),
 }
@@ -50,12 +52,36 @@ for (const db of databases) {
 }
 
 const log = (...args) => console.error(...args)
-const load = () => loadavg().map((value) => value.toFixed(2)).join(' ')
+const load = () =>
+  loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ')
 
-function buildOnce() {
-  if (existsSync(join(buildDir, 'bin', 'server.js'))) return
+function newestMtime(target) {
+  if (!existsSync(target)) return 0
+  const stats = statSync(target)
+  if (!stats.isDirectory()) return stats.mtimeMs
+  let newest = stats.mtimeMs
+  for (const entry of readdirSync(target))
+    newest = Math.max(newest, newestMtime(join(target, entry)))
+  return newest
+}
+
+/** Builds the production server (node ace build) when build/ is missing or older than the code. */
+function buildWhenStale() {
+  const server = join(buildDir, 'bin', 'server.js')
+  const sources = ['app', 'config', 'start', 'database', 'bin', 'adonisrc.ts', 'package.json']
+  if (
+    existsSync(server) &&
+    sources.every((source) => newestMtime(join(root, source)) <= statSync(server).mtimeMs)
+  ) {
+    return
+  }
   log('building the app (node ace build)...')
-  execFileSync(process.execPath, ['ace', 'build'], { cwd: root, stdio: 'inherit' })
+  execFileSync(process.execPath, ['ace', 'build'], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
 }
 
 function appEnv(db, secrets) {
@@ -82,7 +108,8 @@ function appEnv(db, secrets) {
 
 async function waitForHealth(port, child) {
   for (let attempt = 0; attempt < 300; attempt++) {
-    if (child.exitCode !== null) throw new Error(`server on port ${port} exited (${child.exitCode})`)
+    if (child.exitCode !== null)
+      throw new Error(`server on port ${port} exited (${child.exitCode})`)
     try {
       const response = await fetch(`http://127.0.0.1:${port}/health`)
       if (response.ok) return
@@ -90,6 +117,16 @@ async function waitForHealth(port, child) {
     await new Promise((resolve) => setTimeout(resolve, 200))
   }
   throw new Error(`server on port ${port} did not answer /health`)
+}
+
+/** CPU time (user + system, ms) a process has used so far; null off Linux. */
+function cpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100
+  } catch {
+    return null
+  }
 }
 
 function stop(child) {
@@ -106,7 +143,16 @@ function stop(child) {
  * (customers cycling). Returns throughput, latency, status counts and the time of the
  * `soldOutAfter`-th 201 (time to sell out).
  */
-async function fire({ port, path, method = 'POST', customers, productId, amount, duration, soldOutAfter }) {
+async function fire({
+  port,
+  path,
+  method = 'POST',
+  customers,
+  productId,
+  amount,
+  duration,
+  soldOutAfter,
+}) {
   let next = 0
   const statuses = {}
   let created = 0
@@ -130,7 +176,12 @@ async function fire({ port, path, method = 'POST', customers, productId, amount,
               'content-type': 'application/json',
               'authorization': `Bearer ${customer.token}`,
             },
-            body: JSON.stringify({ productId, style: 'OS', size: 'OS', profileId: customer.profileId }),
+            body: JSON.stringify({
+              productId,
+              style: 'OS',
+              size: 'OS',
+              profileId: customer.profileId,
+            }),
           }
         },
       },
@@ -195,7 +246,17 @@ async function runDatabase(kind) {
   })
   const { customers, productIds: ids } = seeded
 
-  const app = spawn(process.execPath, ['bin/server.js'], { cwd: buildDir, env, stdio: 'inherit' })
+  // --cpu-prof: V8 profiles of the app server in tmp/bench/prof (summarise them with
+  // node bench/tools/top-profile.js <file>).
+  const profileArgs = flags['cpu-prof']
+    ? ['--cpu-prof', `--cpu-prof-dir=${join(root, 'tmp', 'bench', 'prof')}`]
+    : []
+  const nodeArgs = flags['node-arg'].map((arg) => arg.replace('./bench/', `${root}/bench/`))
+  const app = spawn(process.execPath, [...profileArgs, ...nodeArgs, 'bin/server.js'], {
+    cwd: buildDir,
+    env,
+    stdio: 'inherit',
+  })
   const baseline = fork(join(root, 'bench', 'baseline.js'), [], {
     env: {
       PATH: process.env.PATH,
@@ -218,14 +279,33 @@ async function runDatabase(kind) {
     await waitForHealth(settings.appPort, app)
     await waitForHealth(settings.basePort, baseline)
     const checkout = '/api/checkout/withprofile'
-    const warm = customers.slice(0, Math.min(users, 500))
+    const warm = customers.slice(0, Math.min(users, smoke ? 50 : 500))
     log(`[${kind}] warming up both servers (${warm.length} checkouts each)`)
-    await fire({ port: settings.appPort, path: checkout, customers: warm, productId: ids['app-warm'], amount: warm.length })
-    await fire({ port: settings.basePort, path: checkout, customers: warm, productId: ids['base-warm'], amount: warm.length })
+    await fire({
+      port: settings.appPort,
+      path: checkout,
+      customers: warm,
+      productId: ids['app-warm'],
+      amount: warm.length,
+    })
+    await fire({
+      port: settings.basePort,
+      path: checkout,
+      customers: warm,
+      productId: ids['base-warm'],
+      amount: warm.length,
+    })
 
     const phase = async (name, run, verify) => {
       log(`[${kind}] ${name} (load ${load()})`)
+      const pid = name.endsWith('baseline') ? baseline.pid : app.pid
+      const cpuBefore = cpuMs(pid)
       const result = await run()
+      const cpuAfter = cpuMs(pid)
+      // CPU time of the server per answered request: unlike req/s, barely moved by the other
+      // processes of a shared machine.
+      result.cpuPerRequest =
+        cpuBefore === null || cpuAfter === null ? null : (cpuAfter - cpuBefore) / result.responses
       const state = verify?.productId ? await verifyProduct(client, verify.productId) : null
       const checks = []
       if (state) {
@@ -239,7 +319,9 @@ async function runDatabase(kind) {
       checks.push(check(`${name} 5xx`, result.errors5xx, 0))
       checks.push(check(`${name} socket errors`, result.socketErrors, 0))
       if (verify?.only) {
-        const unexpected = Object.keys(result.statuses).filter((code) => !verify.only.includes(Number(code)))
+        const unexpected = Object.keys(result.statuses).filter(
+          (code) => !verify.only.includes(Number(code))
+        )
         checks.push(check(`${name} unexpected statuses`, unexpected.join(','), ''))
       }
       const row = { name, ...result, state, ok: checks.every(Boolean) }
@@ -249,47 +331,99 @@ async function runDatabase(kind) {
 
     const writeApp = await phase(
       'write path: endpoint',
-      () => fire({ port: settings.appPort, path: checkout, customers, productId: ids['app-write'], amount: users }),
+      () =>
+        fire({
+          port: settings.appPort,
+          path: checkout,
+          customers,
+          productId: ids['app-write'],
+          amount: users,
+        }),
       { productId: ids['app-write'], orders: users, created: users, only: [201] }
     )
     const writeBase = await phase(
       'write path: baseline',
-      () => fire({ port: settings.basePort, path: checkout, customers, productId: ids['base-write'], amount: users }),
+      () =>
+        fire({
+          port: settings.basePort,
+          path: checkout,
+          customers,
+          productId: ids['base-write'],
+          amount: users,
+        }),
       { productId: ids['base-write'], orders: users, created: users, only: [201] }
     )
     const sold = Math.min(slots, users)
     const dropApp = await phase(
       'drop: endpoint',
       () =>
-        fire({ port: settings.appPort, path: checkout, customers, productId: ids['app-drop'], amount: users, soldOutAfter: sold }),
+        fire({
+          port: settings.appPort,
+          path: checkout,
+          customers,
+          productId: ids['app-drop'],
+          amount: users,
+          soldOutAfter: sold,
+        }),
       { productId: ids['app-drop'], orders: sold, created: sold, only: [201, 409] }
     )
     const rejectApp = await phase(
       'sold out: endpoint',
       () =>
-        fire({ port: settings.appPort, path: checkout, customers, productId: ids['app-drop'], duration: settings.duration }),
+        fire({
+          port: settings.appPort,
+          path: checkout,
+          customers,
+          productId: ids['app-drop'],
+          duration: settings.duration,
+        }),
       { productId: ids['app-drop'], orders: sold, created: 0, only: [409] }
     )
     await phase(
       'drop: baseline',
       () =>
-        fire({ port: settings.basePort, path: checkout, customers, productId: ids['base-drop'], amount: users, soldOutAfter: sold }),
+        fire({
+          port: settings.basePort,
+          path: checkout,
+          customers,
+          productId: ids['base-drop'],
+          amount: users,
+          soldOutAfter: sold,
+        }),
       { productId: ids['base-drop'], orders: sold, created: sold, only: [201, 409] }
     )
     const rejectBase = await phase(
       'sold out: baseline',
       () =>
-        fire({ port: settings.basePort, path: checkout, customers, productId: ids['base-drop'], duration: settings.duration }),
+        fire({
+          port: settings.basePort,
+          path: checkout,
+          customers,
+          productId: ids['base-drop'],
+          duration: settings.duration,
+        }),
       { productId: ids['base-drop'], orders: sold, created: 0, only: [409] }
     )
     const healthApp = await phase(
       'GET /health: endpoint',
-      () => fire({ port: settings.appPort, path: '/health', method: 'GET', duration: settings.duration }),
+      () =>
+        fire({
+          port: settings.appPort,
+          path: '/health',
+          method: 'GET',
+          duration: settings.duration,
+        }),
       { only: [200] }
     )
     await phase(
       'GET /health: baseline',
-      () => fire({ port: settings.basePort, path: '/health', method: 'GET', duration: settings.duration }),
+      () =>
+        fire({
+          port: settings.basePort,
+          path: '/health',
+          method: 'GET',
+          duration: settings.duration,
+        }),
       { only: [200] }
     )
 
@@ -301,9 +435,16 @@ async function runDatabase(kind) {
       rejectRps: round(rejectApp.rps),
       baselineRejectRps: round(rejectBase.rps),
       healthRps: round(healthApp.rps),
+      endpointCpuMs: round(writeApp.cpuPerRequest, 2),
+      baselineCpuMs: round(writeBase.cpuPerRequest, 2),
+      rejectCpuMs: round(rejectApp.cpuPerRequest, 2),
+      healthCpuMs: round(healthApp.cpuPerRequest, 2),
       rejectToHealth: round(rejectApp.rps / healthApp.rps, 3),
       soldOutMs: dropApp.soldOutMs === null ? null : Math.round(dropApp.soldOutMs),
-      oversold: states.reduce((sum, state) => sum + Math.max(0, state.stockTaken - state.totalStock), 0),
+      oversold: states.reduce(
+        (sum, state) => sum + Math.max(0, state.stockTaken - state.totalStock),
+        0
+      ),
       duplicates: states.reduce((sum, state) => sum + state.duplicates, 0),
       errors5xx: rows.reduce((sum, row) => sum + row.errors5xx, 0),
       correct: failures.length === 0,
@@ -322,11 +463,24 @@ function round(value, digits = 1) {
 }
 
 function printTable(kind, rows) {
-  const header = ['phase', 'requests', 'req/s', 'p50 ms', 'p99 ms', 'statuses', '5xx', 'sold out', 'checks', 'load 1/5/15']
+  const header = [
+    'phase',
+    'requests',
+    'req/s',
+    'cpu ms/req',
+    'p50 ms',
+    'p99 ms',
+    'statuses',
+    '5xx',
+    'sold out',
+    'checks',
+    'load 1/5/15',
+  ]
   const lines = rows.map((row) => [
     row.name,
     String(row.responses),
     row.rps.toFixed(0),
+    row.cpuPerRequest === null ? '' : row.cpuPerRequest.toFixed(2),
     String(row.p50),
     String(row.p99),
     Object.entries(row.statuses)
@@ -337,7 +491,9 @@ function printTable(kind, rows) {
     row.ok ? 'ok' : 'FAIL',
     row.load,
   ])
-  const widths = header.map((title, column) => Math.max(title.length, ...lines.map((line) => line[column].length)))
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...lines.map((line) => line[column].length))
+  )
   const format = (cells) => cells.map((cell, column) => cell.padEnd(widths[column])).join('  ')
   console.log(`\n${kind === 'mysql' ? 'MariaDB' : 'SQLite'}`)
   console.log(format(header))
@@ -345,7 +501,7 @@ function printTable(kind, rows) {
   for (const line of lines) console.log(format(line))
 }
 
-buildOnce()
+buildWhenStale()
 console.log(
   `drop benchmark: U=${settings.users} S=${settings.slots} C=${settings.connections} ` +
     `duration=${settings.duration}s pool=${settings.pool ?? 10} | ${cpus().length} x ${cpus()[0]?.model} ` +

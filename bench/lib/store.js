@@ -3,7 +3,14 @@
 | mysql2 (MariaDB) and better-sqlite3 (embedded), the card vault format of app/core/services/
 | card_vault.ts, and the bulk seeding of customers, tokens, cards and profiles.
 */
-import { createCipheriv, createDecipheriv, createHash, randomBytes, randomUUID, scryptSync } from 'node:crypto'
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  randomBytes,
+  randomUUID,
+  scryptSync,
+} from 'node:crypto'
 import { crc32 } from 'node:zlib'
 import { mkdirSync, rmSync } from 'node:fs'
 import { dirname } from 'node:path'
@@ -77,7 +84,9 @@ export async function connect(options) {
     const wrap = (runner) => ({
       async query(sql, params = []) {
         const [result] = await runner.query(sql, params)
-        return Array.isArray(result) ? result : { affectedRows: result.affectedRows, insertId: result.insertId }
+        return Array.isArray(result)
+          ? result
+          : { affectedRows: result.affectedRows, insertId: result.insertId }
       },
     })
     return {
@@ -285,7 +294,10 @@ export async function seed(client, { users, vaultKeys, products }) {
 
 /** What the database says about one product after a phase: the correctness checks. */
 export async function verifyProduct(client, productId) {
-  const [product] = await client.query('SELECT total_stock, stock_taken FROM products WHERE id = ?', [productId])
+  const [product] = await client.query(
+    'SELECT total_stock, stock_taken FROM products WHERE id = ?',
+    [productId]
+  )
   const [orders] = await client.query(
     `SELECT COUNT(*) AS n, SUM(CASE WHEN hold_status = 'queued' THEN 1 ELSE 0 END) AS queued
      FROM orders WHERE product_id = ?`,
