@@ -3,7 +3,7 @@ import hash from '@adonisjs/core/services/hash'
 import { compose } from '@adonisjs/core/helpers'
 import { BaseModel, beforeCreate, column } from '@adonisjs/lucid/orm'
 import { withAuthFinder } from '@adonisjs/auth/mixins/lucid'
-import { DbAccessTokensProvider } from '@adonisjs/auth/access_tokens'
+import { AccessTokensProvider } from '#accounts/services/access_tokens_provider'
 import { randomUUID } from 'node:crypto'
 import { jsonColumn } from '#core/helpers/columns'
 import { accessTokenTtl } from '#config/auth'
@@ -92,7 +92,7 @@ export default class User extends compose(BaseModel, AuthFinder) {
     return this.role === 'admin'
   }
 
-  static accessTokens = DbAccessTokensProvider.forModel(User, {
+  static accessTokens = AccessTokensProvider.forModel(User, {
     expiresIn: accessTokenTtl,
     prefix: 'oat_',
     table: 'auth_access_tokens',

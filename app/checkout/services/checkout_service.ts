@@ -68,15 +68,21 @@ export class CheckoutService {
     }
     const product = await this.findProduct(request.productId)
     const { style, size } = this.chooseVariant(product, request.style, request.size)
+    if (product.isReleased) {
+      throw AppError.conflict('This release has already dropped.', 'released')
+    }
+    // Sold out as of the row just read: answer at once, without reading the profile, unsealing
+    // the card or opening a transaction (after a drop sells out, nearly every press lands here).
+    // This is only a shortcut: while slots remain, the conditional UPDATE below still decides.
+    if (product.stockTaken >= product.totalStock) {
+      throw AppError.conflict(SOLD_OUT, 'sold_out')
+    }
     const profile = await profileService.findOwned(user, String(request.profileId))
     if (!(await cardOnFile(user))) {
       throw new AppError('Please add a card to your account before checking out.', {
         status: 402,
         code: 'card_required',
       })
-    }
-    if (product.isReleased) {
-      throw AppError.conflict('This release has already dropped.', 'released')
     }
 
     const snapshot: AcoSnapshot = {

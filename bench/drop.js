@@ -1,0 +1,520 @@
+#!/usr/bin/env node
+/*
+| npm run bench:drop [-- --db mysql|sqlite|both --users 5000 --slots 500 --connections 100
+|                        --duration 10 --pool 10 --smoke]
+|
+| Release-day rush against the production build: seeds U customers (token, card, profile each)
+| and the products, starts build/bin/server.js and the raw baseline (bench/baseline.js), fires
+| POST /api/checkout/withprofile with autocannon and checks the database afterwards. Exits
+| non-zero on any correctness violation (oversold, duplicate, 5xx, missing order or hold).
+| Builds the app first (node ace build) when build/ is missing or stale. See docs/performance.md.
+*/
+import { fork, spawn, execFileSync } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs'
+import { cpus, loadavg, totalmem } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import autocannon from 'autocannon'
+import { connect, resetDatabase, seed, verifyProduct } from './lib/store.js'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const buildDir = join(root, 'build')
+
+const { values: flags } = parseArgs({
+  options: {
+    'db': { type: 'string', default: 'mysql' },
+    'users': { type: 'string' },
+    'slots': { type: 'string' },
+    'connections': { type: 'string' },
+    'duration': { type: 'string' },
+    'pool': { type: 'string' },
+    'port': { type: 'string', default: '3461' },
+    'smoke': { type: 'boolean', default: false },
+    'cpu-prof': { type: 'boolean', default: false },
+    'node-arg': { type: 'string', multiple: true, default: [] },
+  },
+})
+const smoke = flags.smoke
+const settings = {
+  users: Number(flags.users ?? (smoke ? 200 : 5000)),
+  slots: Number(flags.slots ?? (smoke ? 40 : 500)),
+  connections: Number(flags.connections ?? (smoke ? 20 : 100)),
+  duration: Number(flags.duration ?? (smoke ? 1 : 10)),
+  pool: flags.pool ? Number(flags.pool) : undefined,
+  appPort: Number(flags.port),
+}
+settings.basePort = settings.appPort + 1
+const databases = flags.db === 'both' ? ['mysql', 'sqlite'] : [flags.db]
+for (const db of databases) {
+  if (!['mysql', 'sqlite'].includes(db)) throw new Error(`--db must be mysql, sqlite or both`)
+}
+
+const log = (...args) => console.error(...args)
+const load = () =>
+  loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ')
+
+function newestMtime(target) {
+  if (!existsSync(target)) return 0
+  const stats = statSync(target)
+  if (!stats.isDirectory()) return stats.mtimeMs
+  let newest = stats.mtimeMs
+  for (const entry of readdirSync(target))
+    newest = Math.max(newest, newestMtime(join(target, entry)))
+  return newest
+}
+
+/** Builds the production server (node ace build) when build/ is missing or older than the code. */
+function buildWhenStale() {
+  const server = join(buildDir, 'bin', 'server.js')
+  const sources = ['app', 'config', 'start', 'database', 'bin', 'adonisrc.ts', 'package.json']
+  if (
+    existsSync(server) &&
+    sources.every((source) => newestMtime(join(root, source)) <= statSync(server).mtimeMs)
+  ) {
+    return
+  }
+  log('building the app (node ace build)...')
+  execFileSync(process.execPath, ['ace', 'build'], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
+}
+
+function appEnv(db, secrets) {
+  return {
+    PATH: process.env.PATH,
+    NODE_ENV: 'production',
+    PORT: String(settings.appPort),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    APP_KEY: secrets.appKey,
+    PROFILE_TRANSPORT_KEY: secrets.transportKey,
+    VAULT_KEYS: secrets.vaultKeys,
+    DB_CONNECTION: db.kind,
+    ...(db.kind === 'mysql' ? { MYSQL_DB_NAME: db.database } : { SQLITE_PATH: db.path }),
+    ...(settings.pool ? { DB_POOL_MAX: String(settings.pool) } : {}),
+    // All the load comes from one address and each customer presses more than 30 times a
+    // minute in the rejection phase: the limits are raised for the benchmark only.
+    RATE_LIMIT_CHECKOUT_PER_MINUTE: '1000000',
+    RATE_LIMIT_CHECKOUT_IP_PER_MINUTE: '100000000',
+    // Holds stay queued during the measured window; the worker would compete for the CPU.
+    HOLD_WORKER_ENABLED: 'false',
+  }
+}
+
+async function waitForHealth(port, child) {
+  for (let attempt = 0; attempt < 300; attempt++) {
+    if (child.exitCode !== null)
+      throw new Error(`server on port ${port} exited (${child.exitCode})`)
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/health`)
+      if (response.ok) return
+    } catch {}
+    await new Promise((resolve) => setTimeout(resolve, 200))
+  }
+  throw new Error(`server on port ${port} did not answer /health`)
+}
+
+/** CPU time (user + system, ms) a process has used so far; null off Linux. */
+function cpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100
+  } catch {
+    return null
+  }
+}
+
+function stop(child) {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve()
+    child.once('exit', resolve)
+    child.kill('SIGTERM')
+    setTimeout(() => child.exitCode === null && child.kill('SIGKILL'), 5000).unref()
+  })
+}
+
+/**
+ * One autocannon run. `amount` requests (each customer once, in order) or `duration` seconds
+ * (customers cycling). Returns throughput, latency, status counts and the time of the
+ * `soldOutAfter`-th 201 (time to sell out).
+ */
+async function fire({
+  port,
+  path,
+  method = 'POST',
+  customers,
+  productId,
+  amount,
+  duration,
+  soldOutAfter,
+}) {
+  let next = 0
+  const statuses = {}
+  let created = 0
+  let soldOutMs = null
+  const started = performance.now()
+  const instance = autocannon({
+    url: `http://127.0.0.1:${port}`,
+    connections: settings.connections,
+    ...(amount ? { amount } : { duration }),
+    timeout: 30,
+    requests: [
+      {
+        method,
+        path,
+        setupRequest(request) {
+          if (!customers) return request
+          const customer = customers[next++ % customers.length]
+          return {
+            ...request,
+            headers: {
+              'content-type': 'application/json',
+              'authorization': `Bearer ${customer.token}`,
+            },
+            body: JSON.stringify({
+              productId,
+              style: 'OS',
+              size: 'OS',
+              profileId: customer.profileId,
+            }),
+          }
+        },
+      },
+    ],
+  })
+  instance.on('response', (_client, statusCode) => {
+    statuses[statusCode] = (statuses[statusCode] ?? 0) + 1
+    if (statusCode === 201 && ++created === soldOutAfter) soldOutMs = performance.now() - started
+  })
+  const result = await instance
+  const seconds = (performance.now() - started) / 1000
+  const responses = Object.values(statuses).reduce((sum, count) => sum + count, 0)
+  const errors5xx = Object.entries(statuses)
+    .filter(([code]) => Number(code) >= 500)
+    .reduce((sum, [, count]) => sum + count, 0)
+  return {
+    responses,
+    rps: responses / seconds,
+    seconds,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    statuses,
+    errors5xx,
+    socketErrors: result.errors + result.timeouts,
+    soldOutMs,
+    load: load(),
+  }
+}
+
+async function runDatabase(kind) {
+  const secrets = {
+    appKey: randomBytes(32).toString('base64url'),
+    transportKey: randomBytes(32).toString('hex'),
+    vaultKeys: `bench:${randomBytes(32).toString('hex')}`,
+  }
+  const db =
+    kind === 'mysql'
+      ? { kind, db: kind, database: 'dropslot_bench' }
+      : { kind, db: kind, path: join(root, 'tmp', 'bench', 'drop.sqlite3') }
+  await resetDatabase(db)
+  const env = appEnv(db, secrets)
+  log(`[${kind}] migrating`)
+  execFileSync(process.execPath, ['ace', 'migration:run', '--force'], {
+    cwd: buildDir,
+    env,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
+  const client = await connect(db)
+  const { users, slots } = settings
+  log(`[${kind}] seeding ${users} customers, ${slots} slots`)
+  const seeded = await seed(client, {
+    users,
+    vaultKeys: secrets.vaultKeys,
+    products: {
+      'app-warm': users,
+      'base-warm': users,
+      'app-write': users,
+      'base-write': users,
+      'app-drop': slots,
+      'base-drop': slots,
+    },
+  })
+  const { customers, productIds: ids } = seeded
+
+  // --cpu-prof: V8 profiles of the app server in tmp/bench/prof (summarise them with
+  // node bench/tools/top-profile.js <file>).
+  const profileArgs = flags['cpu-prof']
+    ? ['--cpu-prof', `--cpu-prof-dir=${join(root, 'tmp', 'bench', 'prof')}`]
+    : []
+  const nodeArgs = flags['node-arg'].map((arg) => arg.replace('./bench/', `${root}/bench/`))
+  const app = spawn(process.execPath, [...profileArgs, ...nodeArgs, 'bin/server.js'], {
+    cwd: buildDir,
+    env,
+    stdio: 'inherit',
+  })
+  const baseline = fork(join(root, 'bench', 'baseline.js'), [], {
+    env: {
+      PATH: process.env.PATH,
+      BASELINE_DB: kind,
+      BASELINE_DATABASE: db.database ?? '',
+      BASELINE_SQLITE_PATH: db.path ?? '',
+      BASELINE_PORT: String(settings.basePort),
+      VAULT_KEYS: secrets.vaultKeys,
+      DB_POOL_MAX: String(settings.pool ?? 10),
+    },
+    stdio: 'inherit',
+  })
+  const rows = []
+  const failures = []
+  const check = (label, actual, expected) => {
+    if (actual !== expected) failures.push(`${kind} ${label}: ${actual}, expected ${expected}`)
+    return actual === expected
+  }
+  try {
+    await waitForHealth(settings.appPort, app)
+    await waitForHealth(settings.basePort, baseline)
+    const checkout = '/api/checkout/withprofile'
+    const warm = customers.slice(0, Math.min(users, smoke ? 50 : 500))
+    log(`[${kind}] warming up both servers (${warm.length} checkouts each)`)
+    await fire({
+      port: settings.appPort,
+      path: checkout,
+      customers: warm,
+      productId: ids['app-warm'],
+      amount: warm.length,
+    })
+    await fire({
+      port: settings.basePort,
+      path: checkout,
+      customers: warm,
+      productId: ids['base-warm'],
+      amount: warm.length,
+    })
+
+    const phase = async (name, run, verify) => {
+      log(`[${kind}] ${name} (load ${load()})`)
+      const pid = name.endsWith('baseline') ? baseline.pid : app.pid
+      const cpuBefore = cpuMs(pid)
+      const result = await run()
+      const cpuAfter = cpuMs(pid)
+      // CPU time of the server per answered request: unlike req/s, barely moved by the other
+      // processes of a shared machine.
+      result.cpuPerRequest =
+        cpuBefore === null || cpuAfter === null ? null : (cpuAfter - cpuBefore) / result.responses
+      const state = verify?.productId ? await verifyProduct(client, verify.productId) : null
+      const checks = []
+      if (state) {
+        checks.push(check(`${name} orders`, state.orders, verify.orders))
+        checks.push(check(`${name} stock_taken`, state.stockTaken, state.orders))
+        checks.push(check(`${name} oversold`, Math.max(0, state.stockTaken - state.totalStock), 0))
+        checks.push(check(`${name} duplicates`, state.duplicates, 0))
+        checks.push(check(`${name} holds queued`, state.holdsQueued, state.orders))
+        checks.push(check(`${name} 201s`, result.statuses[201] ?? 0, verify.created))
+      }
+      checks.push(check(`${name} 5xx`, result.errors5xx, 0))
+      checks.push(check(`${name} socket errors`, result.socketErrors, 0))
+      if (verify?.only) {
+        const unexpected = Object.keys(result.statuses).filter(
+          (code) => !verify.only.includes(Number(code))
+        )
+        checks.push(check(`${name} unexpected statuses`, unexpected.join(','), ''))
+      }
+      const row = { name, ...result, state, ok: checks.every(Boolean) }
+      rows.push(row)
+      return row
+    }
+
+    const writeApp = await phase(
+      'write path: endpoint',
+      () =>
+        fire({
+          port: settings.appPort,
+          path: checkout,
+          customers,
+          productId: ids['app-write'],
+          amount: users,
+        }),
+      { productId: ids['app-write'], orders: users, created: users, only: [201] }
+    )
+    const writeBase = await phase(
+      'write path: baseline',
+      () =>
+        fire({
+          port: settings.basePort,
+          path: checkout,
+          customers,
+          productId: ids['base-write'],
+          amount: users,
+        }),
+      { productId: ids['base-write'], orders: users, created: users, only: [201] }
+    )
+    const sold = Math.min(slots, users)
+    const dropApp = await phase(
+      'drop: endpoint',
+      () =>
+        fire({
+          port: settings.appPort,
+          path: checkout,
+          customers,
+          productId: ids['app-drop'],
+          amount: users,
+          soldOutAfter: sold,
+        }),
+      { productId: ids['app-drop'], orders: sold, created: sold, only: [201, 409] }
+    )
+    const rejectApp = await phase(
+      'sold out: endpoint',
+      () =>
+        fire({
+          port: settings.appPort,
+          path: checkout,
+          customers,
+          productId: ids['app-drop'],
+          duration: settings.duration,
+        }),
+      { productId: ids['app-drop'], orders: sold, created: 0, only: [409] }
+    )
+    await phase(
+      'drop: baseline',
+      () =>
+        fire({
+          port: settings.basePort,
+          path: checkout,
+          customers,
+          productId: ids['base-drop'],
+          amount: users,
+          soldOutAfter: sold,
+        }),
+      { productId: ids['base-drop'], orders: sold, created: sold, only: [201, 409] }
+    )
+    const rejectBase = await phase(
+      'sold out: baseline',
+      () =>
+        fire({
+          port: settings.basePort,
+          path: checkout,
+          customers,
+          productId: ids['base-drop'],
+          duration: settings.duration,
+        }),
+      { productId: ids['base-drop'], orders: sold, created: 0, only: [409] }
+    )
+    const healthApp = await phase(
+      'GET /health: endpoint',
+      () =>
+        fire({
+          port: settings.appPort,
+          path: '/health',
+          method: 'GET',
+          duration: settings.duration,
+        }),
+      { only: [200] }
+    )
+    await phase(
+      'GET /health: baseline',
+      () =>
+        fire({
+          port: settings.basePort,
+          path: '/health',
+          method: 'GET',
+          duration: settings.duration,
+        }),
+      { only: [200] }
+    )
+
+    const states = rows.map((row) => row.state).filter(Boolean)
+    const summary = {
+      endpointRps: round(writeApp.rps),
+      baselineRps: round(writeBase.rps),
+      ratio: round(writeApp.rps / writeBase.rps, 3),
+      rejectRps: round(rejectApp.rps),
+      baselineRejectRps: round(rejectBase.rps),
+      healthRps: round(healthApp.rps),
+      endpointCpuMs: round(writeApp.cpuPerRequest, 2),
+      baselineCpuMs: round(writeBase.cpuPerRequest, 2),
+      rejectCpuMs: round(rejectApp.cpuPerRequest, 2),
+      healthCpuMs: round(healthApp.cpuPerRequest, 2),
+      rejectToHealth: round(rejectApp.rps / healthApp.rps, 3),
+      soldOutMs: dropApp.soldOutMs === null ? null : Math.round(dropApp.soldOutMs),
+      oversold: states.reduce(
+        (sum, state) => sum + Math.max(0, state.stockTaken - state.totalStock),
+        0
+      ),
+      duplicates: states.reduce((sum, state) => sum + state.duplicates, 0),
+      errors5xx: rows.reduce((sum, row) => sum + row.errors5xx, 0),
+      correct: failures.length === 0,
+      load: load(),
+    }
+    return { rows, summary, failures }
+  } finally {
+    await Promise.all([stop(app), stop(baseline)])
+    await client.close()
+  }
+}
+
+function round(value, digits = 1) {
+  const factor = 10 ** digits
+  return Math.round(value * factor) / factor
+}
+
+function printTable(kind, rows) {
+  const header = [
+    'phase',
+    'requests',
+    'req/s',
+    'cpu ms/req',
+    'p50 ms',
+    'p99 ms',
+    'statuses',
+    '5xx',
+    'sold out',
+    'checks',
+    'load 1/5/15',
+  ]
+  const lines = rows.map((row) => [
+    row.name,
+    String(row.responses),
+    row.rps.toFixed(0),
+    row.cpuPerRequest === null ? '' : row.cpuPerRequest.toFixed(2),
+    String(row.p50),
+    String(row.p99),
+    Object.entries(row.statuses)
+      .map(([code, count]) => `${code}x${count}`)
+      .join(' '),
+    String(row.errors5xx),
+    row.soldOutMs === null ? '' : `${(row.soldOutMs / 1000).toFixed(2)} s`,
+    row.ok ? 'ok' : 'FAIL',
+    row.load,
+  ])
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...lines.map((line) => line[column].length))
+  )
+  const format = (cells) => cells.map((cell, column) => cell.padEnd(widths[column])).join('  ')
+  console.log(`\n${kind === 'mysql' ? 'MariaDB' : 'SQLite'}`)
+  console.log(format(header))
+  console.log(widths.map((width) => '-'.repeat(width)).join('  '))
+  for (const line of lines) console.log(format(line))
+}
+
+buildWhenStale()
+console.log(
+  `drop benchmark: U=${settings.users} S=${settings.slots} C=${settings.connections} ` +
+    `duration=${settings.duration}s pool=${settings.pool ?? 10} | ${cpus().length} x ${cpus()[0]?.model} ` +
+    `| ${(totalmem() / 2 ** 30).toFixed(1)} GiB | node ${process.version} | load ${load()}`
+)
+const results = {}
+const allFailures = []
+for (const kind of databases) {
+  const { rows, summary, failures } = await runDatabase(kind)
+  printTable(kind, rows)
+  results[kind] = summary
+  allFailures.push(...failures)
+}
+for (const failure of allFailures) console.log(`FAIL ${failure}`)
+console.log(JSON.stringify(results))
+process.exitCode = allFailures.length ? 1 : 0
