@@ -17,6 +17,25 @@ export type NewOrder = {
   promoCode?: string
 }
 
+export type ReleaseRunResult = {
+  id: number
+  status: 'running' | 'finished' | 'failed'
+  dryRun: boolean
+  engine: string
+  ordersSubmitted: number
+  ordersSucceeded: number
+  ordersFailed: number
+  feesCharged: number
+  feesDue: number
+  error: string | null
+  report: {
+    products: { id: number; title: string }[]
+    awaitingResult: number
+    awaitingHold: number
+    plan: { readyToSubmit: number; toResume: number; toFinish: number; feeRetries: number } | null
+  }
+}
+
 const base = simpleRestProvider(API_URL, httpClient)
 
 /**
@@ -41,6 +60,15 @@ export const dataProvider = {
   async dashboard() {
     const { json } = await httpClient(`${API_URL}/dashboard`)
     return json
+  },
+
+  /** Runs release day now (the CLI's release:run); 409 while another run holds the lock. */
+  async runRelease(options: { productId?: number | null; dryRun?: boolean }) {
+    const { json } = await httpClient(`${API_URL}/release-runs`, {
+      method: 'POST',
+      body: JSON.stringify(options),
+    })
+    return json as ReleaseRunResult
   },
 
   async markOrder(

@@ -63,6 +63,7 @@ const messages: TranslationMessages = {
         promoCode: 'Promo',
         confirmationNumber: 'Retailer confirmation',
         failReason: 'Failure reason',
+        feeDue: 'Fee due',
       },
     },
     'customers': {
@@ -132,6 +133,7 @@ const messages: TranslationMessages = {
     },
     'release-runs': {
       name: 'Release run |||| Release runs',
+      fields: { startedAt: 'Started', dryRun: 'Dry run', trigger: 'Started by' },
     },
   },
   dropslot: {
@@ -192,6 +194,9 @@ const messages: TranslationMessages = {
     },
     orders: {
       title: 'Order %{id}',
+      fee_due: 'Fee due',
+      fee_due_hint:
+        'The fee was declined (%{status}, %{attempts} attempt(s)); later release runs retry it.',
       mark_success: 'Mark success',
       mark_fail: 'Mark failed',
       mark_success_title: 'Mark this order successful?',
@@ -256,7 +261,31 @@ const messages: TranslationMessages = {
       exported: 'CSV downloaded',
     },
     release_runs: {
-      empty: 'No release runs yet. Runs appear here once the release-day job has run.',
+      empty: 'No release runs yet. Use "Run release now", or let the release-day job run.',
+      run: 'Run release now',
+      run_title: 'Run release day now?',
+      run_body:
+        'Pending orders of released products go to the checkout engine; successes are charged their fee, failures cost nothing, and customers are e-mailed. Same as `npx dropslot release:run`.',
+      product: 'Product',
+      all_released: 'All released products',
+      dry_run: 'Dry run (show what would happen, change nothing)',
+      dry_run_hint: 'Nothing is submitted, charged or e-mailed.',
+      real_hint: 'Orders are submitted now; this cannot be undone.',
+      confirm: 'Run release',
+      confirm_dry: 'Run dry run',
+      running: 'Running…',
+      close: 'Close',
+      result:
+        'Run #%{id} finished: %{submitted} submitted, %{succeeded} succeeded, %{failed} failed.',
+      result_fees: 'Fees charged: %{charged}; fees due (declined): %{due}.',
+      result_awaiting: "%{count} order(s) wait for the bot's result.",
+      result_awaiting_hold: '%{count} order(s) still wait for their $1.00 card check.',
+      result_dry:
+        'Dry run #%{id}: would submit %{readyToSubmit} order(s), resume %{toResume}, finish %{toFinish}, retry %{feeRetries} declined fee(s).',
+      result_failed: 'Run #%{id} failed: %{error}',
+      fees_due: 'Fees due',
+      last: 'Last release run #%{id}: %{status} %{when} · %{submitted} submitted, %{succeeded} succeeded, %{failed} failed',
+      none_yet: 'No release run yet.',
       submitted: 'Submitted',
       succeeded: 'Succeeded',
       failed: 'Failed',

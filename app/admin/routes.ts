@@ -23,6 +23,7 @@ const PromoCodesController = () => import('#admin/controllers/promo_codes_contro
 const SubscribersController = () => import('#admin/controllers/subscribers_controller')
 const EmailsController = () => import('#admin/controllers/emails_controller')
 const AuditLogController = () => import('#admin/controllers/audit_log_controller')
+const ReleaseRunsController = () => import('#admin/controllers/release_runs_controller')
 
 const id = { match: /^[0-9]+$/, cast: (value: string) => Number(value) }
 const publicId = router.matchers.uuid()
@@ -107,6 +108,9 @@ router
 
     router.get('/emails', [EmailsController, 'index']).as('emails.index')
     router.get('/emails/:id', [EmailsController, 'show']).where('id', id).as('emails.show')
+
+    // Run release day now (the list and one run are the release module's GET routes).
+    router.post('/release-runs', [ReleaseRunsController, 'store']).as('releaseRuns.store')
 
     router.get('/audit-log', [AuditLogController, 'index']).as('auditLog.index')
     router.get('/audit-log/:id', [AuditLogController, 'show']).where('id', id).as('auditLog.show')

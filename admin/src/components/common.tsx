@@ -39,6 +39,28 @@ export function StatusChip({ status }: { status?: string }) {
 }
 StatusChip.displayName = 'StatusChip'
 
+/** A successful order whose fee was declined or needs the customer: money still owed. */
+export function FeeDueChip() {
+  const translate = useTranslate()
+  const record = useRecordContext()
+  if (!record?.feeDue) return null
+  return (
+    <Tooltip
+      title={translate('dropslot.orders.fee_due_hint', {
+        status: record.feeStatus,
+        attempts: record.feeAttempts ?? 0,
+      })}
+    >
+      <Chip
+        size="small"
+        color="warning"
+        variant="outlined"
+        label={translate('dropslot.orders.fee_due')}
+      />
+    </Tooltip>
+  )
+}
+
 /** Slots taken / total as a bar: red when nearly gone, so sell-outs stand out at a glance. */
 export function SlotBar({ taken, total }: { taken?: number; total?: number }) {
   const record = useRecordContext()

@@ -63,6 +63,15 @@ type Summary = {
     holdsOpenCents: number
   }
   totals: { customers: number; subscribers: number; products: number; emailsFailed: number }
+  lastReleaseRun: {
+    id: number
+    status: string
+    startedAt: string
+    finishedAt: string | null
+    ordersSubmitted: number
+    ordersSucceeded: number
+    ordersFailed: number
+  } | null
   unavailable: Record<string, string>
 }
 
@@ -422,6 +431,22 @@ export function Dashboard() {
           </Card>
         </Grid>
       </Grid>
+      <Typography variant="body2" sx={{ mt: 2 }} data-testid="last-release-run">
+        <Link to="/release-runs">
+          {summary.lastReleaseRun
+            ? translate('dropslot.release_runs.last', {
+                id: summary.lastReleaseRun.id,
+                status: summary.lastReleaseRun.status,
+                when: relativeTime(
+                  summary.lastReleaseRun.finishedAt ?? summary.lastReleaseRun.startedAt
+                ),
+                submitted: summary.lastReleaseRun.ordersSubmitted,
+                succeeded: summary.lastReleaseRun.ordersSucceeded,
+                failed: summary.lastReleaseRun.ordersFailed,
+              })
+            : translate('dropslot.release_runs.none_yet')}
+        </Link>
+      </Typography>
       <Typography variant="caption" color="text.secondary" sx={{ display: 'block', mt: 1 }}>
         {translate('dropslot.dashboard.updated', {
           time: new Date(summary.generatedAt).toLocaleTimeString(),

@@ -3,6 +3,7 @@ import ShoppingCartIcon from '@mui/icons-material/ShoppingCart'
 import { useWatch } from 'react-hook-form'
 import {
   AutocompleteInput,
+  BooleanInput,
   BulkExportButton,
   Create,
   CreateButton,
@@ -31,7 +32,15 @@ import {
   useTranslate,
   Link,
 } from 'react-admin'
-import { STATUS_CHOICES, Search, StatusChip, cents, money, shortId } from '../components/common'
+import {
+  FeeDueChip,
+  STATUS_CHOICES,
+  Search,
+  StatusChip,
+  cents,
+  money,
+  shortId,
+} from '../components/common'
 import {
   AcoDownloadButton,
   BulkResendButton,
@@ -50,6 +59,7 @@ const orderFilters = [
   <DateInput key="from" source="orderDate_gte" />,
   <DateInput key="until" source="orderDate_lte" />,
   <TextInput key="promo" source="promoCode" />,
+  <BooleanInput key="feeDue" source="feeDue" />,
 ]
 
 const OrderListActions = () => (
@@ -106,7 +116,15 @@ export function OrderList() {
         />
         <FunctionField source="price" render={(record) => money(record.price)} textAlign="right" />
         <TextField source="promoCode" emptyText="" />
-        <FunctionField source="status" render={() => <StatusChip />} />
+        <FunctionField
+          source="status"
+          render={() => (
+            <Stack direction="row" spacing={0.5}>
+              <StatusChip />
+              <FeeDueChip />
+            </Stack>
+          )}
+        />
       </DatagridConfigurable>
     </List>
   )
@@ -292,6 +310,7 @@ function OrderShowLayout() {
       <Stack direction="row" spacing={2} sx={{ mb: 2, alignItems: 'center', flexWrap: 'wrap' }}>
         <Typography variant="h6">{record.productTitle}</Typography>
         <StatusChip />
+        <FeeDueChip />
         <Box sx={{ flex: 1 }} />
         <MarkOrderButton status="success" />
         <MarkOrderButton status="fail" />

@@ -1,14 +1,203 @@
-import { Box, Typography } from '@mui/material'
-import RocketLaunchIcon from '@mui/icons-material/RocketLaunch'
+import { useState } from 'react'
 import {
+  Alert,
+  Box,
+  Button as MuiButton,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogContentText,
+  DialogTitle,
+  FormControlLabel,
+  MenuItem,
+  Switch,
+  TextField as MuiTextField,
+  Typography,
+} from '@mui/material'
+import RocketLaunchIcon from '@mui/icons-material/RocketLaunch'
+import PlayArrowIcon from '@mui/icons-material/PlayArrow'
+import {
+  Button,
   Datagrid,
   DateField,
   FunctionField,
   List,
   NumberField,
   TextField,
+  TopToolbar,
+  useDataProvider,
+  useGetList,
+  useNotify,
+  useRefresh,
   useTranslate,
 } from 'react-admin'
+import type { DropslotDataProvider, ReleaseRunResult } from '../dataProvider'
+
+/** Products whose release time has come: what a run can work on. */
+function useReleasedProducts(enabled: boolean) {
+  const { data } = useGetList(
+    'products',
+    {
+      filter: { upcoming: false },
+      sort: { field: 'releaseAt', order: 'DESC' },
+      pagination: { page: 1, perPage: 100 },
+    },
+    { enabled }
+  )
+  return (data ?? []).filter((product) => product.releaseAt)
+}
+
+function RunResult({ result }: { result: ReleaseRunResult }) {
+  const translate = useTranslate()
+  if (result.status === 'failed') {
+    return (
+      <Alert severity="error" data-testid="release-run-result">
+        {translate('dropslot.release_runs.result_failed', { id: result.id, error: result.error })}
+      </Alert>
+    )
+  }
+  if (result.dryRun && result.report.plan) {
+    return (
+      <Alert severity="info" data-testid="release-run-result">
+        {translate('dropslot.release_runs.result_dry', { id: result.id, ...result.report.plan })}
+      </Alert>
+    )
+  }
+  return (
+    <Alert severity="success" data-testid="release-run-result">
+      {translate('dropslot.release_runs.result', {
+        id: result.id,
+        submitted: result.ordersSubmitted,
+        succeeded: result.ordersSucceeded,
+        failed: result.ordersFailed,
+      })}
+      <br />
+      {translate('dropslot.release_runs.result_fees', {
+        charged: result.feesCharged,
+        due: result.feesDue,
+      })}
+      {result.report.awaitingResult > 0 && (
+        <>
+          <br />
+          {translate('dropslot.release_runs.result_awaiting', {
+            count: result.report.awaitingResult,
+          })}
+        </>
+      )}
+      {result.report.awaitingHold > 0 && (
+        <>
+          <br />
+          {translate('dropslot.release_runs.result_awaiting_hold', {
+            count: result.report.awaitingHold,
+          })}
+        </>
+      )}
+    </Alert>
+  )
+}
+
+/**
+ * "Run release now": the same run as `npx dropslot release:run [--product] [--dry-run]`, for
+ * one released product or all of them. The run happens within the request; its counts are shown
+ * in the dialog and the list refreshes.
+ */
+export function RunReleaseButton() {
+  const translate = useTranslate()
+  const notify = useNotify()
+  const refresh = useRefresh()
+  const dataProvider = useDataProvider<DropslotDataProvider>()
+  const [open, setOpen] = useState(false)
+  const [productId, setProductId] = useState<number | ''>('')
+  const [dryRun, setDryRun] = useState(false)
+  const [busy, setBusy] = useState(false)
+  const [result, setResult] = useState<ReleaseRunResult | null>(null)
+  const products = useReleasedProducts(open)
+
+  const close = () => {
+    if (busy) return
+    setOpen(false)
+    setResult(null)
+  }
+  const submit = async () => {
+    setBusy(true)
+    try {
+      const run = await dataProvider.runRelease({
+        productId: productId === '' ? null : productId,
+        dryRun,
+      })
+      setResult(run)
+      refresh()
+    } catch (error) {
+      notify((error as Error).message || 'ra.notification.http_error', { type: 'error' })
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <>
+      <Button label="dropslot.release_runs.run" onClick={() => setOpen(true)}>
+        <PlayArrowIcon />
+      </Button>
+      <Dialog open={open} onClose={close} maxWidth="sm" fullWidth>
+        <DialogTitle>{translate('dropslot.release_runs.run_title')}</DialogTitle>
+        <DialogContent>
+          {result ? (
+            <RunResult result={result} />
+          ) : (
+            <>
+              <DialogContentText>{translate('dropslot.release_runs.run_body')}</DialogContentText>
+              <MuiTextField
+                select
+                fullWidth
+                margin="normal"
+                label={translate('dropslot.release_runs.product')}
+                value={productId}
+                onChange={(event) =>
+                  setProductId(event.target.value === '' ? '' : Number(event.target.value))
+                }
+              >
+                <MenuItem value="">{translate('dropslot.release_runs.all_released')}</MenuItem>
+                {products.map((product) => (
+                  <MenuItem key={product.id} value={product.id}>
+                    {product.productTitle}
+                  </MenuItem>
+                ))}
+              </MuiTextField>
+              <FormControlLabel
+                control={
+                  <Switch checked={dryRun} onChange={(event) => setDryRun(event.target.checked)} />
+                }
+                label={translate('dropslot.release_runs.dry_run')}
+              />
+              <Typography variant="caption" color="text.secondary" component="p">
+                {translate(
+                  dryRun ? 'dropslot.release_runs.dry_run_hint' : 'dropslot.release_runs.real_hint'
+                )}
+              </Typography>
+            </>
+          )}
+        </DialogContent>
+        <DialogActions>
+          <MuiButton onClick={close} disabled={busy}>
+            {translate(result ? 'dropslot.release_runs.close' : 'dropslot.common.cancel')}
+          </MuiButton>
+          {!result && (
+            <MuiButton variant="contained" onClick={submit} disabled={busy}>
+              {translate(
+                busy
+                  ? 'dropslot.release_runs.running'
+                  : dryRun
+                    ? 'dropslot.release_runs.confirm_dry'
+                    : 'dropslot.release_runs.confirm'
+              )}
+            </MuiButton>
+          )}
+        </DialogActions>
+      </Dialog>
+    </>
+  )
+}
 
 function Empty() {
   const translate = useTranslate()
@@ -19,17 +208,36 @@ function Empty() {
   )
 }
 
+const ReleaseRunActions = () => (
+  <TopToolbar>
+    <RunReleaseButton />
+  </TopToolbar>
+)
+
 /** Release runs, as the release-day module records them (GET /api/admin/release-runs). */
 export function ReleaseRunList() {
   return (
-    <List sort={{ field: 'startedAt', order: 'DESC' }} empty={<Empty />} exporter={false}>
-      <Datagrid bulkActionButtons={false}>
+    <List
+      sort={{ field: 'startedAt', order: 'DESC' }}
+      // The toolbar (and its run dialog) stays mounted when the first run fills an empty list.
+      empty={false}
+      exporter={false}
+      actions={<ReleaseRunActions />}
+    >
+      <Datagrid bulkActionButtons={false} empty={<Empty />}>
         <DateField source="startedAt" showTime />
         <TextField source="status" />
+        <TextField source="trigger" />
+        <FunctionField
+          source="dryRun"
+          render={(record) => (record.dryRun ? 'dry run' : '')}
+          sortable={false}
+        />
         <TextField source="engine" />
         <NumberField source="ordersSubmitted" label="dropslot.release_runs.submitted" />
         <NumberField source="ordersSucceeded" label="dropslot.release_runs.succeeded" />
         <NumberField source="ordersFailed" label="dropslot.release_runs.failed" />
+        <NumberField source="feesDue" label="dropslot.release_runs.fees_due" sortable={false} />
         <FunctionField
           label="dropslot.release_runs.took"
           render={(record) =>

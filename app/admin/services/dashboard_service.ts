@@ -10,6 +10,7 @@ import { presentAdminProduct } from '#admin/services/presenters'
 import { sqlDateTime } from '#admin/services/rest_query'
 import { orderQueries } from '#orders/services/order_queries'
 import { paymentService } from '#payments/services/payment_service'
+import { releaseRunner } from '#release/services/release_runner'
 
 const DAYS = 14
 
@@ -53,6 +54,7 @@ export class DashboardService {
       emailsFailed,
       moved,
       open,
+      lastRun,
     ] = await Promise.all([
       upcomingQuery,
       recentQuery,
@@ -71,6 +73,7 @@ export class DashboardService {
       total(EmailMessage.query().where('status', 'failed')),
       paymentService.totals(),
       orderQueries.openMoney(),
+      releaseRunner.lastRun(),
     ])
 
     const ordersByStatus = Object.fromEntries(ORDER_STATUSES.map((status) => [status, 0]))
@@ -121,9 +124,9 @@ export class DashboardService {
         holdsOpenCents: open.holdsOpen.cents,
       },
       totals: { customers, subscribers, products, emailsFailed },
-      unavailable: {
-        releaseRuns: 'Release runs come from the release-day module.',
-      } as Record<string, string>,
+      /** The latest real release run (dry runs are left out), or null before the first. */
+      lastReleaseRun: lastRun,
+      unavailable: {} as Record<string, string>,
     }
   }
 

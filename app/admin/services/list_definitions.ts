@@ -13,6 +13,7 @@ import {
   type ListDefinition,
   type Query,
 } from '#admin/services/rest_query'
+import { FEE_DUE_STATUSES } from '#admin/services/presenters'
 
 /*
 | What each admin resource can be sorted, filtered and searched by. Filter names follow
@@ -121,6 +122,15 @@ export const orderList: ListDefinition = {
     promoCode: {
       parse: text(40),
       apply: (query, code: string) => query.where('promo_code', code.trim().toUpperCase()),
+    },
+    feeDue: {
+      parse: boolean(),
+      apply: (query, due) =>
+        due
+          ? query.where('status', 'success').whereIn('fee_status', FEE_DUE_STATUSES)
+          : query.where((inner) =>
+              inner.whereNot('status', 'success').orWhereNotIn('fee_status', FEE_DUE_STATUSES)
+            ),
     },
     orderDate_gte: filters.from('created_at'),
     orderDate_lte: filters.until('created_at'),

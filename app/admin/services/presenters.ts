@@ -39,6 +39,9 @@ export const STATUS_LABELS: Record<string, string> = {
   cancelled: 'Cancelled',
 }
 
+/** The fee of a successful order was declined or needs the customer (3-D Secure): it is owed. */
+export const FEE_DUE_STATUSES = ['failed', 'requires_action']
+
 export function presentAdminOrder(order: Order) {
   return {
     id: order.publicId,
@@ -61,6 +64,10 @@ export function presentAdminOrder(order: Order) {
     profileName: (extra(order, 'profile_name') as string | null | undefined) ?? 'gone',
     customerId: (extra(order, 'customer_uuid') as string | null | undefined) ?? null,
     confirmationNumber: order.confirmationNumber,
+    feeStatus: order.feeStatus,
+    feeDue: order.status === 'success' && FEE_DUE_STATUSES.includes(order.feeStatus),
+    feeAttempts: order.feeAttempts,
+    feeErrorCode: order.feeErrorCode,
     failReason: order.failReason,
     processingAt: order.processingAt?.toISO() ?? null,
     succeededAt: order.succeededAt?.toISO() ?? null,

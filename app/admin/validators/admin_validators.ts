@@ -233,3 +233,12 @@ export const cancelOrderValidator = vine.compile(
   })
 )
 cancelOrderValidator.messagesProvider = messages
+
+/** POST /api/admin/release-runs: run release day now, for one released product or all of them. */
+export const runReleaseValidator = vine.compile(
+  vine.object({
+    productId: vine.number().withoutDecimals().min(1).optional().nullable(),
+    dryRun: vine.boolean().optional(),
+  })
+)
+runReleaseValidator.messagesProvider = messages

@@ -321,6 +321,18 @@ export class ReleaseRunner {
     await run.save()
   }
 
+  async findRun(id: number): Promise<ReleaseRun> {
+    const run = await ReleaseRun.find(id)
+    if (!run) throw AppError.notFound('Release run not found.', 'release_run_not_found')
+    return run
+  }
+
+  /** The latest real (not dry) run, as the console shows it, or null before the first one. */
+  async lastRun() {
+    const run = await ReleaseRun.query().where('dry_run', false).orderBy('id', 'desc').first()
+    return run ? presentRun(run) : null
+  }
+
   /** Release-day figures for `release:status` and the console. */
   async status(productId: number | null = null) {
     if (productId !== null && !(await Product.find(productId))) {

@@ -1,0 +1,60 @@
+import { AppError } from '#core/exceptions/app_error'
+import { auditLog, type AuditEntry } from '#admin/services/audit_log_service'
+import { releaseRunner, presentRun, type RunReport } from '#release/services/release_runner'
+
+export type ConsoleRunOptions = { productId?: number | null; dryRun?: boolean }
+
+/**
+ * Release day from the console: the same run as `npx dropslot release:run [--product] [--dry-run]`
+ * (the configured engine, the shared lock), executed within the request, and audited. A run
+ * already in progress (the CLI, the scheduler or another admin) is a 409, never a second run.
+ */
+export class AdminReleaseService {
+  async run(options: ConsoleRunOptions, who: Pick<AuditEntry, 'actor' | 'ip'>) {
+    const productId = options.productId ?? null
+    const dryRun = options.dryRun ?? false
+    const report = await releaseRunner.run({ productId, dryRun, trigger: 'console' })
+    if (report.status === 'skipped' || report.runId === null) {
+      throw AppError.conflict(
+        `Another release run is in progress (${report.lockedBy ?? 'another run'}); ` +
+          'wait for it to finish, then run again.',
+        'release_run_in_progress'
+      )
+    }
+    const run = await releaseRunner.findRun(report.runId)
+    await auditLog.record({
+      ...who,
+      action: dryRun ? 'release.dry_run' : 'release.run',
+      subjectType: 'release_run',
+      subjectId: report.runId,
+      meta: {
+        productId,
+        engine: report.engine,
+        status: report.status,
+        submitted: report.submitted,
+        succeeded: report.succeeded,
+        failed: report.failed,
+        feesCharged: report.feesCharged,
+        feesDue: report.feesDue,
+        ...(report.plan ? { plan: report.plan } : {}),
+        ...(report.error ? { error: report.error } : {}),
+      },
+    })
+    return { ...presentRun(run), report: presentReport(report) }
+  }
+}
+
+/** What the run did beyond the run record's counts (products, plan, waits), for the dialog. */
+function presentReport(report: RunReport) {
+  return {
+    products: report.products,
+    awaitingResult: report.awaitingResult,
+    submitErrors: report.submitErrors,
+    resumed: report.resumed,
+    feeRetries: report.feeRetries,
+    awaitingHold: report.awaitingHold,
+    plan: report.plan ?? null,
+  }
+}
+
+export const adminRelease = new AdminReleaseService()

@@ -1,0 +1,139 @@
+import { readFile } from 'node:fs/promises'
+import { test } from '@japa/runner'
+import testUtils from '@adonisjs/core/services/test_utils'
+import type { Browser, Page } from 'playwright-core'
+import Product from '#catalog/models/product'
+import Order from '#orders/models/order'
+import AuditLog from '#admin/models/audit_log'
+import ReleaseRun from '#release/models/release_run'
+import { DEMO_ADMIN, DEMO_RELEASE } from '#database/seeders/demo_seeder'
+import { assertConsoleBuilt, baseUrl, launchChromium, signIn } from './chromium.js'
+
+/*
+| Release day from the console, on the demo data the browser suite seeds: the demo admin runs
+| the demo release product's release, and downloads an order's ACO file with a reason.
+*/
+test.group('Admin console: release day in Chromium', (group) => {
+  let browser: Browser
+  let page: Page
+
+  group.setup(async () => {
+    assertConsoleBuilt()
+    browser = await launchChromium()
+    return () => browser.close()
+  })
+  group.each.setup(async () => {
+    const cleanup = await testUtils.db().withGlobalTransaction()
+    page = await browser.newPage({ viewport: { width: 1400, height: 900 }, acceptDownloads: true })
+    // The machines are shared and slow under load: waits are generous, never timed assertions.
+    page.setDefaultTimeout(60_000)
+    return async () => {
+      await page.close()
+      await cleanup()
+    }
+  })
+
+  test('the demo admin runs release day from the console and sees the results', async ({
+    assert,
+  }) => {
+    const product = await Product.findByOrFail('slug', DEMO_RELEASE.slug)
+    const pending = await Order.query().where('product_id', product.id).where('status', 'pending')
+    assert.lengthOf(pending, 8, 'the demo seed leaves 8 pending orders with holds')
+
+    await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password)
+    await page.getByText('Next release').waitFor()
+    await page.getByRole('menuitem', { name: 'Release runs' }).click()
+    await page.getByRole('button', { name: 'Run release now' }).first().click()
+
+    const dialog = page.getByRole('dialog')
+    await dialog.getByRole('combobox', { name: 'Product' }).click()
+    await page.getByRole('option', { name: DEMO_RELEASE.title }).click()
+    await dialog.getByRole('button', { name: 'Run release', exact: true }).click()
+
+    const result = dialog.getByTestId('release-run-result')
+    await result.getByText(/8 submitted/).waitFor()
+    const run = await ReleaseRun.query().orderBy('id', 'desc').firstOrFail()
+    assert.equal(run.trigger, 'console')
+    assert.equal(run.productId, product.id)
+    assert.equal(run.ordersSubmitted, 8)
+    assert.equal(run.ordersSucceeded + run.ordersFailed, 8)
+    assert.include(
+      await result.innerText(),
+      `${run.ordersSucceeded} succeeded, ${run.ordersFailed} failed`
+    )
+    await dialog.getByRole('button', { name: 'Close' }).click()
+    // The list refreshed: the run is in it, started from the console.
+    await page.getByRole('cell', { name: 'console' }).waitFor()
+
+    const orders = await Order.query().where('product_id', product.id)
+    const succeeded = orders.filter((order) => order.status === 'success')
+    const failed = orders.filter((order) => order.status === 'fail')
+    assert.equal(succeeded.length, run.ordersSucceeded)
+    assert.equal(failed.length, run.ordersFailed)
+
+    // The orders list shows each of them as Success or Refunded (failed, the hold released).
+    const filter = encodeURIComponent(JSON.stringify({ productId: [product.id] }))
+    await page.goto(`${baseUrl()}/admin/orders?filter=${filter}`)
+    for (const order of orders) {
+      const row = page.locator('tr', { hasText: order.publicId.slice(0, 8) })
+      await row
+        .locator('.MuiChip-root', { hasText: order.status === 'success' ? 'Success' : 'Refunded' })
+        .waitFor()
+    }
+    const rows = page.locator('tbody tr')
+    assert.equal(await rows.count(), 8)
+    assert.equal(await page.locator('tbody .MuiChip-root', { hasText: 'Pending' }).count(), 0)
+    await page.screenshot({ path: 'tmp/admin-release-run.png', fullPage: true })
+
+    // The dashboard names the run.
+    await page.getByRole('menuitem', { name: 'Dashboard' }).click()
+    await page.getByTestId('last-release-run').getByText(`Last release run #${run.id}`).waitFor()
+  })
+
+  test('an admin downloads an order ACO file in a chosen format, with a reason', async ({
+    assert,
+  }) => {
+    const product = await Product.findByOrFail('slug', DEMO_RELEASE.slug)
+    const customer = DEMO_RELEASE.customers[2]
+    const order = await Order.query()
+      .where('product_id', product.id)
+      .where('email', customer.email)
+      .orderBy('id', 'asc')
+      .firstOrFail()
+
+    await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password)
+    await page.getByText('Next release').waitFor()
+    await page.goto(`${baseUrl()}/admin/orders/${order.publicId}/show`)
+    await page.getByRole('heading', { name: DEMO_RELEASE.title }).waitFor()
+
+    await page.getByRole('button', { name: 'ACO JSON' }).click()
+    const dialog = page.getByRole('dialog')
+    await dialog.getByRole('combobox', { name: 'Format' }).click()
+    await page.getByRole('option', { name: 'CSV' }).click()
+    // No reason, no download.
+    await dialog.getByRole('button', { name: 'Download' }).click()
+    await dialog.getByText('A reason of at least 5 characters is required').waitFor()
+    await dialog.getByLabel('Reason').fill('Manual checkout for the retailer queue')
+
+    const downloading = page.waitForEvent('download')
+    await dialog.getByRole('button', { name: 'Download' }).click()
+    const download = await downloading
+    assert.equal(download.suggestedFilename(), `aco-${order.publicId}-csv.csv`)
+    const content = await readFile((await download.path())!, 'utf8')
+    assert.include(content, order.publicId)
+    assert.include(content, customer.card)
+    assert.include(content, '456')
+    assert.include(content, customer.name)
+    await page.getByText('ACO JSON downloaded').waitFor()
+
+    const audit = await AuditLog.query()
+      .where('action', 'order.aco_export')
+      .where('subject_id', order.publicId)
+      .firstOrFail()
+    assert.equal(audit.reason, 'Manual checkout for the retailer queue')
+    assert.equal(audit.actorLabel, DEMO_ADMIN.email)
+    assert.equal((audit.meta as { format: string }).format, 'csv')
+    // Nothing in the audit record reveals the card.
+    assert.notInclude(JSON.stringify(audit.serialize()), customer.card)
+  })
+})

@@ -1,0 +1,171 @@
+import { test } from '@japa/runner'
+import testUtils from '@adonisjs/core/services/test_utils'
+import Order from '#orders/models/order'
+import AuditLog from '#admin/models/audit_log'
+import PaymentLedgerEntry from '#payments/models/payment_ledger_entry'
+import EmailMessage from '#notifications/models/email_message'
+import ReleaseRun from '#release/models/release_run'
+import { releaseConfig } from '#release/services/release_config'
+import { releaseLock } from '#release/services/release_lock'
+import { RELEASE_LOCK } from '#release/services/release_runner'
+import { SimulatorEngine } from '#release/services/checkout_engines'
+import { releasedProductWithOrders } from '#tests/support/release'
+import { adminWithToken } from '#tests/helpers'
+import { makeOrder } from './fixtures.js'
+
+async function countOf(model: typeof PaymentLedgerEntry | typeof EmailMessage) {
+  const rows = await model.query().count('* as total')
+  return Number(rows[0].$extras.total)
+}
+
+test.group('Admin: run release day from the console', (group) => {
+  group.each.setup(() => testUtils.db().withGlobalTransaction())
+
+  test('POST /api/admin/release-runs runs the release and answers the run with its counts', async ({
+    client,
+    assert,
+  }) => {
+    const { user, token } = await adminWithToken()
+    const { product, orders } = await releasedProductWithOrders(4)
+    const { successRate, seed } = releaseConfig().simulator
+    const successes = orders.filter(
+      (order) => SimulatorEngine.outcome(order.publicId, successRate, seed).status === 'success'
+    ).length
+
+    const response = await client
+      .post('/api/admin/release-runs')
+      .bearerToken(token)
+      .json({ productId: product.id })
+    response.assertStatus(201)
+    const run = response.body()
+    assert.isNumber(run.id)
+    assert.equal(run.status, 'finished')
+    assert.equal(run.trigger, 'console')
+    assert.equal(run.productId, product.id)
+    assert.isFalse(run.dryRun)
+    assert.equal(run.ordersSubmitted, 4)
+    assert.equal(run.ordersSucceeded, successes)
+    assert.equal(run.ordersFailed, 4 - successes)
+    assert.equal(run.feesCharged, successes)
+    assert.deepEqual(
+      run.report.products.map((item: { id: number }) => item.id),
+      [product.id]
+    )
+
+    for (const original of orders) {
+      const order = await Order.findOrFail(original.id)
+      assert.include(['success', 'fail'], order.status)
+    }
+    // The list the console reads shows the same run.
+    const shown = await client.get(`/api/admin/release-runs/${run.id}`).bearerToken(token)
+    assert.equal(shown.body().ordersSubmitted, 4)
+
+    const audit = await AuditLog.query().where('action', 'release.run').firstOrFail()
+    assert.equal(audit.actorUserId, user.id)
+    assert.equal(audit.subjectId, String(run.id))
+    assert.equal((audit.meta as Record<string, unknown>).submitted, 4)
+  })
+
+  test('a dry run answers the plan and changes nothing', async ({ client, assert }) => {
+    const { token } = await adminWithToken()
+    const { product, orders } = await releasedProductWithOrders(2)
+    const ledgerBefore = await countOf(PaymentLedgerEntry)
+    const outboxBefore = await countOf(EmailMessage)
+
+    const response = await client
+      .post('/api/admin/release-runs')
+      .bearerToken(token)
+      .json({ productId: product.id, dryRun: true })
+    response.assertStatus(201)
+    assert.isTrue(response.body().dryRun)
+    assert.equal(response.body().ordersSubmitted, 0)
+    assert.equal(response.body().report.plan.readyToSubmit, 2)
+    for (const original of orders) {
+      const order = await Order.findOrFail(original.id)
+      assert.equal(order.status, 'pending')
+      assert.equal(order.holdStatus, 'placed')
+    }
+    assert.equal(await countOf(PaymentLedgerEntry), ledgerBefore)
+    assert.equal(await countOf(EmailMessage), outboxBefore)
+    assert.isNotNull(await AuditLog.findBy('action', 'release.dry_run'))
+  })
+
+  test('409 while another run holds the lock; nothing is submitted', async ({ client, assert }) => {
+    const { token } = await adminWithToken()
+    const { product, orders } = await releasedProductWithOrders(1)
+    assert.isTrue(await releaseLock.acquire(RELEASE_LOCK, 'cli:ops@host', 60_000))
+    const runsBefore = await ReleaseRun.query().count('* as total')
+
+    const response = await client
+      .post('/api/admin/release-runs')
+      .bearerToken(token)
+      .json({ productId: product.id })
+    response.assertStatus(409)
+    assert.equal(response.body().code, 'release_run_in_progress')
+    assert.match(response.body().error, /Another release run is in progress \(cli:ops@host\)/)
+    const order = await Order.findOrFail(orders[0].id)
+    assert.equal(order.status, 'pending')
+    const runsAfter = await ReleaseRun.query().count('* as total')
+    assert.equal(runsAfter[0].$extras.total, runsBefore[0].$extras.total)
+    assert.isNull(await AuditLog.findBy('action', 'release.run'))
+  })
+
+  test('bad input and unknown or unreleased products are clear 4xx', async ({ client }) => {
+    const { token } = await adminWithToken()
+    const bad = await client
+      .post('/api/admin/release-runs')
+      .bearerToken(token)
+      .json({ productId: 'abc', dryRun: 'maybe' })
+    bad.assertStatus(422)
+    const unknown = await client
+      .post('/api/admin/release-runs')
+      .bearerToken(token)
+      .json({ productId: 999999 })
+    unknown.assertStatus(404)
+    unknown.assertBodyContains({ code: 'product_not_found' })
+  })
+
+  test('orders show a fee that is due, and the list filters on it', async ({ client, assert }) => {
+    const { token } = await adminWithToken()
+    const due = await makeOrder({ status: 'success' })
+    await Order.query().where('id', due.id).update({ fee_status: 'failed', fee_attempts: 1 })
+    const paid = await makeOrder({ status: 'success' })
+    await Order.query().where('id', paid.id).update({ fee_status: 'paid' })
+
+    const list = await client
+      .get('/api/admin/orders')
+      .qs({ filter: JSON.stringify({ feeDue: true }) })
+      .bearerToken(token)
+    list.assertStatus(200)
+    assert.deepEqual(
+      list.body().map((row: { id: string }) => row.id),
+      [due.publicId]
+    )
+    assert.isTrue(list.body()[0].feeDue)
+    assert.equal(list.body()[0].feeStatus, 'failed')
+
+    const show = await client.get(`/api/admin/orders/${paid.publicId}`).bearerToken(token)
+    assert.isFalse(show.body().feeDue)
+    assert.equal(show.body().feeStatus, 'paid')
+  })
+
+  test('the dashboard shows the last real release run', async ({ client, assert }) => {
+    const { token } = await adminWithToken()
+    const { product } = await releasedProductWithOrders(1)
+    const before = await client.get('/api/admin/dashboard').bearerToken(token)
+    assert.isNull(before.body().lastReleaseRun)
+    assert.notProperty(before.body().unavailable, 'releaseRuns')
+
+    const run = await client
+      .post('/api/admin/release-runs')
+      .bearerToken(token)
+      .json({ productId: product.id })
+    await client
+      .post('/api/admin/release-runs')
+      .bearerToken(token)
+      .json({ productId: product.id, dryRun: true })
+    const after = await client.get('/api/admin/dashboard').bearerToken(token)
+    assert.equal(after.body().lastReleaseRun.id, run.body().id)
+    assert.equal(after.body().lastReleaseRun.ordersSubmitted, 1)
+  })
+})
