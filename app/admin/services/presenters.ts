@@ -5,6 +5,7 @@ import type PromoCode from '#checkout/models/promo_code'
 import type AuditLog from '#admin/models/audit_log'
 import { DateTime } from 'luxon'
 import { presentProduct } from '#catalog/services/product_presenter'
+import { presentOrder } from '#orders/services/order_presenter'
 
 /*
 | Admin records: what each resource looks like to ra-data-simple-rest. Every record has `id`;
@@ -42,28 +43,14 @@ export const STATUS_LABELS: Record<string, string> = {
 /** The fee of a successful order was declined or needs the customer (3-D Secure): it is owed. */
 export const FEE_DUE_STATUSES = ['failed', 'requires_action']
 
+/** What customers see of an order (presentOrder), plus what support needs to act on it. */
 export function presentAdminOrder(order: Order) {
   return {
     id: order.publicId,
-    orderId: order.publicId,
-    productId: order.productId,
-    productTitle: order.productTitle,
-    price: order.priceCents / 100,
-    priceCents: order.priceCents,
-    basePriceCents: order.basePriceCents,
-    promoCode: order.promoCode,
-    promoPercent: order.promoPercent,
-    style: order.style,
-    size: order.size,
-    email: order.email,
-    name: order.name,
-    status: order.status,
+    ...presentOrder(order),
     statusLabel: STATUS_LABELS[order.status] ?? order.status,
-    orderDate: order.createdAt.toISO(),
-    profileId: order.profileId,
     profileName: (extra(order, 'profile_name') as string | null | undefined) ?? 'gone',
     customerId: (extra(order, 'customer_uuid') as string | null | undefined) ?? null,
-    confirmationNumber: order.confirmationNumber,
     feeStatus: order.feeStatus,
     feeDue: order.status === 'success' && FEE_DUE_STATUSES.includes(order.feeStatus),
     feeAttempts: order.feeAttempts,
