@@ -1,6 +1,8 @@
 import { DateTime } from 'luxon'
 import Product from '#catalog/models/product'
-import type Order from '#orders/models/order'
+import db from '@adonisjs/lucid/services/db'
+import User from '#accounts/models/user'
+import Order from '#orders/models/order'
 import { customerWithCard, placeHolds, productFor, profileFor, TEST_CARDS } from '#tests/helpers'
 
 /**
@@ -59,7 +61,6 @@ const SANDBOX_TABLES = [
  * included: remember what the sandbox held before, and remove what was added afterwards.
  */
 export async function sandboxSnapshot() {
-  const { default: db } = await import('@adonisjs/lucid/services/db')
   const snapshot = new Map<string, Set<string>>()
   for (const table of SANDBOX_TABLES) {
     const rows = await db.from(table).select('id')
@@ -78,4 +79,28 @@ export async function sandboxSnapshot() {
       }
     }
   }
+}
+
+/**
+ * Removes what a test that spawns the real CLI committed (no global transaction can undo another
+ * process's writes): the customers whose e-mail starts with `prefix`, their orders with ledger
+ * rows, e-mails and release tasks, the products of those orders, and the release runs.
+ */
+export async function removeCommittedReleaseData(prefix: string) {
+  const users = await User.query().where('email', 'like', `${prefix}%`)
+  const userIds = users.map((user) => user.id)
+  const orders = await Order.query().whereIn('user_id', userIds)
+  const orderIds = orders.map((order) => order.id)
+  const productIds = [...new Set(orders.map((order) => order.productId))]
+  if (orderIds.length) {
+    await db.from('payment_ledger').whereIn('order_id', orderIds).delete()
+    await db.from('email_messages').whereIn('order_id', orderIds).delete()
+    await db.from('release_tasks').whereIn('order_id', orderIds).delete()
+    await db.from('orders').whereIn('id', orderIds).delete()
+  }
+  if (userIds.length) await db.from('payment_ledger').whereIn('user_id', userIds).delete()
+  await db.from('email_messages').where('to_address', 'like', `${prefix}%`).delete()
+  await User.query().where('email', 'like', `${prefix}%`).delete()
+  if (productIds.length) await Product.query().whereIn('id', productIds).delete()
+  await db.from('release_runs').delete()
 }

@@ -3,43 +3,20 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import db from '@adonisjs/lucid/services/db'
-import User from '#accounts/models/user'
 import Product from '#catalog/models/product'
-import Order from '#orders/models/order'
 import AuditLog from '#admin/models/audit_log'
 import EmailMessage from '#notifications/models/email_message'
-import { releasedProductWithOrders, sandboxSnapshot } from '#tests/support/release'
+import {
+  releasedProductWithOrders,
+  removeCommittedReleaseData,
+  sandboxSnapshot,
+} from '#tests/support/release'
 import { runCli } from '#tests/support/cli'
 
 async function cleanUp() {
-  const users = await User.query().where('email', 'like', 'clirel-%')
-  const orders = await Order.query().whereIn(
-    'user_id',
-    users.map((user) => user.id)
-  )
-  const orderIds = orders.map((order) => order.id)
-  const productIds = [...new Set(orders.map((order) => order.productId))]
-  if (orderIds.length) {
-    await db.from('payment_ledger').whereIn('order_id', orderIds).delete()
-    await db.from('email_messages').whereIn('order_id', orderIds).delete()
-    await db.from('release_tasks').whereIn('order_id', orderIds).delete()
-    await db.from('orders').whereIn('id', orderIds).delete()
-  }
-  if (users.length) {
-    await db
-      .from('payment_ledger')
-      .whereIn(
-        'user_id',
-        users.map((user) => user.id)
-      )
-      .delete()
-  }
-  await db.from('email_messages').where('to_address', 'like', 'clirel-%').delete()
-  await User.query().where('email', 'like', 'clirel-%').delete()
-  if (productIds.length) await Product.query().whereIn('id', productIds).delete()
+  await removeCommittedReleaseData('clirel-')
   await Product.query().where('slug', 'like', 'cli-import-%').delete()
   await db.from('audit_logs').where('actor_label', 'like', 'cli:%').delete()
-  await db.from('release_runs').delete()
 }
 
 test.group('CLI: release-day commands', (group) => {

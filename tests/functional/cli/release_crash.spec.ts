@@ -1,14 +1,16 @@
 import { test } from '@japa/runner'
 import { setTimeout as sleep } from 'node:timers/promises'
 import db from '@adonisjs/lucid/services/db'
-import User from '#accounts/models/user'
-import Product from '#catalog/models/product'
 import Order from '#orders/models/order'
 import EmailMessage from '#notifications/models/email_message'
 import PaymentLedgerEntry from '#payments/models/payment_ledger_entry'
 import { releaseConfig } from '#release/services/release_config'
 import { SimulatorEngine } from '#release/services/checkout_engines'
-import { releasedProductWithOrders, sandboxSnapshot } from '#tests/support/release'
+import {
+  releasedProductWithOrders,
+  removeCommittedReleaseData,
+  sandboxSnapshot,
+} from '#tests/support/release'
 import { runCli } from '#tests/support/cli'
 
 /*
@@ -17,32 +19,7 @@ import { runCli } from '#tests/support/cli'
 */
 
 async function cleanUp(prefix: string) {
-  const users = await User.query().where('email', 'like', `${prefix}%`)
-  const orders = await Order.query().whereIn(
-    'user_id',
-    users.map((user) => user.id)
-  )
-  const orderIds = orders.map((order) => order.id)
-  const productIds = [...new Set(orders.map((order) => order.productId))]
-  if (orderIds.length) {
-    await db.from('payment_ledger').whereIn('order_id', orderIds).delete()
-    await db.from('email_messages').whereIn('order_id', orderIds).delete()
-    await db.from('release_tasks').whereIn('order_id', orderIds).delete()
-    await db.from('orders').whereIn('id', orderIds).delete()
-  }
-  if (users.length) {
-    await db
-      .from('payment_ledger')
-      .whereIn(
-        'user_id',
-        users.map((user) => user.id)
-      )
-      .delete()
-  }
-  await db.from('email_messages').where('to_address', 'like', `${prefix}%`).delete()
-  await User.query().where('email', 'like', `${prefix}%`).delete()
-  if (productIds.length) await Product.query().whereIn('id', productIds).delete()
-  await db.from('release_runs').delete()
+  await removeCommittedReleaseData(prefix)
   await db.from('release_locks').delete()
 }
 
