@@ -11,7 +11,7 @@
 */
 import { fork, spawn, execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg, totalmem } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -211,6 +211,11 @@ async function fire({
   }
 }
 
+// Monotonic microseconds, the clock of V8's .cpuprofile timestamps: with --cpu-prof the phases'
+// windows are written to tmp/bench/prof/phases.json so top-profile.js --phase can cut them out.
+const monotonicUs = () => Number(process.hrtime.bigint() / 1000n)
+const phaseWindows = []
+
 async function runDatabase(kind) {
   const secrets = {
     appKey: randomBytes(32).toString('base64url'),
@@ -300,7 +305,9 @@ async function runDatabase(kind) {
       log(`[${kind}] ${name} (load ${load()})`)
       const pid = name.endsWith('baseline') ? baseline.pid : app.pid
       const cpuBefore = cpuMs(pid)
+      const startUs = monotonicUs()
       const result = await run()
+      phaseWindows.push({ db: kind, name, startUs, endUs: monotonicUs() })
       const cpuAfter = cpuMs(pid)
       // CPU time of the server per answered request: unlike req/s, barely moved by the other
       // processes of a shared machine.
@@ -514,6 +521,11 @@ for (const kind of databases) {
   printTable(kind, rows)
   results[kind] = summary
   allFailures.push(...failures)
+}
+if (flags['cpu-prof']) {
+  const profileDir = join(root, 'tmp', 'bench', 'prof')
+  mkdirSync(profileDir, { recursive: true })
+  writeFileSync(join(profileDir, 'phases.json'), JSON.stringify(phaseWindows, null, 2))
 }
 for (const failure of allFailures) console.log(`FAIL ${failure}`)
 console.log(JSON.stringify(results))
