@@ -40,6 +40,7 @@ export default await Env.create(new URL('../', import.meta.url), {
   VAULT_KEYS: Env.schema.string(),
 
   ACCESS_TOKEN_TTL: Env.schema.string.optional(),
+  TOKEN_LAST_USED_FLUSH_MS: Env.schema.number.optional(),
   PASSWORD_RESET_TTL_MINUTES: Env.schema.number.optional(),
   SUPPORT_EMAIL: Env.schema.string.optional(),
   MAIL_FROM: Env.schema.string.optional(),
