@@ -9,6 +9,7 @@ import env from '#start/env'
 import db from '@adonisjs/lucid/services/db'
 import { MigrationRunner } from '@adonisjs/lucid/migration'
 import limiter from '@adonisjs/limiter/services/main'
+import { soldOutMemory } from '#catalog/services/sold_out_memory'
 
 export const plugins: Config['plugins'] = [assert(), apiClient(), pluginAdonisJS(app)]
 
@@ -57,10 +58,14 @@ async function seedDemoData() {
 export const configureSuite: Config['configureSuite'] = (suite) => {
   if (suite.name === 'browser') suite.setup(seedDemoData)
   if (['browser', 'functional', 'e2e'].includes(suite.name)) {
-    // Every test starts with fresh rate-limit counters; the rate-limit tests exhaust them inside one test.
-    const resetLimits = () => limiter.clear(['memory'])
-    suite.onGroup((group) => group.each.setup(resetLimits))
-    suite.onTest((test) => test.setup(resetLimits))
+    // Every test starts with fresh rate-limit counters (the rate-limit tests exhaust them inside
+    // one test) and no remembered sell-outs (SQLite hands a rolled-back product's id out again).
+    const resetProcessState = () => {
+      soldOutMemory.clear()
+      return limiter.clear(['memory'])
+    }
+    suite.onGroup((group) => group.each.setup(resetProcessState))
+    suite.onTest((test) => test.setup(resetProcessState))
     return suite.setup(() => testUtils.httpServer().start())
   }
 }

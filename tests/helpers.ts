@@ -113,12 +113,14 @@ export async function pendingOrder(
   const customer = await customerWithCard(options.card ?? TEST_CARDS.ok)
   const profile = await profileFor(customer.user)
   const product = await productFor({ totalStock: 10, stockTaken: 0, ...options.product })
-  const order = await checkoutService.checkout(customer.user, {
+  const { default: Order } = await import('#orders/models/order')
+  const opened = await checkoutService.checkout(customer.user, {
     productId: product.id,
     style: 'Black',
     size: '9',
     profileId: profile.publicId,
     promoCode: options.promoCode,
   })
+  const order = await Order.findOrFail(opened.id)
   return { ...customer, profile, product, order }
 }

@@ -30,14 +30,13 @@ export async function releasedProductWithOrders(
         : {}
     )
     const profile = await profileFor(customer.user)
-    orders.push(
-      await checkoutService.checkout(customer.user, {
-        productId: product.id,
-        style: 'Black',
-        size: '9',
-        profileId: profile.publicId,
-      })
-    )
+    const opened = await checkoutService.checkout(customer.user, {
+      productId: product.id,
+      style: 'Black',
+      size: '9',
+      profileId: profile.publicId,
+    })
+    orders.push(await Order.findOrFail(opened.id))
     customers.push(customer)
   }
   await placeHolds()

@@ -3,6 +3,7 @@ import Product, { type SizeType } from '#catalog/models/product'
 import { SHOE_SIZES } from '#catalog/services/catalog_service'
 import { AppError, type FieldErrors } from '#core/exceptions/app_error'
 import { affectedRows, isUniqueViolation } from '#core/helpers/db_errors'
+import { soldOutMemory } from '#catalog/services/sold_out_memory'
 
 /*
 | Admin-side writes of the catalogue: create, edit and delete products with the rules a
@@ -221,6 +222,7 @@ export class ProductAdminService {
       }
       throw error
     }
+    soldOutMemory.forget(product.id)
     const fresh = await this.find(product.id)
     if (affectedRows(result) === 0 && changes.totalStock !== undefined) {
       throw stockError('totalStock', fresh.stockTaken)

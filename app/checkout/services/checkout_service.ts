@@ -2,11 +2,12 @@ import db from '@adonisjs/lucid/services/db'
 import type User from '#accounts/models/user'
 import { cardOnFile } from '#accounts/services/card_on_file'
 import { catalogService } from '#catalog/services/catalog_service'
+import { soldOutMemory } from '#catalog/services/sold_out_memory'
 import { profileService } from '#profiles/services/profile_service'
 import type Product from '#catalog/models/product'
 import type Profile from '#profiles/models/profile'
 import type Order from '#orders/models/order'
-import { orderLifecycle } from '#orders/services/order_lifecycle'
+import { orderLifecycle, type NewOrder, type OpenedOrder } from '#orders/services/order_lifecycle'
 import { AppError } from '#core/exceptions/app_error'
 import { isUniqueViolation } from '#core/helpers/db_errors'
 import { cardVault } from '#core/services/card_vault'
@@ -45,6 +46,10 @@ export type AcoSnapshot = {
   order: { productId: number; productTitle: string; style: string; size: string }
 }
 
+function productIdOf(value: unknown): number {
+  return typeof value === 'number' ? value : Number(String(value))
+}
+
 function present(value: unknown): boolean {
   return (
     value !== undefined && value !== null && !(typeof value === 'string' && value.trim() === '')
@@ -62,19 +67,23 @@ function present(value: unknown): boolean {
  * (`checkoutService.checkout(user, {productId, style, size, profileId, promoCode})`).
  */
 export class CheckoutService {
-  async checkout(user: User, request: CheckoutRequest): Promise<Order> {
+  async checkout(user: User, request: CheckoutRequest): Promise<OpenedOrder> {
     if (!present(request.productId) || !present(request.profileId)) {
       throw AppError.badRequest(INSUFFICIENT_CHECKOUT_DATA, 'insufficient_checkout_data')
+    }
+    // After a drop sells out nearly every press lands here: answered from memory (a second at
+    // most), then from the product row, before the profile, the card or a transaction. Both are
+    // shortcuts only: while slots remain, the conditional UPDATE below decides.
+    if (soldOutMemory.has(productIdOf(request.productId))) {
+      throw AppError.conflict(SOLD_OUT, 'sold_out')
     }
     const product = await this.findProduct(request.productId)
     const { style, size } = this.chooseVariant(product, request.style, request.size)
     if (product.isReleased) {
       throw AppError.conflict('This release has already dropped.', 'released')
     }
-    // Sold out as of the row just read: answer at once, without reading the profile, unsealing
-    // the card or opening a transaction (after a drop sells out, nearly every press lands here).
-    // This is only a shortcut: while slots remain, the conditional UPDATE below still decides.
     if (product.stockTaken >= product.totalStock) {
+      soldOutMemory.remember(product.id)
       throw AppError.conflict(SOLD_OUT, 'sold_out')
     }
     const profile = await profileService.findOwned(user, String(request.profileId))
@@ -98,43 +107,47 @@ export class CheckoutService {
       order: { productId: product.id, productTitle: product.title, style, size },
     }
     const promoCode = present(request.promoCode) ? String(request.promoCode) : null
+    // Everything the order needs is prepared before the transaction, which only writes.
+    const newOrder: NewOrder = {
+      userId: user.id,
+      productId: product.id,
+      profileId: profile.publicId,
+      productTitle: product.title,
+      basePriceCents: product.priceCents,
+      priceCents: product.priceCents,
+      promoCode: null,
+      promoPercent: null,
+      style,
+      size,
+      email: user.email,
+      name: user.name || `${profile.shipping.firstName} ${profile.shipping.lastName}`,
+      acoVault: cardVault.seal(snapshot),
+      holdAmountCents: paymentsConfig.holdAmountCents,
+    }
 
-    let order: Order
+    let order: OpenedOrder
     try {
       order = await db.transaction(async (trx) => {
         const promo = promoCode ? await redeemPromo(promoCode, trx) : null
+        // The slot's UPDATE locks the product's row, which every checkout of the drop needs,
+        // until the commit (the order's INSERT needs that row too, for its foreign key): slot
+        // first, then only the order's INSERT before the commit.
         if (!(await slotStock.take(product.id, trx))) {
+          soldOutMemory.remember(product.id)
           throw AppError.conflict(SOLD_OUT, 'sold_out')
         }
-        return orderLifecycle.open(
-          {
-            userId: user.id,
-            productId: product.id,
-            profileId: profile.publicId,
-            productTitle: product.title,
-            basePriceCents: product.priceCents,
-            priceCents: promo
-              ? applyPercent(product.priceCents, promo.percent)
-              : product.priceCents,
-            promoCode: promo?.code ?? null,
-            promoPercent: promo?.percent ?? null,
-            style,
-            size,
-            email: user.email,
-            name: user.name || `${profile.shipping.firstName} ${profile.shipping.lastName}`,
-            acoVault: cardVault.seal(snapshot),
-            holdAmountCents: paymentsConfig.holdAmountCents,
-          },
-          trx
-        )
+        if (promo) {
+          newOrder.priceCents = applyPercent(product.priceCents, promo.percent)
+          newOrder.promoCode = promo.code
+          newOrder.promoPercent = promo.percent
+        }
+        return orderLifecycle.open(newOrder, trx)
       })
     } catch (error) {
       if (isUniqueViolation(error)) throw AppError.conflict(DUPLICATE_ORDER, 'duplicate')
       throw error
     }
 
-    // Read back what the database stored (timestamps at its precision), as later reads will see.
-    await order.refresh()
     await notifications.send({
       to: order.email,
       template: 'order_received',
@@ -169,7 +182,7 @@ export class CheckoutService {
   }
 
   private async findProduct(productId: unknown): Promise<Product> {
-    const id = typeof productId === 'number' ? productId : Number(String(productId))
+    const id = productIdOf(productId)
     if (!Number.isSafeInteger(id) || id <= 0) {
       throw AppError.notFound('Product not found.', 'product_not_found')
     }

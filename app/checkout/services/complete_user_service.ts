@@ -8,7 +8,7 @@ import { newProfileValidator } from '#profiles/validators/profile_validator'
 import { AppError } from '#core/exceptions/app_error'
 import { transportEnvelope } from '#core/services/transport_envelope'
 import { checkoutService, INSUFFICIENT_CHECKOUT_DATA } from '#checkout/services/checkout_service'
-import type Order from '#orders/models/order'
+import type { OpenedOrder } from '#orders/services/order_lifecycle'
 
 export const ACCOUNT_EXISTS =
   'An account with this e-mail already exists. Please log in to check out.'
@@ -49,7 +49,7 @@ export class CompleteUserService {
   async complete(
     caller: User | null,
     request: CompleteUserRequest
-  ): Promise<{ order: Order; user: User; token: string | null }> {
+  ): Promise<{ order: OpenedOrder; user: User; token: string | null }> {
     if (
       [
         request.email,

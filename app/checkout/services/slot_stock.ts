@@ -2,6 +2,7 @@ import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { affectedRows } from '#core/helpers/db_errors'
+import { soldOutMemory } from '#catalog/services/sold_out_memory'
 
 const sqlNow = () => DateTime.now().toFormat('yyyy-MM-dd HH:mm:ss')
 
@@ -26,6 +27,7 @@ export class SlotStock {
 
   /** Gives one slot back (cancelled order, declined hold). */
   async giveBack(productId: number, trx: TransactionClientContract): Promise<void> {
+    soldOutMemory.forget(productId)
     await trx
       .from('products')
       .where('id', productId)
@@ -35,6 +37,7 @@ export class SlotStock {
 
   /** Gives one slot back only while the product is not released yet (an order failed early). */
   async giveBackIfUnreleased(productId: number, trx: TransactionClientContract): Promise<void> {
+    soldOutMemory.forget(productId)
     await trx
       .from('products')
       .where('id', productId)

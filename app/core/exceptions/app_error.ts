@@ -11,7 +11,12 @@ export class AppError extends Exception {
   errors?: FieldErrors
 
   constructor(message: string, options: { status: number; code: string; errors?: FieldErrors }) {
+    // A 4xx is an answer, not a bug: nobody reads its stack (the handler logs only 5xx), and
+    // capturing one is the dearest part of saying "sold out" to thousands of presses a second.
+    const stackTraceLimit = Error.stackTraceLimit
+    if (options.status < 500) Error.stackTraceLimit = 0
     super(message, { status: options.status, code: options.code })
+    Error.stackTraceLimit = stackTraceLimit
     this.errors = options.errors
   }
 

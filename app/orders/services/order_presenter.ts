@@ -1,10 +1,40 @@
 import type Order from '#orders/models/order'
 
+/** What an order shows its customer: a stored Order, or a just-opened one (OrderLifecycle.open). */
+export type PresentableOrder = Pick<
+  Order,
+  | 'publicId'
+  | 'productId'
+  | 'productTitle'
+  | 'priceCents'
+  | 'basePriceCents'
+  | 'promoCode'
+  | 'promoPercent'
+  | 'style'
+  | 'size'
+  | 'email'
+  | 'name'
+  | 'status'
+  | 'failReason'
+  | 'createdAt'
+  | 'profileId'
+  | 'confirmationNumber'
+  | 'holdStatus'
+  | 'holdAmountCents'
+  | 'holdErrorCode'
+  | 'holdPlacedAt'
+  | 'holdReleasedAt'
+  | 'feeStatus'
+  | 'feeChargedAt'
+  | 'refundedCents'
+  | 'refundedAt'
+>
+
 /**
  * The spec's Order as customers see it: price in dollars (and cents), the slot's details, and
  * the payment state a customer may know about. Never card data, never the sealed ACO copy.
  */
-export function presentOrder(order: Order) {
+export function presentOrder(order: PresentableOrder) {
   return {
     orderId: order.publicId,
     productId: order.productId,
