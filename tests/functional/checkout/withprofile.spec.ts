@@ -7,7 +7,13 @@ import PromoCode from '#checkout/models/promo_code'
 import EmailMessage from '#notifications/models/email_message'
 import Order from '#orders/models/order'
 import { checkoutService } from '#checkout/services/checkout_service'
-import { customerWithCard, customerWithToken, productFor, profileFor } from '#tests/helpers'
+import {
+  adminWithToken,
+  customerWithCard,
+  customerWithToken,
+  productFor,
+  profileFor,
+} from '#tests/helpers'
 
 test.group('Checkout with a profile', (group) => {
   group.each.setup(() => testUtils.db().withGlobalTransaction())
@@ -198,6 +204,43 @@ test.group('Checkout with a profile', (group) => {
       .json(body(hidden))
     third.assertStatus(404)
     third.assertBodyContains({ code: 'product_not_found' })
+  })
+
+  test('a sell-out is remembered, but a slot given back or more stock sells at once', async ({
+    client,
+  }) => {
+    const admin = await adminWithToken()
+    const product = await productFor({ totalStock: 1, stockTaken: 0 })
+    const press = async () => {
+      const { user, token } = await customerWithCard()
+      const profile = await profileFor(user)
+      return client
+        .post('/api/checkout/withprofile')
+        .bearerToken(token)
+        .json({ productId: product.id, style: 'Black', size: '9', profileId: profile.publicId })
+    }
+
+    const bought = await press()
+    bought.assertStatus(201)
+    ;(await press()).assertStatus(409)
+    ;(await press()).assertBodyContains({ code: 'sold_out' })
+
+    // The console cancels the order: its slot goes back and is sold again straight away.
+    const cancelled = await client
+      .delete(`/api/admin/orders/${bought.body().order.orderId}`)
+      .bearerToken(admin.token)
+    cancelled.assertStatus(200)
+    ;(await press()).assertStatus(201)
+    ;(await press()).assertBodyContains({ code: 'sold_out' })
+
+    // More stock from the console sells at once too.
+    const raised = await client
+      .put(`/api/admin/products/${product.id}`)
+      .bearerToken(admin.token)
+      .json({ totalStock: 2 })
+    raised.assertStatus(200)
+    ;(await press()).assertStatus(201)
+    ;(await press()).assertBodyContains({ code: 'sold_out' })
   })
 
   test('a second active order for the same product and profile is a duplicate', async ({
