@@ -3,6 +3,7 @@ import { dirname } from 'node:path'
 import env from '#start/env'
 import app from '@adonisjs/core/services/app'
 import { defineConfig } from '@adonisjs/lucid'
+import { cachePreparedStatements } from '#core/helpers/sqlite_statements'
 
 const migrations = { naturalSort: true, paths: ['database/migrations'] }
 
@@ -25,6 +26,7 @@ const dbConfig = defineConfig({
           connection.pragma('foreign_keys = ON')
           connection.pragma('busy_timeout = 5000')
           connection.pragma('synchronous = NORMAL')
+          cachePreparedStatements(connection)
           done(null, connection)
         },
       },
