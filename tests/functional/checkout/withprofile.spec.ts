@@ -222,16 +222,19 @@ test.group('Checkout with a profile', (group) => {
 
     const bought = await press()
     bought.assertStatus(201)
-    ;(await press()).assertStatus(409)
-    ;(await press()).assertBodyContains({ code: 'sold_out' })
+    const refused = await press()
+    refused.assertStatus(409)
+    refused.assertBodyContains({ code: 'sold_out' })
 
     // The console cancels the order: its slot goes back and is sold again straight away.
     const cancelled = await client
       .delete(`/api/admin/orders/${bought.body().order.orderId}`)
       .bearerToken(admin.token)
     cancelled.assertStatus(200)
-    ;(await press()).assertStatus(201)
-    ;(await press()).assertBodyContains({ code: 'sold_out' })
+    const afterCancel = await press()
+    afterCancel.assertStatus(201)
+    const soldAgain = await press()
+    soldAgain.assertBodyContains({ code: 'sold_out' })
 
     // More stock from the console sells at once too.
     const raised = await client
@@ -239,8 +242,10 @@ test.group('Checkout with a profile', (group) => {
       .bearerToken(admin.token)
       .json({ totalStock: 2 })
     raised.assertStatus(200)
-    ;(await press()).assertStatus(201)
-    ;(await press()).assertBodyContains({ code: 'sold_out' })
+    const afterRaise = await press()
+    afterRaise.assertStatus(201)
+    const soldOutOnceMore = await press()
+    soldOutOnceMore.assertBodyContains({ code: 'sold_out' })
   })
 
   test('a second active order for the same product and profile is a duplicate', async ({
