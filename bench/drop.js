@@ -119,6 +119,16 @@ async function waitForHealth(port, child) {
   throw new Error(`server on port ${port} did not answer /health`)
 }
 
+/** CPU time the hypervisor gave to other machines so far (all CPUs, ms); null off Linux. */
+function stealMs() {
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/)
+    return (Number(fields[8]) * 1000) / 100
+  } catch {
+    return null
+  }
+}
+
 /** CPU time (user + system, ms) a process has used so far; null off Linux. */
 function cpuMs(pid) {
   try {
@@ -305,10 +315,18 @@ async function runDatabase(kind) {
       log(`[${kind}] ${name} (load ${load()})`)
       const pid = name.endsWith('baseline') ? baseline.pid : app.pid
       const cpuBefore = cpuMs(pid)
+      const stealBefore = stealMs()
       const startUs = monotonicUs()
       const result = await run()
       phaseWindows.push({ db: kind, name, startUs, endUs: monotonicUs() })
       const cpuAfter = cpuMs(pid)
+      // Stolen CPU (a virtual machine's neighbours) as a share of the phase's 2-core wall time:
+      // the figure that says how far to trust the phase's req/s.
+      const stealAfter = stealMs()
+      result.stealShare =
+        stealBefore === null || stealAfter === null
+          ? null
+          : (stealAfter - stealBefore) / (result.seconds * 1000 * cpus().length)
       // CPU time of the server per answered request: unlike req/s, barely moved by the other
       // processes of a shared machine.
       result.cpuPerRequest =
@@ -455,6 +473,7 @@ async function runDatabase(kind) {
       duplicates: states.reduce((sum, state) => sum + state.duplicates, 0),
       errors5xx: rows.reduce((sum, row) => sum + row.errors5xx, 0),
       correct: failures.length === 0,
+      maxSteal: round(Math.max(...rows.map((row) => row.stealShare ?? 0)), 2),
       load: load(),
     }
     return { rows, summary, failures }
@@ -481,6 +500,7 @@ function printTable(kind, rows) {
     '5xx',
     'sold out',
     'checks',
+    'steal',
     'load 1/5/15',
   ]
   const lines = rows.map((row) => [
@@ -496,6 +516,7 @@ function printTable(kind, rows) {
     String(row.errors5xx),
     row.soldOutMs === null ? '' : `${(row.soldOutMs / 1000).toFixed(2)} s`,
     row.ok ? 'ok' : 'FAIL',
+    row.stealShare === null ? '' : `${Math.round(row.stealShare * 100)}%`,
     row.load,
   ])
   const widths = header.map((title, column) =>
