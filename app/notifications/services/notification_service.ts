@@ -2,7 +2,6 @@ import EmailMessage from '#notifications/models/email_message'
 import type { RenderedEmail } from '#notifications/templates'
 import { isUniqueViolation } from '#core/helpers/db_errors'
 import { smtpConfigured } from '#config/mail'
-import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 
 export type OutgoingEmail = {
   to: string
@@ -21,25 +20,21 @@ export type OutgoingEmail = {
  * kept as "recorded".
  */
 export class NotificationService {
-  /** With `trx`, the message is recorded in that transaction: it exists only if the caller commits. */
-  async send(email: OutgoingEmail, trx?: TransactionClientContract): Promise<EmailMessage | null> {
+  async send(email: OutgoingEmail): Promise<EmailMessage | null> {
     try {
-      return await EmailMessage.create(
-        {
-          toAddress: email.to,
-          template: email.template,
-          subject: email.message.subject,
-          textBody: email.message.text,
-          htmlBody: email.message.html,
-          userId: email.userId ?? null,
-          orderId: email.orderId ?? null,
-          dedupeKey: email.dedupeKey ?? null,
-          status: smtpConfigured ? 'queued' : 'recorded',
-          attempts: 0,
-          nextAttemptAt: null,
-        },
-        { client: trx }
-      )
+      return await EmailMessage.create({
+        toAddress: email.to,
+        template: email.template,
+        subject: email.message.subject,
+        textBody: email.message.text,
+        htmlBody: email.message.html,
+        userId: email.userId ?? null,
+        orderId: email.orderId ?? null,
+        dedupeKey: email.dedupeKey ?? null,
+        status: smtpConfigured ? 'queued' : 'recorded',
+        attempts: 0,
+        nextAttemptAt: null,
+      })
     } catch (error) {
       if (email.dedupeKey && isUniqueViolation(error)) return null
       throw error
