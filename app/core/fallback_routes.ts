@@ -3,6 +3,7 @@ import app from '@adonisjs/core/services/app'
 import router from '@adonisjs/core/services/router'
 import type { HttpContext } from '@adonisjs/core/http'
 import { AppError } from '#core/exceptions/app_error'
+import { isApiPath } from '#core/helpers/api_paths'
 
 const PLACEHOLDER_PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
@@ -42,7 +43,7 @@ async function storefrontIndex(): Promise<string | null> {
  */
 async function serveStorefront({ request, response }: HttpContext) {
   const path = request.url()
-  if (path === '/api' || path.startsWith('/api/')) {
+  if (isApiPath(path)) {
     throw AppError.notFound('No such endpoint.', 'not_found')
   }
   if (ASSET_PATH.test(path)) {

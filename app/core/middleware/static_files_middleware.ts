@@ -2,11 +2,7 @@ import app from '@adonisjs/core/services/app'
 import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
 import StaticMiddleware from '@adonisjs/static/static_middleware'
-
-/** Paths that are never files in public/: the API and the health check. */
-export function isApiPath(url: string): boolean {
-  return url === '/api' || url.startsWith('/api/') || url === '/health'
-}
+import { isApiPath } from '#core/helpers/api_paths'
 
 // One file server for the process (the container builds a new one, with its own serve-static
 // instance, every time it is asked).
@@ -21,7 +17,10 @@ let files: StaticMiddleware | undefined
 export default class StaticFilesMiddleware {
   async handle(ctx: HttpContext, next: NextFn) {
     const method = ctx.request.method()
-    if ((method !== 'GET' && method !== 'HEAD') || isApiPath(ctx.request.url())) return next()
+    const url = ctx.request.url()
+    if ((method !== 'GET' && method !== 'HEAD') || isApiPath(url) || url === '/health') {
+      return next()
+    }
     files ??= await app.container.make(StaticMiddleware)
     return files.handle(ctx, next)
   }
