@@ -8,6 +8,7 @@ import { AppError } from '#core/exceptions/app_error'
 import { affectedRows } from '#core/helpers/db_errors'
 import { notifications } from '#notifications/services/notification_service'
 import { templates } from '#notifications/templates'
+import { sqlTime } from '#core/helpers/sql_time'
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex')
 
@@ -52,7 +53,7 @@ export class PasswordResetService {
         .from('password_reset_tokens')
         .where('id', record.id)
         .whereNull('used_at')
-        .update({ used_at: DateTime.now().toFormat('yyyy-MM-dd HH:mm:ss') })
+        .update({ used_at: sqlTime() })
       if (affectedRows(claimed) !== 1) {
         throw AppError.badRequest(INVALID_RESET_LINK, 'invalid_reset_token')
       }

@@ -2,6 +2,7 @@ import { DateTime } from 'luxon'
 import type { HttpContext } from '@adonisjs/core/http'
 import type { ModelQueryBuilderContract, LucidModel } from '@adonisjs/lucid/types/model'
 import { AppError } from '#core/exceptions/app_error'
+import { sqlTime } from '#core/helpers/sql_time'
 
 /*
 | The one implementation of ra-data-simple-rest's list dialect for every admin resource:
@@ -253,7 +254,7 @@ export function date(options: { endOfDay?: boolean } = {}) {
 
 /** Timestamps are stored as local 'yyyy-MM-dd HH:mm:ss' by both dialects (Lucid's format). */
 export function sqlDateTime(value: DateTime) {
-  return value.toLocal().toFormat('yyyy-MM-dd HH:mm:ss')
+  return sqlTime(value.toLocal())
 }
 
 /* ------------------------------------------------------------------ filter builders */

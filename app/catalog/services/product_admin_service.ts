@@ -4,6 +4,7 @@ import { SHOE_SIZES } from '#catalog/services/catalog_service'
 import { AppError, type FieldErrors } from '#core/exceptions/app_error'
 import { affectedRows, isUniqueViolation } from '#core/helpers/db_errors'
 import { soldOutMemory } from '#catalog/services/sold_out_memory'
+import { sqlTime } from '#core/helpers/sql_time'
 
 /*
 | Admin-side writes of the catalogue: create, edit and delete products with the rules a
@@ -191,7 +192,7 @@ export class ProductAdminService {
     if (changes.priceCents !== undefined) row.price_cents = changes.priceCents
     if (changes.avail !== undefined) row.avail = changes.avail
     if (changes.releaseAt !== undefined) {
-      row.release_at = changes.releaseAt?.toLocal().toFormat('yyyy-MM-dd HH:mm:ss') ?? null
+      row.release_at = changes.releaseAt ? sqlTime(changes.releaseAt.toLocal()) : null
     }
     if (changes.sizeType !== undefined || changes.sizes !== undefined) {
       row.size_type = sizeType
@@ -209,7 +210,7 @@ export class ProductAdminService {
     if (Object.keys(errors).length) throw AppError.unprocessable(Object.values(errors)[0], errors)
     if (Object.keys(row).length === 0) return product
 
-    row.updated_at = DateTime.now().toFormat('yyyy-MM-dd HH:mm:ss')
+    row.updated_at = sqlTime()
     const query = Product.query().where('id', product.id)
     if (changes.totalStock !== undefined) query.where('stock_taken', '<=', changes.totalStock)
     let result: unknown

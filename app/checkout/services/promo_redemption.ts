@@ -1,11 +1,9 @@
-import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { AppError } from '#core/exceptions/app_error'
 import { affectedRows } from '#core/helpers/db_errors'
 import { normalizePromoCode, PROMO_NOT_FOUND } from '#checkout/services/promo_service'
-
-const sqlNow = () => DateTime.now().toFormat('yyyy-MM-dd HH:mm:ss')
+import { sqlTime } from '#core/helpers/sql_time'
 
 /**
  * Uses a promo code once, inside the checkout's transaction: one conditional UPDATE checks the
@@ -21,7 +19,7 @@ export async function redeemPromo(
   const invalid = () =>
     AppError.unprocessable(PROMO_NOT_FOUND, { promoCode: PROMO_NOT_FOUND }, 'promo_invalid')
   if (!normalized || normalized.length > 40) throw invalid()
-  const now = sqlNow()
+  const now = sqlTime()
   const result = await trx
     .from('promo_codes')
     .where('code', normalized)

@@ -1,10 +1,8 @@
-import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { affectedRows } from '#core/helpers/db_errors'
 import { soldOutMemory } from '#catalog/services/sold_out_memory'
-
-const sqlNow = () => DateTime.now().toFormat('yyyy-MM-dd HH:mm:ss')
+import { sqlTime } from '#core/helpers/sql_time'
 
 /**
  * The product's slot counter, changed only by single conditional statements (design.md 5), so
@@ -20,7 +18,7 @@ export class SlotStock {
       .where('id', productId)
       .where('avail', true)
       .whereRaw('stock_taken < total_stock')
-      .where((query) => query.whereNull('release_at').orWhere('release_at', '>', sqlNow()))
+      .where((query) => query.whereNull('release_at').orWhere('release_at', '>', sqlTime()))
       .update({ stock_taken: db.knexRawQuery('stock_taken + 1') })
     return affectedRows(result) === 1
   }
@@ -42,7 +40,7 @@ export class SlotStock {
       .from('products')
       .where('id', productId)
       .where('stock_taken', '>', 0)
-      .where((query) => query.whereNull('release_at').orWhere('release_at', '>', sqlNow()))
+      .where((query) => query.whereNull('release_at').orWhere('release_at', '>', sqlTime()))
       .update({ stock_taken: db.knexRawQuery('stock_taken - 1') })
   }
 }

@@ -1,4 +1,5 @@
 import { DateTime } from 'luxon'
+import { sqlTime } from '#core/helpers/sql_time'
 import mail from '@adonisjs/mail/services/main'
 import db from '@adonisjs/lucid/services/db'
 import env from '#start/env'
@@ -10,7 +11,6 @@ export type EmailSender = {
   send(callback: (message: any) => void): Promise<unknown>
 }
 
-const SQL_TIME = 'yyyy-MM-dd HH:mm:ss'
 /** A claim older than this belongs to a worker that died mid-send: the message is queued again. */
 const STALE_CLAIM_MINUTES = 5
 
@@ -31,7 +31,7 @@ export class EmailDelivery {
     const due = await EmailMessage.query()
       .where('status', 'queued')
       .where((query) => {
-        query.whereNull('next_attempt_at').orWhere('next_attempt_at', '<=', now.toFormat(SQL_TIME))
+        query.whereNull('next_attempt_at').orWhere('next_attempt_at', '<=', sqlTime(now))
       })
       .orderBy('id', 'asc')
       .limit(limit)
@@ -49,7 +49,7 @@ export class EmailDelivery {
       .from('email_messages')
       .where('id', message.id)
       .where('status', 'queued')
-      .update({ status: 'sending', updated_at: DateTime.utc().toFormat(SQL_TIME) })
+      .update({ status: 'sending', updated_at: sqlTime(DateTime.utc()) })
     if (affectedRows(claimed) !== 1) return null
 
     const attempts = message.attempts + 1
@@ -63,7 +63,7 @@ export class EmailDelivery {
         .update({
           status: 'sent',
           attempts,
-          sent_at: DateTime.utc().toFormat(SQL_TIME),
+          sent_at: sqlTime(DateTime.utc()),
           last_error: null,
           next_attempt_at: null,
         })
@@ -77,9 +77,7 @@ export class EmailDelivery {
           status: giveUp ? 'failed' : 'queued',
           attempts,
           last_error: describe(error),
-          next_attempt_at: giveUp
-            ? null
-            : DateTime.utc().plus({ seconds: delaySeconds }).toFormat(SQL_TIME),
+          next_attempt_at: giveUp ? null : sqlTime(DateTime.utc().plus({ seconds: delaySeconds })),
         })
       return giveUp ? 'failed' : 'retrying'
     }
@@ -89,11 +87,7 @@ export class EmailDelivery {
     await db
       .from('email_messages')
       .where('status', 'sending')
-      .where(
-        'updated_at',
-        '<',
-        DateTime.utc().minus({ minutes: STALE_CLAIM_MINUTES }).toFormat(SQL_TIME)
-      )
+      .where('updated_at', '<', sqlTime(DateTime.utc().minus({ minutes: STALE_CLAIM_MINUTES })))
       .update({ status: 'queued' })
   }
 }

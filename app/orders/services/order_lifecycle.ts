@@ -9,8 +9,7 @@ import { orderPaymentState } from '#orders/services/order_payment_state'
 import { slotStock } from '#checkout/services/slot_stock'
 import { paymentService } from '#payments/services/payment_service'
 import { crashPoint } from '#release/services/crash_points'
-
-const sqlNow = () => DateTime.now().toFormat('yyyy-MM-dd HH:mm:ss')
+import { sqlTime } from '#core/helpers/sql_time'
 
 export type Settlement = {
   fee?: Awaited<ReturnType<typeof paymentService.chargeFee>>
@@ -58,7 +57,7 @@ export class OrderLifecycle {
     // model was the dearest part of the checkout's CPU, and every caller only reads the result.
     // The timestamps are at the database's precision (whole seconds), so the object is the row.
     const now = DateTime.now().startOf('second')
-    const stamp = now.toFormat('yyyy-MM-dd HH:mm:ss')
+    const stamp = sqlTime(now)
     const order: Omit<OpenedOrder, 'id'> = {
       ...input,
       publicId: randomUUID(),
@@ -114,7 +113,7 @@ export class OrderLifecycle {
       .from('orders')
       .where('id', id)
       .where('status', 'pending')
-      .update({ status: 'processing', processing_at: sqlNow(), updated_at: sqlNow() })
+      .update({ status: 'processing', processing_at: sqlTime(), updated_at: sqlTime() })
     return Order.findOrFail(id)
   }
 
@@ -127,7 +126,7 @@ export class OrderLifecycle {
       .from('orders')
       .where('id', idOf(orderOrId))
       .where('status', 'pending')
-      .update({ status: 'processing', processing_at: sqlNow(), updated_at: sqlNow() })
+      .update({ status: 'processing', processing_at: sqlTime(), updated_at: sqlTime() })
     return affectedRows(result) === 1
   }
 
@@ -147,9 +146,9 @@ export class OrderLifecycle {
       .whereIn('status', ['pending', 'processing'])
       .update({
         status: 'success',
-        succeeded_at: sqlNow(),
+        succeeded_at: sqlTime(),
         confirmation_number: details.confirmationNumber?.slice(0, 120) ?? null,
-        updated_at: sqlNow(),
+        updated_at: sqlTime(),
       })
     crashPoint('order-succeeded')
     return this.settle(id)
@@ -173,10 +172,10 @@ export class OrderLifecycle {
         .whereIn('status', ['pending', 'processing'])
         .update({
           status: 'fail',
-          failed_at: sqlNow(),
+          failed_at: sqlTime(),
           fail_reason: details.reason?.slice(0, 255) ?? null,
           active_slot: null,
-          updated_at: sqlNow(),
+          updated_at: sqlTime(),
         })
       if (affectedRows(changed) === 1) await slotStock.giveBackIfUnreleased(order.product_id, trx)
     })
@@ -203,10 +202,10 @@ export class OrderLifecycle {
         .where('status', 'pending')
         .update({
           status: 'cancelled',
-          cancelled_at: sqlNow(),
+          cancelled_at: sqlTime(),
           fail_reason: details.reason?.slice(0, 255) ?? null,
           active_slot: null,
-          updated_at: sqlNow(),
+          updated_at: sqlTime(),
         })
       cancelled = affectedRows(changed) === 1
       if (cancelled) await slotStock.giveBack(order.product_id, trx)

@@ -2,9 +2,7 @@ import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
 import Order from '#orders/models/order'
 import { affectedRows } from '#core/helpers/db_errors'
-
-const sqlTime = (value: DateTime) => value.toFormat('yyyy-MM-dd HH:mm:ss')
-const sqlNow = () => sqlTime(DateTime.now())
+import { sqlTime } from '#core/helpers/sql_time'
 
 /**
  * The payment columns of an order, moved only by conditional UPDATEs: each method changes the
@@ -18,7 +16,7 @@ export class OrderPaymentState {
    * ones left `placing` for longer than `staleSeconds` (the worker that claimed them died).
    */
   async claimHolds(limit: number, staleSeconds: number): Promise<Order[]> {
-    const now = sqlNow()
+    const now = sqlTime()
     const staleBefore = sqlTime(DateTime.now().minus({ seconds: staleSeconds }))
     const claimable = (query: any) =>
       query.where((outer: any) => {
@@ -57,7 +55,7 @@ export class OrderPaymentState {
     return this.move(orderId, ['queued', 'placing'], {
       hold_status: 'placed',
       hold_payment_id: paymentId,
-      hold_placed_at: sqlNow(),
+      hold_placed_at: sqlTime(),
       hold_error_code: null,
       hold_claimed_at: null,
     })
@@ -82,7 +80,7 @@ export class OrderPaymentState {
   }
 
   async holdReleased(orderId: number) {
-    return this.move(orderId, ['placed'], { hold_status: 'released', hold_released_at: sqlNow() })
+    return this.move(orderId, ['placed'], { hold_status: 'released', hold_released_at: sqlTime() })
   }
 
   /** The order ended before its hold was placed: nothing to place any more. */
@@ -113,7 +111,7 @@ export class OrderPaymentState {
       {
         fee_status: 'paid',
         fee_payment_id: paymentId,
-        fee_charged_at: sqlNow(),
+        fee_charged_at: sqlTime(),
         fee_error_code: null,
       },
       'fee_status'
@@ -137,7 +135,7 @@ export class OrderPaymentState {
     return this.move(
       orderId,
       ['paid'],
-      { fee_status: 'refunded', refunded_cents: cents, refunded_at: sqlNow() },
+      { fee_status: 'refunded', refunded_cents: cents, refunded_at: sqlTime() },
       'fee_status'
     )
   }
@@ -152,7 +150,7 @@ export class OrderPaymentState {
       .from('orders')
       .where('id', orderId)
       .whereIn(column, from)
-      .update({ ...changes, updated_at: sqlNow() })
+      .update({ ...changes, updated_at: sqlTime() })
     return affectedRows(result) === 1
   }
 }

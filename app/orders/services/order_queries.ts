@@ -3,6 +3,7 @@ import db from '@adonisjs/lucid/services/db'
 import type User from '#accounts/models/user'
 import Order, { type OrderStatus } from '#orders/models/order'
 import { AppError } from '#core/exceptions/app_error'
+import { sqlTime } from '#core/helpers/sql_time'
 
 /** Reading orders: a customer's own list and lookups by public id. */
 export class OrderQueries {
@@ -95,7 +96,7 @@ export class ReleaseOrderQueries {
       .where('status', 'success')
       .whereIn('fee_status', ['failed', 'requires_action'])
       .where('fee_attempts', '<', options.maxAttempts)
-      .where('updated_at', '<=', options.lastTryBefore.toFormat('yyyy-MM-dd HH:mm:ss'))
+      .where('updated_at', '<=', sqlTime(options.lastTryBefore))
       .orderBy('id', 'asc')
     if (options.productIds) query.whereIn('product_id', options.productIds)
     return query

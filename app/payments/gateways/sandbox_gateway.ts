@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { detectCardBrand, normalizeCardNumber } from '#core/helpers/cards'
@@ -17,6 +16,7 @@ import {
   type SavedCard,
 } from '#payments/gateways/payment_gateway'
 import { verifyStripeStyleWebhook } from '#payments/gateways/webhook_signature'
+import { sqlTime } from '#core/helpers/sql_time'
 
 /*
 | What a test card does, following Stripe's documented test cards. Any other valid number works.
@@ -64,7 +64,6 @@ type StoredResponse =
       }
     }
 
-const sqlNow = () => DateTime.now().toFormat('yyyy-MM-dd HH:mm:ss')
 const newId = (prefix: string) => `${prefix}_sbx_${randomBytes(12).toString('hex')}`
 
 /**
@@ -106,7 +105,7 @@ export class SandboxGateway implements PaymentGateway {
       exp_year: token.expYear,
       behaviour: SANDBOX_TEST_CARDS[number] ?? 'ok',
       used_at: null,
-      created_at: sqlNow(),
+      created_at: sqlTime(),
     })
     return token
   }
@@ -126,7 +125,7 @@ export class SandboxGateway implements PaymentGateway {
       if (token.used_at) {
         throw new GatewayRequestError('token_already_used', 'This token was already used.')
       }
-      await trx.from('sandbox_tokens').where('id', token.id).update({ used_at: sqlNow() })
+      await trx.from('sandbox_tokens').where('id', token.id).update({ used_at: sqlTime() })
 
       const behaviour = String(token.behaviour)
       if (behaviour.startsWith('attach:')) {
@@ -149,7 +148,7 @@ export class SandboxGateway implements PaymentGateway {
           email: input.email,
           name: input.name,
           reference: input.reference,
-          created_at: sqlNow(),
+          created_at: sqlTime(),
         })
       }
       const paymentMethodId = newId('pm')
@@ -161,7 +160,7 @@ export class SandboxGateway implements PaymentGateway {
         exp_month: token.exp_month,
         exp_year: token.exp_year,
         behaviour,
-        created_at: sqlNow(),
+        created_at: sqlTime(),
       })
       return {
         customerId,
@@ -206,7 +205,7 @@ export class SandboxGateway implements PaymentGateway {
       await trx
         .from('sandbox_payment_intents')
         .where('id', intent.id)
-        .update({ status: 'canceled', updated_at: sqlNow() })
+        .update({ status: 'canceled', updated_at: sqlTime() })
       return { id: String(intent.id), status: 'canceled' }
     })
   }
@@ -258,12 +257,12 @@ export class SandboxGateway implements PaymentGateway {
         payment_intent_id: intent.id,
         amount,
         status: 'succeeded',
-        created_at: sqlNow(),
+        created_at: sqlTime(),
       })
       await trx
         .from('sandbox_payment_intents')
         .where('id', intent.id)
-        .update({ amount_refunded: Number(intent.amount_refunded) + amount, updated_at: sqlNow() })
+        .update({ amount_refunded: Number(intent.amount_refunded) + amount, updated_at: sqlTime() })
       return { id, status: 'succeeded' }
     })
   }
@@ -328,8 +327,8 @@ export class SandboxGateway implements PaymentGateway {
       status,
       amount_refunded: 0,
       metadata: JSON.stringify(input.metadata),
-      created_at: sqlNow(),
-      updated_at: sqlNow(),
+      created_at: sqlTime(),
+      updated_at: sqlTime(),
     })
     return { id, status }
   }
@@ -372,7 +371,7 @@ export class SandboxGateway implements PaymentGateway {
           operation,
           state: 'done',
           response: null,
-          created_at: sqlNow(),
+          created_at: sqlTime(),
         })
         let response: StoredResponse
         try {

@@ -1,4 +1,3 @@
-import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
 import type Order from '#orders/models/order'
 import { orderPaymentState } from '#orders/services/order_payment_state'
@@ -9,8 +8,7 @@ import type { GatewayEvent } from '#payments/gateways/payment_gateway'
 import { gateway } from '#payments/services/gateway'
 import { ledger, type Ledger } from '#payments/services/ledger'
 import { paymentKeys } from '#payments/services/payment_service'
-
-const sqlNow = () => DateTime.now().toFormat('yyyy-MM-dd HH:mm:ss')
+import { sqlTime } from '#core/helpers/sql_time'
 
 export type WebhookResult = { eventId: string; type: string; duplicate: boolean; outcome: string }
 
@@ -36,7 +34,7 @@ export class WebhookService {
         type: event.type.slice(0, 80),
         outcome: null,
         processed_at: null,
-        created_at: sqlNow(),
+        created_at: sqlTime(),
       })
     } catch (error) {
       if (!isUniqueViolation(error)) throw error
@@ -51,7 +49,7 @@ export class WebhookService {
     await db
       .from('webhook_events')
       .where({ provider, event_id: event.id })
-      .update({ outcome, processed_at: sqlNow() })
+      .update({ outcome, processed_at: sqlTime() })
     return { eventId: event.id, type: event.type, duplicate: false, outcome }
   }
 

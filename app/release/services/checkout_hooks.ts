@@ -1,10 +1,10 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
-import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
 import { AppError } from '#core/exceptions/app_error'
 import { isUniqueViolation } from '#core/helpers/db_errors'
 import { releaseConfig } from '#release/services/release_config'
 import { releaseResults, type CheckoutResult } from '#release/services/release_results'
+import { sqlTime } from '#core/helpers/sql_time'
 
 /**
  * Results from a checkout bot (POST /api/hooks/checkout-results), signed like our tasks:
@@ -60,7 +60,7 @@ export class CheckoutHooks {
     try {
       await db.table('checkout_result_events').insert({
         event_id: eventId,
-        created_at: DateTime.now().toFormat('yyyy-MM-dd HH:mm:ss'),
+        created_at: sqlTime(),
       })
     } catch (error) {
       if (!isUniqueViolation(error)) throw error

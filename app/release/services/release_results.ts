@@ -1,4 +1,3 @@
-import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
 import type Order from '#orders/models/order'
 import { orderLifecycle } from '#orders/services/order_lifecycle'
@@ -7,8 +6,7 @@ import { orderEmails } from '#notifications/services/order_emails'
 import { AppError } from '#core/exceptions/app_error'
 import { isUniqueViolation } from '#core/helpers/db_errors'
 import { crashPoint } from '#release/services/crash_points'
-
-const sqlNow = () => DateTime.now().toFormat('yyyy-MM-dd HH:mm:ss')
+import { sqlTime } from '#core/helpers/sql_time'
 
 export type CheckoutResult = {
   /** The order's public id. */
@@ -81,7 +79,7 @@ export class ReleaseResults {
       .from('release_tasks')
       .where('order_id', orderId)
       .where('status', 'submitting')
-      .update({ status: 'submitted', submitted_at: sqlNow(), last_error: null })
+      .update({ status: 'submitted', submitted_at: sqlTime(), last_error: null })
   }
 
   async noteSubmitError(orderId: number, message: string) {
@@ -129,7 +127,7 @@ export class ReleaseResults {
         outcome: result.status,
         confirmation_number: result.confirmationNumber?.slice(0, 120) ?? null,
         reason: result.reason?.slice(0, 255) ?? null,
-        result_at: sqlNow(),
+        result_at: sqlTime(),
       })
     crashPoint('result-recorded')
     return this.finish(order.id)
@@ -152,7 +150,7 @@ export class ReleaseResults {
         .from('release_tasks')
         .where('order_id', orderId)
         .where('status', 'resulted')
-        .update({ status: 'done', finished_at: sqlNow() })
+        .update({ status: 'done', finished_at: sqlTime() })
     }
     return {
       order,

@@ -23,6 +23,7 @@ import {
   type CheckoutEngine,
   type CheckoutTask,
 } from '#release/services/checkout_engines'
+import { sqlTime } from '#core/helpers/sql_time'
 
 export const RELEASE_LOCK = 'release:run'
 
@@ -90,7 +91,7 @@ export class ReleaseRunner {
     }
     return Product.query()
       .whereNotNull('release_at')
-      .where('release_at', '<=', DateTime.now().toFormat('yyyy-MM-dd HH:mm:ss'))
+      .where('release_at', '<=', sqlTime())
       .orderBy('release_at', 'asc')
   }
 

@@ -1,0 +1,9 @@
+import { DateTime } from 'luxon'
+
+/** How timestamps are written and compared in SQL on both dialects (Lucid's own format). */
+export const SQL_TIME_FORMAT = 'yyyy-MM-dd HH:mm:ss'
+
+/** A time (now by default) as SQL compares it; the process runs in UTC (bin/ignitor.ts). */
+export function sqlTime(value: DateTime = DateTime.now()): string {
+  return value.toFormat(SQL_TIME_FORMAT)
+}
