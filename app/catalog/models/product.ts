@@ -68,7 +68,8 @@ export default class Product extends BaseModel {
   }
 }
 
-function splitList(value: string | null): string[] {
+/** The comma-separated lists of the spec's Product (styles, tags) as arrays. */
+export function splitList(value: string | null): string[] {
   return (value ?? '')
     .split(',')
     .map((item) => item.trim())

@@ -1,7 +1,7 @@
-import db from '@adonisjs/lucid/services/db'
 import type User from '#accounts/models/user'
 import { cardOnFile } from '#accounts/services/card_on_file'
 import { catalogService } from '#catalog/services/catalog_service'
+import { withDriverSession } from '#core/services/driver_session'
 import { soldOutMemory } from '#catalog/services/sold_out_memory'
 import { profileService } from '#profiles/services/profile_service'
 import type Product from '#catalog/models/product'
@@ -74,97 +74,103 @@ export class CheckoutService {
     // After a drop sells out nearly every press lands here: answered from memory (a second at
     // most), then from the product row, before the profile, the card or a transaction. Both are
     // shortcuts only: while slots remain, the conditional UPDATE below decides.
-    if (soldOutMemory.has(productIdOf(request.productId))) {
-      throw AppError.conflict(SOLD_OUT, 'sold_out')
-    }
-    const product = await this.findProduct(request.productId)
-    const { style, size } = this.chooseVariant(product, request.style, request.size)
-    if (product.isReleased) {
-      throw AppError.conflict('This release has already dropped.', 'released')
-    }
-    if (product.stockTaken >= product.totalStock) {
-      soldOutMemory.remember(product.id)
-      throw AppError.conflict(SOLD_OUT, 'sold_out')
-    }
-    const profile = await profileService.findOwned(user, String(request.profileId))
-    if (!(await cardOnFile(user))) {
-      throw new AppError('Please add a card to your account before checking out.', {
-        status: 402,
-        code: 'card_required',
-      })
-    }
+    const productId = productIdOf(request.productId)
+    if (soldOutMemory.has(productId)) throw AppError.conflict(SOLD_OUT, 'sold_out')
+    // Every statement of the purchase, the receipt included, goes on one driver session: the
+    // release-day rush is bound by the app's CPU, and this is the cheapest way to the database.
+    return withDriverSession(async (session) => {
+      const product = await catalogService.findAvailableOn(session, productId)
+      const { style, size } = this.chooseVariant(product, request.style, request.size)
+      if (product.isReleased) {
+        throw AppError.conflict('This release has already dropped.', 'released')
+      }
+      if (product.stockTaken >= product.totalStock) {
+        soldOutMemory.remember(product.id)
+        throw AppError.conflict(SOLD_OUT, 'sold_out')
+      }
+      const profile = await profileService.findOwnedOn(session, user, request.profileId)
+      if (!(await cardOnFile(user))) {
+        throw new AppError('Please add a card to your account before checking out.', {
+          status: 402,
+          code: 'card_required',
+        })
+      }
 
-    const snapshot: AcoSnapshot = {
-      profile: {
+      const snapshot: AcoSnapshot = {
+        profile: {
+          profileId: profile.publicId,
+          profileName: profile.profileName,
+          email: profile.email,
+          phone: profile.phone,
+          shipping: profile.shipping,
+          billing: profile.billing,
+        },
+        card: profileService.openCard(profile),
+        order: { productId: product.id, productTitle: product.title, style, size },
+      }
+      const promoCode = present(request.promoCode) ? String(request.promoCode) : null
+      // Everything the order needs is prepared before the transaction, which only writes.
+      const newOrder: NewOrder = {
+        userId: user.id,
+        productId: product.id,
         profileId: profile.publicId,
-        profileName: profile.profileName,
-        email: profile.email,
-        phone: profile.phone,
-        shipping: profile.shipping,
-        billing: profile.billing,
-      },
-      card: profileService.openCard(profile),
-      order: { productId: product.id, productTitle: product.title, style, size },
-    }
-    const promoCode = present(request.promoCode) ? String(request.promoCode) : null
-    // Everything the order needs is prepared before the transaction, which only writes.
-    const newOrder: NewOrder = {
-      userId: user.id,
-      productId: product.id,
-      profileId: profile.publicId,
-      productTitle: product.title,
-      basePriceCents: product.priceCents,
-      priceCents: product.priceCents,
-      promoCode: null,
-      promoPercent: null,
-      style,
-      size,
-      email: user.email,
-      name: user.name || `${profile.shipping.firstName} ${profile.shipping.lastName}`,
-      acoVault: cardVault.seal(snapshot),
-      holdAmountCents: paymentsConfig.holdAmountCents,
-    }
+        productTitle: product.title,
+        basePriceCents: product.priceCents,
+        priceCents: product.priceCents,
+        promoCode: null,
+        promoPercent: null,
+        style,
+        size,
+        email: user.email,
+        name: user.name || `${profile.shipping.firstName} ${profile.shipping.lastName}`,
+        acoVault: cardVault.seal(snapshot),
+        holdAmountCents: paymentsConfig.holdAmountCents,
+      }
 
-    let order: OpenedOrder
-    try {
-      order = await db.transaction(async (trx) => {
-        const promo = promoCode ? await redeemPromo(promoCode, trx) : null
-        // The slot's UPDATE locks the product's row, which every checkout of the drop needs,
-        // until the commit (the order's INSERT needs that row too, for its foreign key): slot
-        // first, then only the order's INSERT before the commit.
-        if (!(await slotStock.take(product.id, trx))) {
-          soldOutMemory.remember(product.id)
-          throw AppError.conflict(SOLD_OUT, 'sold_out')
-        }
-        if (promo) {
-          newOrder.priceCents = applyPercent(product.priceCents, promo.percent)
-          newOrder.promoCode = promo.code
-          newOrder.promoPercent = promo.percent
-        }
-        return orderLifecycle.open(newOrder, trx)
-      })
-    } catch (error) {
-      if (isUniqueViolation(error)) throw AppError.conflict(DUPLICATE_ORDER, 'duplicate')
-      throw error
-    }
+      let order: OpenedOrder
+      try {
+        order = await session.transaction(async () => {
+          const promo = promoCode ? await redeemPromo(promoCode, session) : null
+          // The slot's UPDATE locks the product's row, which every checkout of the drop needs,
+          // until the commit (the order's INSERT needs that row too, for its foreign key): slot
+          // first, then only the order's INSERT before the commit.
+          if (!(await slotStock.take(product.id, session))) {
+            soldOutMemory.remember(product.id)
+            throw AppError.conflict(SOLD_OUT, 'sold_out')
+          }
+          if (promo) {
+            newOrder.priceCents = applyPercent(product.priceCents, promo.percent)
+            newOrder.promoCode = promo.code
+            newOrder.promoPercent = promo.percent
+          }
+          return orderLifecycle.open(newOrder, session)
+        })
+      } catch (error) {
+        if (isUniqueViolation(error)) throw AppError.conflict(DUPLICATE_ORDER, 'duplicate')
+        throw error
+      }
 
-    await notifications.send({
-      to: order.email,
-      template: 'order_received',
-      message: templates.orderReceived({
-        productTitle: order.productTitle,
-        orderId: order.publicId,
-        size: order.size,
-        style: order.style,
-        priceCents: order.priceCents,
-        holdCents: order.holdAmountCents,
-      }),
-      userId: user.id,
-      orderId: order.id,
-      dedupeKey: `order:${order.id}:received`,
+      await notifications.send(
+        {
+          to: order.email,
+          template: 'order_received',
+          message: templates.orderReceived({
+            productTitle: order.productTitle,
+            orderId: order.publicId,
+            size: order.size,
+            style: order.style,
+            priceCents: order.priceCents,
+            holdCents: order.holdAmountCents,
+          }),
+          userId: user.id,
+          orderId: order.id,
+          dedupeKey: `order:${order.id}:received`,
+        },
+        session
+      )
+      holdWorker.kick()
+      return order
     })
-    holdWorker.kick()
-    return order
   }
 
   /** The sealed ACO copy of an order (release day; callers audit the reveal). */
@@ -182,18 +188,18 @@ export class CheckoutService {
   }
 
   private async findProduct(productId: unknown): Promise<Product> {
-    const id = productIdOf(productId)
-    if (!Number.isSafeInteger(id) || id <= 0) {
-      throw AppError.notFound('Product not found.', 'product_not_found')
-    }
-    return catalogService.findAvailable(id)
+    return catalogService.findAvailable(productIdOf(productId))
   }
 
   /**
    * Size must be one of the product's sizes (OS for one-size products), style one of its styles
    * (a single-style product needs none). Matching ignores case; the product's spelling is kept.
    */
-  private chooseVariant(product: Product, style: unknown, size: unknown) {
+  private chooseVariant(
+    product: Pick<Product, 'sizeType' | 'sizes'> & { styleList: string[] },
+    style: unknown,
+    size: unknown
+  ) {
     const styles = product.styleList.length ? product.styleList : ['OS']
     let chosenStyle: string | undefined
     if (present(style)) {

@@ -1,9 +1,12 @@
-import db from '@adonisjs/lucid/services/db'
-import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { AppError } from '#core/exceptions/app_error'
-import { affectedRows } from '#core/helpers/db_errors'
+import type { DriverSession } from '#core/services/driver_session'
 import { normalizePromoCode, PROMO_NOT_FOUND } from '#checkout/services/promo_service'
 import { sqlTime } from '#core/helpers/sql_time'
+
+const USE_PROMO = `UPDATE promo_codes SET uses = uses + 1 WHERE code = ? AND active = 1
+  AND (starts_at IS NULL OR starts_at <= ?) AND (expires_at IS NULL OR expires_at > ?)
+  AND (max_uses IS NULL OR uses < max_uses)`
+const PROMO_PERCENT = 'SELECT percent FROM promo_codes WHERE code = ?'
 
 /**
  * Uses a promo code once, inside the checkout's transaction: one conditional UPDATE checks the
@@ -13,23 +16,16 @@ import { sqlTime } from '#core/helpers/sql_time'
  */
 export async function redeemPromo(
   code: string,
-  trx: TransactionClientContract
+  session: DriverSession
 ): Promise<{ code: string; percent: number }> {
   const normalized = normalizePromoCode(code)
   const invalid = () =>
     AppError.unprocessable(PROMO_NOT_FOUND, { promoCode: PROMO_NOT_FOUND }, 'promo_invalid')
   if (!normalized || normalized.length > 40) throw invalid()
   const now = sqlTime()
-  const result = await trx
-    .from('promo_codes')
-    .where('code', normalized)
-    .where('active', true)
-    .where((query) => query.whereNull('starts_at').orWhere('starts_at', '<=', now))
-    .where((query) => query.whereNull('expires_at').orWhere('expires_at', '>', now))
-    .where((query) => query.whereNull('max_uses').orWhereRaw('uses < max_uses'))
-    .update({ uses: db.knexRawQuery('uses + 1') })
-  if (affectedRows(result) !== 1) throw invalid()
-  const row = await trx.from('promo_codes').where('code', normalized).select('percent').first()
+  const result = await session.run(USE_PROMO, [normalized, now, now])
+  if (result.changes !== 1) throw invalid()
+  const row = await session.first<{ percent: unknown }>(PROMO_PERCENT, [normalized])
   const percent = Math.min(100, Math.max(0, Number(row?.percent ?? 0)))
   return { code: normalized, percent }
 }

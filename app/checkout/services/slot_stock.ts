@@ -1,8 +1,11 @@
 import db from '@adonisjs/lucid/services/db'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
-import { affectedRows } from '#core/helpers/db_errors'
 import { soldOutMemory } from '#catalog/services/sold_out_memory'
 import { sqlTime } from '#core/helpers/sql_time'
+import type { DriverSession } from '#core/services/driver_session'
+
+const TAKE_SLOT = `UPDATE products SET stock_taken = stock_taken + 1 WHERE id = ? AND avail = 1
+  AND stock_taken < total_stock AND (release_at IS NULL OR release_at > ?)`
 
 /**
  * The product's slot counter, changed only by single conditional statements (design.md 5), so
@@ -11,16 +14,14 @@ import { sqlTime } from '#core/helpers/sql_time'
  * (The catalog module owns the products table; these two statements are the slot purchase.)
  */
 export class SlotStock {
-  /** Takes one slot of an available, unreleased product; false when none is left. */
-  async take(productId: number, trx: TransactionClientContract): Promise<boolean> {
-    const result = await trx
-      .from('products')
-      .where('id', productId)
-      .where('avail', true)
-      .whereRaw('stock_taken < total_stock')
-      .where((query) => query.whereNull('release_at').orWhere('release_at', '>', sqlTime()))
-      .update({ stock_taken: db.knexRawQuery('stock_taken + 1') })
-    return affectedRows(result) === 1
+  /**
+   * Takes one slot of an available, unreleased product; false when none is left. Inside the
+   * checkout's transaction on its driver session (the one statement every checkout of a drop
+   * waits for: the row stays locked until the commit).
+   */
+  async take(productId: number, session: DriverSession): Promise<boolean> {
+    const result = await session.run(TAKE_SLOT, [productId, sqlTime()])
+    return result.changes === 1
   }
 
   /** Gives one slot back (cancelled order, declined hold). */

@@ -1,7 +1,8 @@
-import EmailMessage from '#notifications/models/email_message'
 import type { RenderedEmail } from '#notifications/templates'
 import { isUniqueViolation } from '#core/helpers/db_errors'
 import { smtpConfigured } from '#config/mail'
+import { sqlTime } from '#core/helpers/sql_time'
+import { type DriverSession, withDriverSession } from '#core/services/driver_session'
 
 export type OutgoingEmail = {
   to: string
@@ -13,6 +14,10 @@ export type OutgoingEmail = {
   dedupeKey?: string | null
 }
 
+const RECORD_EMAIL = `INSERT INTO email_messages (to_address, template, subject, text_body,
+  html_body, user_id, order_id, dedupe_key, status, attempts, created_at, updated_at)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)`
+
 /**
  * Every e-mail goes through here and is recorded in the outbox (email_messages) before any
  * transport sees it, so admins can read what was sent and failed sends can be retried. With SMTP
@@ -20,21 +25,30 @@ export type OutgoingEmail = {
  * kept as "recorded".
  */
 export class NotificationService {
-  async send(email: OutgoingEmail): Promise<EmailMessage | null> {
+  /**
+   * Records the message (one INSERT on the driver, not a model: the checkout sends one per
+   * order). `session`: the caller's own driver session, to record it on the same connection.
+   * Null when the dedupe key was used already.
+   */
+  async send(email: OutgoingEmail, session?: DriverSession): Promise<{ id: number } | null> {
+    const now = sqlTime()
+    const record = (on: DriverSession) =>
+      on.run(RECORD_EMAIL, [
+        email.to,
+        email.template,
+        email.message.subject,
+        email.message.text,
+        email.message.html,
+        email.userId ?? null,
+        email.orderId ?? null,
+        email.dedupeKey ?? null,
+        smtpConfigured ? 'queued' : 'recorded',
+        now,
+        now,
+      ])
     try {
-      return await EmailMessage.create({
-        toAddress: email.to,
-        template: email.template,
-        subject: email.message.subject,
-        textBody: email.message.text,
-        htmlBody: email.message.html,
-        userId: email.userId ?? null,
-        orderId: email.orderId ?? null,
-        dedupeKey: email.dedupeKey ?? null,
-        status: smtpConfigured ? 'queued' : 'recorded',
-        attempts: 0,
-        nextAttemptAt: null,
-      })
+      const { insertId } = await (session ? record(session) : withDriverSession(record))
+      return { id: insertId }
     } catch (error) {
       if (email.dedupeKey && isUniqueViolation(error)) return null
       throw error

@@ -1,6 +1,5 @@
 import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
-import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { randomUUID } from 'node:crypto'
 import Order from '#orders/models/order'
 import type { PresentableOrder } from '#orders/services/order_presenter'
@@ -10,6 +9,7 @@ import { slotStock } from '#checkout/services/slot_stock'
 import { paymentService } from '#payments/services/payment_service'
 import { crashPoint } from '#release/services/crash_points'
 import { sqlTime } from '#core/helpers/sql_time'
+import type { DriverSession } from '#core/services/driver_session'
 
 export type Settlement = {
   fee?: Awaited<ReturnType<typeof paymentService.chargeFee>>
@@ -47,12 +47,18 @@ export type OpenedOrder = NewOrder &
   PresentableOrder &
   Pick<Order, 'id' | 'activeSlot' | 'holdAttempts' | 'updatedAt'>
 
+const INSERT_ORDER = `INSERT INTO orders (public_id, user_id, product_id, profile_id, product_title,
+  base_price_cents, price_cents, promo_code, promo_percent, style, size, email, name, status,
+  active_slot, aco_vault, hold_status, hold_amount_cents, hold_attempts, fee_status, fee_attempts,
+  refunded_cents, created_at, updated_at)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)`
+
 export class OrderLifecycle {
   /**
    * Slot bought -> pending, inside the checkout's transaction: the order counts as active (the
    * unique index of active orders refuses a duplicate) and its $1.00 hold is queued for the worker.
    */
-  async open(input: NewOrder, trx: TransactionClientContract): Promise<OpenedOrder> {
+  async open(input: NewOrder, session: DriverSession): Promise<OpenedOrder> {
     // A plain INSERT and a plain object back, not a model: building and saving a 40-column
     // model was the dearest part of the checkout's CPU, and every caller only reads the result.
     // The timestamps are at the database's precision (whole seconds), so the object is the row.
@@ -77,33 +83,32 @@ export class OrderLifecycle {
       createdAt: now,
       updatedAt: now,
     }
-    const [id] = await trx.insertQuery().table('orders').insert({
-      public_id: order.publicId,
-      user_id: order.userId,
-      product_id: order.productId,
-      profile_id: order.profileId,
-      product_title: order.productTitle,
-      base_price_cents: order.basePriceCents,
-      price_cents: order.priceCents,
-      promo_code: order.promoCode,
-      promo_percent: order.promoPercent,
-      style: order.style,
-      size: order.size,
-      email: order.email,
-      name: order.name,
-      status: order.status,
-      active_slot: order.activeSlot,
-      aco_vault: order.acoVault,
-      hold_status: order.holdStatus,
-      hold_amount_cents: order.holdAmountCents,
-      hold_attempts: order.holdAttempts,
-      fee_status: order.feeStatus,
-      fee_attempts: 0,
-      refunded_cents: order.refundedCents,
-      created_at: stamp,
-      updated_at: stamp,
-    })
-    return { id: Number(id), ...order }
+    const { insertId } = await session.run(INSERT_ORDER, [
+      order.publicId,
+      order.userId,
+      order.productId,
+      order.profileId,
+      order.productTitle,
+      order.basePriceCents,
+      order.priceCents,
+      order.promoCode,
+      order.promoPercent,
+      order.style,
+      order.size,
+      order.email,
+      order.name,
+      order.status,
+      order.activeSlot,
+      order.acoVault,
+      order.holdStatus,
+      order.holdAmountCents,
+      order.holdAttempts,
+      order.feeStatus,
+      order.refundedCents,
+      stamp,
+      stamp,
+    ])
+    return { id: insertId, ...order }
   }
 
   /** pending -> processing (the release run handed the order to a checkout engine). */
