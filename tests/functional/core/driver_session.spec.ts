@@ -22,7 +22,9 @@ async function keysLike(prefix: string) {
 }
 
 test.group('Driver session, on its own connection', (group) => {
-  group.each.teardown(() => db.from('email_messages').where('dedupe_key', 'like', 'ds-%').delete())
+  group.each.teardown(async () => {
+    await db.from('email_messages').where('dedupe_key', 'like', 'ds-%').delete()
+  })
 
   test('commits the work of a transaction and reads it back', async ({ assert }) => {
     const read = await withDriverSession(async (session) => {
