@@ -197,12 +197,16 @@ async function fire({
       },
     ],
   })
+  // Throughput runs to the last answer: autocannon reports an `amount` run as done only at its
+  // next one-second tick, which made 5,000 checkouts in 4.1 s and in 4.9 s both "5.0 s".
+  let lastAnswer = started
   instance.on('response', (_client, statusCode) => {
+    lastAnswer = performance.now()
     statuses[statusCode] = (statuses[statusCode] ?? 0) + 1
     if (statusCode === 201 && ++created === soldOutAfter) soldOutMs = performance.now() - started
   })
   const result = await instance
-  const seconds = (performance.now() - started) / 1000
+  const seconds = (lastAnswer - started) / 1000
   const responses = Object.values(statuses).reduce((sum, count) => sum + count, 0)
   const errors5xx = Object.entries(statuses)
     .filter(([code]) => Number(code) >= 500)
