@@ -119,14 +119,31 @@ async function waitForHealth(port, child) {
   throw new Error(`server on port ${port} did not answer /health`)
 }
 
-/** CPU time the hypervisor gave to other machines so far (all CPUs, ms); null off Linux. */
-function stealMs() {
+/**
+ * The machine's CPU time so far (all CPUs, ms): `busy` (everything but idle and I/O wait) and
+ * `steal` (given by the hypervisor to other machines); null off Linux.
+ */
+function machineMs() {
   try {
     const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/)
-    return (Number(fields[8]) * 1000) / 100
+    const ticks = fields.slice(1, 9).map(Number)
+    const [user, nice, system, , , irq, softirq, steal] = ticks
+    const ms = (value) => (value * 1000) / 100
+    return { busy: ms(user + nice + system + irq + softirq), steal: ms(steal) }
   } catch {
     return null
   }
+}
+
+/** The local MariaDB server's pid, to count its CPU per request too; null if not found. */
+function databasePid() {
+  for (const name of ['mariadbd', 'mysqld']) {
+    try {
+      const pid = execFileSync('pidof', ['-s', name], { encoding: 'utf8' }).trim()
+      if (pid) return Number(pid)
+    } catch {}
+  }
+  return null
 }
 
 /** CPU time (user + system, ms) a process has used so far; null off Linux. */
@@ -318,23 +335,32 @@ async function runDatabase(kind) {
     const phase = async (name, run, verify) => {
       log(`[${kind}] ${name} (load ${load()})`)
       const pid = name.endsWith('baseline') ? baseline.pid : app.pid
+      const dbPid = kind === 'mysql' ? databasePid() : null
       const cpuBefore = cpuMs(pid)
-      const stealBefore = stealMs()
+      const dbBefore = dbPid === null ? null : cpuMs(dbPid)
+      const machineBefore = machineMs()
       const startUs = monotonicUs()
       const result = await run()
       phaseWindows.push({ db: kind, name, startUs, endUs: monotonicUs() })
       const cpuAfter = cpuMs(pid)
-      // Stolen CPU (a virtual machine's neighbours) as a share of the phase's 2-core wall time:
-      // the figure that says how far to trust the phase's req/s.
-      const stealAfter = stealMs()
-      result.stealShare =
-        stealBefore === null || stealAfter === null
+      const dbAfter = dbPid === null ? null : cpuMs(dbPid)
+      const machineAfter = machineMs()
+      // As shares of the phase's wall time on all cores: stolen CPU (a virtual machine's
+      // neighbours), which says how far to trust the phase's req/s, and busy CPU (load
+      // generator, server, database), which says whether the phase was bound by the machine.
+      const share = (field) =>
+        machineBefore === null || machineAfter === null
           ? null
-          : (stealAfter - stealBefore) / (result.seconds * 1000 * cpus().length)
+          : (machineAfter[field] - machineBefore[field]) /
+            (result.seconds * 1000 * cpus().length)
+      result.stealShare = share('steal')
+      result.busyShare = share('busy')
       // CPU time of the server per answered request: unlike req/s, barely moved by the other
-      // processes of a shared machine.
+      // processes of a shared machine. And the same for the database server (MariaDB).
       result.cpuPerRequest =
         cpuBefore === null || cpuAfter === null ? null : (cpuAfter - cpuBefore) / result.responses
+      result.dbCpuPerRequest =
+        dbBefore === null || dbAfter === null ? null : (dbAfter - dbBefore) / result.responses
       const state = verify?.productId ? await verifyProduct(client, verify.productId) : null
       const checks = []
       if (state) {
@@ -498,12 +524,14 @@ function printTable(kind, rows) {
     'requests',
     'req/s',
     'cpu ms/req',
+    'db ms/req',
     'p50 ms',
     'p99 ms',
     'statuses',
     '5xx',
     'sold out',
     'checks',
+    'busy',
     'steal',
     'load 1/5/15',
   ]
@@ -512,6 +540,7 @@ function printTable(kind, rows) {
     String(row.responses),
     row.rps.toFixed(0),
     row.cpuPerRequest === null ? '' : row.cpuPerRequest.toFixed(2),
+    row.dbCpuPerRequest === null ? '' : row.dbCpuPerRequest.toFixed(2),
     String(row.p50),
     String(row.p99),
     Object.entries(row.statuses)
@@ -520,6 +549,7 @@ function printTable(kind, rows) {
     String(row.errors5xx),
     row.soldOutMs === null ? '' : `${(row.soldOutMs / 1000).toFixed(2)} s`,
     row.ok ? 'ok' : 'FAIL',
+    row.busyShare === null ? '' : `${Math.round(row.busyShare * 100)}%`,
     row.stealShare === null ? '' : `${Math.round(row.stealShare * 100)}%`,
     row.load,
   ])
