@@ -2,6 +2,7 @@ import { AccessToken, DbAccessTokensProvider } from '@adonisjs/auth/access_token
 import type { LucidModel, LucidRow } from '@adonisjs/lucid/types/model'
 import type { Secret } from '@adonisjs/core/helpers'
 import { tokenLastUse } from '#accounts/services/token_last_use'
+import { withDriverSession } from '#core/services/driver_session'
 
 const TOKEN_COLUMNS = [
   'id',
@@ -59,17 +60,15 @@ export class AccessTokensProvider<
     const decoded = AccessToken.decode(this.prefix, tokenValue.release())
     if (!decoded) return null
     const model = this.options.tokenableModel
-    const db = await this.getDb()
-    // Plain SQL, written once: the query builder's compilation is a good part of the cost of
-    // the one query every authenticated request makes.
-    this.joinedSql ??=
+    // Plain SQL, written once, on the driver: the query builder's compilation and knex's
+    // runner were a good part of the cost of the one query every authenticated request makes.
+    const joinedSql = (this.joinedSql ??=
       `select o.*, ${TOKEN_COLUMNS.map((column) => `t.${column} as ${TOKEN_ALIAS}${column}`).join(', ')}` +
       ` from ${this.table} t inner join ${model.table} o on o.${model.primaryKey} = t.tokenable_id` +
-      ` where t.id = ? and t.type = ? limit 1`
-    const result = await db.rawQuery(this.joinedSql, [decoded.identifier, this.type])
-    // mysql2 answers [rows, fields], better-sqlite3 the rows.
-    const rows = Array.isArray(result[0]) ? result[0] : result
-    const row = rows[0] as Record<string, unknown> | undefined
+      ` where t.id = ? and t.type = ? limit 1`)
+    const row = await withDriverSession((session) =>
+      session.first<Record<string, unknown>>(joinedSql, [decoded.identifier, this.type])
+    )
     if (!row) return null
 
     const tokenRow: Record<string, unknown> = {}
