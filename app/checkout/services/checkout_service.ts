@@ -1,9 +1,10 @@
 import type User from '#accounts/models/user'
 import { cardOnFile } from '#accounts/services/card_on_file'
-import { catalogService } from '#catalog/services/catalog_service'
+import { catalogService, productNotFound } from '#catalog/services/catalog_service'
+import { readProductAndProfile } from '#checkout/services/checkout_reads'
 import { withDriverSession } from '#core/services/driver_session'
 import { soldOutMemory } from '#catalog/services/sold_out_memory'
-import { profileService } from '#profiles/services/profile_service'
+import { PROFILE_NOT_FOUND, profileService } from '#profiles/services/profile_service'
 import type Product from '#catalog/models/product'
 import type Profile from '#profiles/models/profile'
 import type Order from '#orders/models/order'
@@ -72,14 +73,20 @@ export class CheckoutService {
       throw AppError.badRequest(INSUFFICIENT_CHECKOUT_DATA, 'insufficient_checkout_data')
     }
     // After a drop sells out nearly every press lands here: answered from memory (a second at
-    // most), then from the product row, before the profile, the card or a transaction. Both are
-    // shortcuts only: while slots remain, the conditional UPDATE below decides.
+    // most), then from the product row (read with the profile), before the card or a
+    // transaction. Both are shortcuts only: while slots remain, the conditional UPDATE decides.
     const productId = productIdOf(request.productId)
     if (soldOutMemory.has(productId)) throw AppError.conflict(SOLD_OUT, 'sold_out')
     // Every statement of the purchase, the receipt included, goes on one driver session: the
     // release-day rush is bound by the app's CPU, and this is the cheapest way to the database.
     return withDriverSession(async (session) => {
-      const product = await catalogService.findAvailableOn(session, productId)
+      const { product, profile } = await readProductAndProfile(
+        session,
+        productId,
+        user.id,
+        request.profileId
+      )
+      if (!product || !product.avail) throw productNotFound()
       const { style, size } = this.chooseVariant(product, request.style, request.size)
       if (product.isReleased) {
         throw AppError.conflict('This release has already dropped.', 'released')
@@ -88,7 +95,7 @@ export class CheckoutService {
         soldOutMemory.remember(product.id)
         throw AppError.conflict(SOLD_OUT, 'sold_out')
       }
-      const profile = await profileService.findOwnedOn(session, user, request.profileId)
+      if (!profile) throw AppError.notFound(PROFILE_NOT_FOUND, 'profile_not_found')
       if (!(await cardOnFile(user))) {
         throw new AppError('Please add a card to your account before checking out.', {
           status: 402,

@@ -5,33 +5,12 @@ import { AppError } from '#core/exceptions/app_error'
 import { cardVault } from '#core/services/card_vault'
 import { transportEnvelope } from '#core/services/transport_envelope'
 import { detectCardBrand } from '#core/helpers/cards'
-import { jsonColumn } from '#core/helpers/columns'
-import type { DriverSession } from '#core/services/driver_session'
 import { editProfileValidator, newProfileValidator } from '#profiles/validators/profile_validator'
 
 type NewProfile = Infer<typeof newProfileValidator>
 type ProfileCard = NewProfile['card']
 
 export const PROFILE_NOT_FOUND = 'Profile not found.'
-
-/** What a checkout reads of a profile, as plain data. */
-export type CheckoutProfile = Pick<
-  Profile,
-  'publicId' | 'profileName' | 'email' | 'phone' | 'shipping' | 'billing' | 'cardVault'
->
-
-type CheckoutProfileRow = {
-  public_id: string
-  profile_name: string
-  email: string
-  phone: string
-  shipping: unknown
-  billing: unknown
-  card_vault: string
-}
-
-const CHECKOUT_PROFILE = `SELECT public_id, profile_name, email, phone, shipping, billing, card_vault
-  FROM profiles WHERE public_id = ? AND user_id = ?`
 
 /** What customers see of a profile: the card as brand, last 4 and expiry only. */
 export function presentProfile(profile: Profile) {
@@ -83,28 +62,6 @@ export class ProfileService {
         : null
     if (!profile) throw AppError.notFound(PROFILE_NOT_FOUND, 'profile_not_found')
     return profile
-  }
-
-  /** The same rule as `findOwned`, read on the checkout's session without a model. */
-  async findOwnedOn(
-    session: DriverSession,
-    user: Pick<User, 'id'>,
-    profileId: unknown
-  ): Promise<CheckoutProfile> {
-    const row =
-      typeof profileId === 'string' && profileId.length <= 64
-        ? await session.first<CheckoutProfileRow>(CHECKOUT_PROFILE, [profileId, user.id])
-        : null
-    if (!row) throw AppError.notFound(PROFILE_NOT_FOUND, 'profile_not_found')
-    return {
-      publicId: row.public_id,
-      profileName: row.profile_name,
-      email: row.email,
-      phone: row.phone,
-      shipping: jsonColumn.consume(row.shipping) as Address,
-      billing: jsonColumn.consume(row.billing) as Address,
-      cardVault: row.card_vault,
-    }
   }
 
   async addFromEnvelope(user: User, envelope: unknown): Promise<Profile> {

@@ -1,0 +1,95 @@
+import { splitList } from '#catalog/models/product'
+import type Product from '#catalog/models/product'
+import type Profile from '#profiles/models/profile'
+import type { Address } from '#profiles/models/profile'
+import { booleanColumn, jsonColumn } from '#core/helpers/columns'
+import { sqlTime } from '#core/helpers/sql_time'
+import type { DriverSession } from '#core/services/driver_session'
+
+/** What a checkout reads of a product, as plain data. */
+export type CheckoutProduct = Pick<
+  Product,
+  'id' | 'title' | 'priceCents' | 'sizeType' | 'sizes' | 'totalStock' | 'stockTaken'
+> & { avail: boolean; styleList: string[]; isReleased: boolean }
+
+/** What a checkout reads of the customer's profile, as plain data. */
+export type CheckoutProfile = Pick<
+  Profile,
+  'publicId' | 'profileName' | 'email' | 'phone' | 'shipping' | 'billing' | 'cardVault'
+>
+
+type Row = {
+  id: number
+  title: string
+  price_cents: number
+  size_type: Product['sizeType']
+  styles: string
+  sizes: unknown
+  avail: unknown
+  total_stock: number
+  stock_taken: number
+  released: unknown
+  profile_public_id: string | null
+  profile_name: string
+  profile_email: string
+  profile_phone: string
+  profile_shipping: unknown
+  profile_billing: unknown
+  profile_card_vault: string
+}
+
+// One statement for both: every checkout of a drop reads them, and a round trip to the database
+// is a good part of a checkout's CPU (docs/performance.md). The profile counts only if it is the
+// customer's own.
+const PRODUCT_AND_PROFILE = `SELECT p.id, p.title, p.price_cents, p.size_type, p.styles, p.sizes,
+  p.avail, p.total_stock, p.stock_taken, (p.release_at IS NOT NULL AND p.release_at <= ?) AS released,
+  f.public_id AS profile_public_id, f.profile_name, f.email AS profile_email,
+  f.phone AS profile_phone, f.shipping AS profile_shipping, f.billing AS profile_billing,
+  f.card_vault AS profile_card_vault
+  FROM products p LEFT JOIN profiles f ON f.public_id = ? AND f.user_id = ? WHERE p.id = ?`
+
+/**
+ * The product (null when there is none) and the customer's profile by its public id (null when
+ * there is none or it is someone else's), read together on the checkout's session.
+ */
+export async function readProductAndProfile(
+  session: DriverSession,
+  productId: number,
+  userId: number,
+  profileId: unknown
+): Promise<{ product: CheckoutProduct | null; profile: CheckoutProfile | null }> {
+  if (!Number.isSafeInteger(productId) || productId <= 0) return { product: null, profile: null }
+  const publicId = typeof profileId === 'string' && profileId.length <= 64 ? profileId : null
+  const row = await session.first<Row>(PRODUCT_AND_PROFILE, [
+    sqlTime(),
+    publicId,
+    userId,
+    productId,
+  ])
+  if (!row) return { product: null, profile: null }
+  const product: CheckoutProduct = {
+    id: Number(row.id),
+    title: row.title,
+    priceCents: Number(row.price_cents),
+    sizeType: row.size_type,
+    sizes: jsonColumn.consume(row.sizes) as string[],
+    avail: booleanColumn.consume(row.avail),
+    styleList: splitList(row.styles),
+    totalStock: Number(row.total_stock),
+    stockTaken: Number(row.stock_taken),
+    isReleased: booleanColumn.consume(row.released),
+  }
+  const profile: CheckoutProfile | null =
+    row.profile_public_id === null
+      ? null
+      : {
+          publicId: row.profile_public_id,
+          profileName: row.profile_name,
+          email: row.profile_email,
+          phone: row.profile_phone,
+          shipping: jsonColumn.consume(row.profile_shipping) as Address,
+          billing: jsonColumn.consume(row.profile_billing) as Address,
+          cardVault: row.profile_card_vault,
+        }
+  return { product, profile }
+}
