@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /*
 | npm run bench:drop [-- --db mysql|sqlite|both --users 5000 --slots 500 --connections 100
-|                        --duration 10 --pool 10 --smoke]
+|                        --duration 10 --pool 10 --slices 5 --smoke]
 |
 | Release-day rush against the production build: seeds U customers (token, card, profile each)
 | and the products, starts build/bin/server.js and the raw baseline (bench/baseline.js), fires
@@ -30,6 +30,7 @@ const { values: flags } = parseArgs({
     'connections': { type: 'string' },
     'duration': { type: 'string' },
     'pool': { type: 'string' },
+    'slices': { type: 'string' },
     'port': { type: 'string', default: '3461' },
     'smoke': { type: 'boolean', default: false },
     'cpu-prof': { type: 'boolean', default: false },
@@ -43,6 +44,7 @@ const settings = {
   connections: Number(flags.connections ?? (smoke ? 20 : 100)),
   duration: Number(flags.duration ?? (smoke ? 1 : 10)),
   pool: flags.pool ? Number(flags.pool) : undefined,
+  slices: Math.max(1, Number(flags.slices ?? (smoke ? 1 : 5))),
   appPort: Number(flags.port),
 }
 settings.basePort = settings.appPort + 1
@@ -217,8 +219,10 @@ async function fire({
   // Throughput runs to the last answer: autocannon reports an `amount` run as done only at its
   // next one-second tick, which made 5,000 checkouts in 4.1 s and in 4.9 s both "5.0 s".
   let lastAnswer = started
-  instance.on('response', (_client, statusCode) => {
+  const latencies = []
+  instance.on('response', (_client, statusCode, _bytes, responseTime) => {
     lastAnswer = performance.now()
+    latencies.push(responseTime)
     statuses[statusCode] = (statuses[statusCode] ?? 0) + 1
     if (statusCode === 201 && ++created === soldOutAfter) soldOutMs = performance.now() - started
   })
@@ -230,10 +234,8 @@ async function fire({
     .reduce((sum, [, count]) => sum + count, 0)
   return {
     responses,
-    rps: responses / seconds,
     seconds,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
+    latencies,
     statuses,
     errors5xx,
     socketErrors: result.errors + result.timeouts,
@@ -332,8 +334,9 @@ async function runDatabase(kind) {
       amount: warm.length,
     })
 
-    const phase = async (name, run, verify) => {
-      log(`[${kind}] ${name} (load ${load()})`)
+    // One load run of one phase, with the CPU it cost: the server's (app or baseline), the
+    // database server's (MariaDB) and the machine's (busy and stolen).
+    const measured = async (name, run) => {
       const pid = name.endsWith('baseline') ? baseline.pid : app.pid
       const dbPid = kind === 'mysql' ? databasePid() : null
       const cpuBefore = cpuMs(pid)
@@ -345,23 +348,61 @@ async function runDatabase(kind) {
       const cpuAfter = cpuMs(pid)
       const dbAfter = dbPid === null ? null : cpuMs(dbPid)
       const machineAfter = machineMs()
+      const delta = (before, after) => (before === null || after === null ? null : after - before)
+      return {
+        ...result,
+        cpuMs: delta(cpuBefore, cpuAfter),
+        dbMs: delta(dbBefore, dbAfter),
+        busyMs: delta(machineBefore?.busy ?? null, machineAfter?.busy ?? null),
+        stealMs: delta(machineBefore?.steal ?? null, machineAfter?.steal ?? null),
+      }
+    }
+
+    // The figures of a phase run in slices, and its checks.
+    const finish = (name, slices, verify, state) => {
+      const sum = (field) =>
+        slices.some((slice) => slice[field] === null)
+          ? null
+          : slices.reduce((total, slice) => total + slice[field], 0)
+      const statuses = {}
+      for (const slice of slices) {
+        for (const [code, count] of Object.entries(slice.statuses)) {
+          statuses[code] = (statuses[code] ?? 0) + count
+        }
+      }
+      const latencies = slices.flatMap((slice) => slice.latencies).sort((a, b) => a - b)
+      const percentile = (share) =>
+        latencies.length
+          ? Math.round(
+              latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * share))]
+            )
+          : 0
+      const responses = sum('responses')
+      const seconds = sum('seconds')
+      const perRequest = (field) => (sum(field) === null ? null : sum(field) / responses)
       // As shares of the phase's wall time on all cores: stolen CPU (a virtual machine's
       // neighbours), which says how far to trust the phase's req/s, and busy CPU (load
       // generator, server, database), which says whether the phase was bound by the machine.
       const share = (field) =>
-        machineBefore === null || machineAfter === null
-          ? null
-          : (machineAfter[field] - machineBefore[field]) /
-            (result.seconds * 1000 * cpus().length)
-      result.stealShare = share('steal')
-      result.busyShare = share('busy')
-      // CPU time of the server per answered request: unlike req/s, barely moved by the other
-      // processes of a shared machine. And the same for the database server (MariaDB).
-      result.cpuPerRequest =
-        cpuBefore === null || cpuAfter === null ? null : (cpuAfter - cpuBefore) / result.responses
-      result.dbCpuPerRequest =
-        dbBefore === null || dbAfter === null ? null : (dbAfter - dbBefore) / result.responses
-      const state = verify?.productId ? await verifyProduct(client, verify.productId) : null
+        sum(field) === null ? null : sum(field) / (seconds * 1000 * cpus().length)
+      const result = {
+        responses,
+        seconds,
+        rps: responses / seconds,
+        p50: percentile(0.5),
+        p99: percentile(0.99),
+        statuses,
+        errors5xx: sum('errors5xx'),
+        socketErrors: sum('socketErrors'),
+        soldOutMs: slices[0].soldOutMs,
+        load: slices.at(-1).load,
+        // CPU time of the server per answered request: unlike req/s, barely moved by the other
+        // processes of a shared machine. And the same for the database server (MariaDB).
+        cpuPerRequest: perRequest('cpuMs'),
+        dbCpuPerRequest: perRequest('dbMs'),
+        stealShare: share('stealMs'),
+        busyShare: share('busyMs'),
+      }
       const checks = []
       if (state) {
         checks.push(check(`${name} orders`, state.orders, verify.orders))
@@ -383,30 +424,64 @@ async function runDatabase(kind) {
       rows.push(row)
       return row
     }
+    const verified = (verify) =>
+      verify?.productId ? verifyProduct(client, verify.productId) : null
 
-    const writeApp = await phase(
-      'write path: endpoint',
-      () =>
-        fire({
-          port: settings.appPort,
-          path: checkout,
-          customers,
-          productId: ids['app-write'],
-          amount: users,
-        }),
-      { productId: ids['app-write'], orders: users, created: users, only: [201] }
-    )
-    const writeBase = await phase(
-      'write path: baseline',
-      () =>
-        fire({
-          port: settings.basePort,
-          path: checkout,
-          customers,
-          productId: ids['base-write'],
-          amount: users,
-        }),
-      { productId: ids['base-write'], orders: users, created: users, only: [201] }
+    const phase = async (name, run, verify) => {
+      log(`[${kind}] ${name} (load ${load()})`)
+      const slice = await measured(name, run)
+      return finish(name, [slice], verify, await verified(verify))
+    }
+
+    // Two phases compared with each other run in alternating slices (A, B, A, B, ...), so that a
+    // change in the machine's speed during the run (another virtual machine's load, a CPU's
+    // frequency) falls on both alike instead of on whichever phase ran at that moment.
+    const alternating = async (first, second) => {
+      log(
+        `[${kind}] ${first.name} / ${second.name}, ${settings.slices} slices each (load ${load()})`
+      )
+      const slices = [[], []]
+      for (let index = 0; index < settings.slices; index++) {
+        for (const [side, { name, run }] of [first, second].entries()) {
+          slices[side].push(await measured(name, () => run(index)))
+        }
+      }
+      return [
+        finish(first.name, slices[0], first.verify, await verified(first.verify)),
+        finish(second.name, slices[1], second.verify, await verified(second.verify)),
+      ]
+    }
+    const sliceOf = (list, index) => {
+      const size = Math.ceil(list.length / settings.slices)
+      return list.slice(index * size, (index + 1) * size)
+    }
+    const sliceSeconds = Math.max(1, settings.duration / settings.slices)
+
+    const [writeApp, writeBase] = await alternating(
+      {
+        name: 'write path: endpoint',
+        run: (index) =>
+          fire({
+            port: settings.appPort,
+            path: checkout,
+            customers: sliceOf(customers, index),
+            productId: ids['app-write'],
+            amount: sliceOf(customers, index).length,
+          }),
+        verify: { productId: ids['app-write'], orders: users, created: users, only: [201] },
+      },
+      {
+        name: 'write path: baseline',
+        run: (index) =>
+          fire({
+            port: settings.basePort,
+            path: checkout,
+            customers: sliceOf(customers, index),
+            productId: ids['base-write'],
+            amount: sliceOf(customers, index).length,
+          }),
+        verify: { productId: ids['base-write'], orders: users, created: users, only: [201] },
+      }
     )
     const sold = Math.min(slots, users)
     const dropApp = await phase(
@@ -422,18 +497,6 @@ async function runDatabase(kind) {
         }),
       { productId: ids['app-drop'], orders: sold, created: sold, only: [201, 409] }
     )
-    const rejectApp = await phase(
-      'sold out: endpoint',
-      () =>
-        fire({
-          port: settings.appPort,
-          path: checkout,
-          customers,
-          productId: ids['app-drop'],
-          duration: settings.duration,
-        }),
-      { productId: ids['app-drop'], orders: sold, created: 0, only: [409] }
-    )
     await phase(
       'drop: baseline',
       () =>
@@ -447,39 +510,45 @@ async function runDatabase(kind) {
         }),
       { productId: ids['base-drop'], orders: sold, created: sold, only: [201, 409] }
     )
-    const rejectBase = await phase(
-      'sold out: baseline',
-      () =>
-        fire({
-          port: settings.basePort,
-          path: checkout,
-          customers,
-          productId: ids['base-drop'],
-          duration: settings.duration,
-        }),
-      { productId: ids['base-drop'], orders: sold, created: 0, only: [409] }
+    const [rejectApp, healthApp] = await alternating(
+      {
+        name: 'sold out: endpoint',
+        run: () =>
+          fire({
+            port: settings.appPort,
+            path: checkout,
+            customers,
+            productId: ids['app-drop'],
+            duration: sliceSeconds,
+          }),
+        verify: { productId: ids['app-drop'], orders: sold, created: 0, only: [409] },
+      },
+      {
+        name: 'GET /health: endpoint',
+        run: () =>
+          fire({ port: settings.appPort, path: '/health', method: 'GET', duration: sliceSeconds }),
+        verify: { only: [200] },
+      }
     )
-    const healthApp = await phase(
-      'GET /health: endpoint',
-      () =>
-        fire({
-          port: settings.appPort,
-          path: '/health',
-          method: 'GET',
-          duration: settings.duration,
-        }),
-      { only: [200] }
-    )
-    await phase(
-      'GET /health: baseline',
-      () =>
-        fire({
-          port: settings.basePort,
-          path: '/health',
-          method: 'GET',
-          duration: settings.duration,
-        }),
-      { only: [200] }
+    const [rejectBase] = await alternating(
+      {
+        name: 'sold out: baseline',
+        run: () =>
+          fire({
+            port: settings.basePort,
+            path: checkout,
+            customers,
+            productId: ids['base-drop'],
+            duration: sliceSeconds,
+          }),
+        verify: { productId: ids['base-drop'], orders: sold, created: 0, only: [409] },
+      },
+      {
+        name: 'GET /health: baseline',
+        run: () =>
+          fire({ port: settings.basePort, path: '/health', method: 'GET', duration: sliceSeconds }),
+        verify: { only: [200] },
+      }
     )
 
     const states = rows.map((row) => row.state).filter(Boolean)

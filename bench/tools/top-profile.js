@@ -17,19 +17,22 @@ const [file, rowsArg] = positionals
 const profile = JSON.parse(readFileSync(file, 'utf8'))
 const rows = Number(rowsArg ?? 30)
 
-let window = null
+// A phase run in alternating slices has one window per slice.
+let windows = null
 if (values.phase) {
   const phasesFile = join(dirname(file), 'phases.json')
   if (!existsSync(phasesFile)) throw new Error(`${phasesFile} is missing`)
   const phases = JSON.parse(readFileSync(phasesFile, 'utf8'))
-  window = phases.find(
+  windows = phases.filter(
     (phase) =>
       phase.name === values.phase &&
       profile.startTime <= phase.endUs &&
       profile.endTime >= phase.startUs
   )
-  if (!window) throw new Error(`no phase "${values.phase}" inside this profile`)
+  if (!windows.length) throw new Error(`no phase "${values.phase}" inside this profile`)
 }
+const inWindow = (time) =>
+  !windows || windows.some((window) => time >= window.startUs && time <= window.endUs)
 
 const byId = new Map(profile.nodes.map((node) => [node.id, node]))
 const parentOf = new Map()
@@ -40,7 +43,7 @@ const dt = profile.timeDeltas
 let time = profile.startTime
 for (let index = 0; index < profile.samples.length; index++) {
   time += dt[index] ?? 0
-  if (window && (time < window.startUs || time > window.endUs)) continue
+  if (!inWindow(time)) continue
   const id = profile.samples[index]
   self.set(id, (self.get(id) ?? 0) + (dt[index] ?? 0))
 }
@@ -78,8 +81,10 @@ const show = (title, map) => {
     console.log(`${((spent / total) * 100).toFixed(1).padStart(5)}%  ${key}`)
   }
 }
-if (window)
-  console.log(`phase "${window.name}" (${window.db}): ${(total / 1000).toFixed(0)} ms sampled`)
+if (windows)
+  console.log(
+    `phase "${values.phase}" (${windows[0].db}, ${windows.length} window(s)): ${(total / 1000).toFixed(0)} ms sampled`
+  )
 show('self time by package', byPackage)
 show('self time by function', byFunction)
 show('total time of app functions', inclusive)
