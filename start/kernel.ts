@@ -20,4 +20,5 @@ router.use([
 export const middleware = router.named({
   auth: () => import('#core/middleware/auth_middleware'),
   admin: () => import('#core/middleware/admin_middleware'),
+  soldOutShortcut: () => import('#checkout/middleware/sold_out_shortcut_middleware'),
 })

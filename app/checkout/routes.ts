@@ -6,10 +6,11 @@ const CheckoutController = () => import('#checkout/controllers/checkout_controll
 
 router.get('/api/promoLookup', [PromoController, 'lookup']).as('checkout.promoLookup')
 
+// A press on a product remembered as sold out is answered before the token is checked.
 router
   .post('/api/checkout/withprofile', [CheckoutController, 'withProfile'])
   .as('checkout.withProfile')
-  .use(middleware.auth())
+  .use([middleware.soldOutShortcut(), middleware.auth()])
 
 // Anonymous allowed (the one-step path creates the account); a bearer token, if sent, is used.
 router

@@ -7,6 +7,7 @@ import PromoCode from '#checkout/models/promo_code'
 import EmailMessage from '#notifications/models/email_message'
 import Order from '#orders/models/order'
 import { checkoutService } from '#checkout/services/checkout_service'
+import { soldOutMemory } from '#catalog/services/sold_out_memory'
 import {
   adminWithToken,
   customerWithCard,
@@ -246,6 +247,37 @@ test.group('Checkout with a profile', (group) => {
     afterRaise.assertStatus(201)
     const soldOutOnceMore = await press()
     soldOutOnceMore.assertBodyContains({ code: 'sold_out' })
+  })
+
+  test('a press on a product remembered as sold out is answered before the token is checked', async ({
+    client,
+    assert,
+  }) => {
+    const product = await productFor({ totalStock: 1, stockTaken: 0 })
+    const { user, token } = await customerWithCard()
+    const profile = await profileFor(user)
+    const body = { productId: product.id, style: 'Black', size: '9', profileId: profile.publicId }
+    const pressWith = async (bearer: string) => {
+      const response = await client.post('/api/checkout/withprofile').bearerToken(bearer).json(body)
+      return { status: response.status(), code: response.body().code }
+    }
+    const unknownToken = 'oat_MQ.bm90LWEtcmVhbC10b2tlbg'
+
+    // While slots remain, a bad token is refused first, as for any other product.
+    assert.deepInclude(await pressWith(unknownToken), { status: 401 })
+    assert.deepInclude(await pressWith(token), { status: 201 })
+    assert.deepEqual(await pressWith(token), { status: 409, code: 'sold_out' })
+
+    // The last slot is gone and remembered: the answer is the public one, whoever asks.
+    assert.deepEqual(await pressWith(unknownToken), { status: 409, code: 'sold_out' })
+    const anonymous = await client.post('/api/checkout/withprofile').json(body)
+    anonymous.assertStatus(409)
+    anonymous.assertBodyContains({ success: false, code: 'sold_out' })
+
+    // Once the memory has lapsed, the token is checked first again.
+    soldOutMemory.clear()
+    assert.deepInclude(await pressWith(unknownToken), { status: 401 })
+    assert.lengthOf(await Order.query().where('product_id', product.id), 1)
   })
 
   test('a second active order for the same product and profile is a duplicate', async ({

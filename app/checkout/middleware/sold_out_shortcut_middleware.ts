@@ -1,0 +1,20 @@
+import type { HttpContext } from '@adonisjs/core/http'
+import type { NextFn } from '@adonisjs/core/types/http'
+import { soldOutMemory } from '#catalog/services/sold_out_memory'
+import { AppError } from '#core/exceptions/app_error'
+import { SOLD_OUT } from '#checkout/services/checkout_service'
+
+/**
+ * After a drop sells out, nearly every press of Confirm is for it. A product remembered as sold
+ * out (SoldOutMemory: for a second at most) is answered here, before the bearer token is looked
+ * up and the rate limits are counted: the answer tells no more than the product page tells
+ * anyone, and it is the cheapest request the app can answer. Every other press goes on to the
+ * auth middleware, and the checkout decides as before.
+ */
+export default class SoldOutShortcutMiddleware {
+  handle({ request }: HttpContext, next: NextFn) {
+    const productId = Number(request.body().productId)
+    if (soldOutMemory.has(productId)) throw AppError.conflict(SOLD_OUT, 'sold_out')
+    return next()
+  }
+}
