@@ -4,8 +4,8 @@ import { DateTime } from 'luxon'
 export const SQL_TIME_FORMAT = 'yyyy-MM-dd HH:mm:ss'
 
 /** A time (now by default) as SQL compares it; the process runs in UTC (bin/ignitor.ts). */
-export function sqlTime(value?: DateTime): string {
-  // Now, without luxon's formatter: several times per checkout, and the same string.
-  if (!value) return new Date().toISOString().slice(0, 19).replace('T', ' ')
+export function sqlTime(value: DateTime | Date = new Date()): string {
+  // A Date (now, by default) skips luxon's formatter: the checkout writes several per order.
+  if (value instanceof Date) return value.toISOString().slice(0, 19).replace('T', ' ')
   return value.toFormat(SQL_TIME_FORMAT)
 }

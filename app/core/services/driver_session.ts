@@ -22,12 +22,10 @@ export interface DriverSession {
   transaction<T>(work: () => Promise<T>): Promise<T>
 }
 
+type Callback = (error: Error | null, result: any) => void
 type MysqlConnection = {
-  query(
-    sql: string,
-    bindings: Binding[],
-    callback: (error: Error | null, result: any) => void
-  ): void
+  query(sql: string, bindings: Binding[], callback: Callback): void
+  execute(sql: string, bindings: Binding[], callback: Callback): void
   destroy(): void
 }
 type SqliteStatement = { get(...bindings: Binding[]): unknown; run(...bindings: Binding[]): any }
@@ -78,9 +76,9 @@ class MysqlSession extends Session {
 
   private query(sql: string, bindings: Binding[]): Promise<any> {
     return new Promise((resolve, reject) => {
-      this.connection.query(sql, bindings, (error, result) =>
-        error ? reject(error) : resolve(result)
-      )
+      const done: Callback = (error, result) => (error ? reject(error) : resolve(result))
+      if (bindings.length) this.connection.execute(sql, bindings, done)
+      else this.connection.query(sql, bindings, done)
     })
   }
 

@@ -62,8 +62,9 @@ export class OrderLifecycle {
     // A plain INSERT and a plain object back, not a model: building and saving a 40-column
     // model was the dearest part of the checkout's CPU, and every caller only reads the result.
     // The timestamps are at the database's precision (whole seconds), so the object is the row.
-    const now = DateTime.now().startOf('second')
-    const stamp = sqlTime(now)
+    const created = new Date(Math.floor(Date.now() / 1000) * 1000)
+    const now = DateTime.fromJSDate(created)
+    const stamp = sqlTime(created)
     const order: Omit<OpenedOrder, 'id'> = {
       ...input,
       publicId: randomUUID(),
