@@ -457,31 +457,21 @@ async function runDatabase(kind) {
     }
     const sliceSeconds = Math.max(1, settings.duration / settings.slices)
 
+    const writePath = (side, port, productId) => ({
+      name: `write path: ${side}`,
+      run: (index) =>
+        fire({
+          port,
+          path: checkout,
+          customers: sliceOf(customers, index),
+          productId,
+          amount: sliceOf(customers, index).length,
+        }),
+      verify: { productId, orders: users, created: users, only: [201] },
+    })
     const [writeApp, writeBase] = await alternating(
-      {
-        name: 'write path: endpoint',
-        run: (index) =>
-          fire({
-            port: settings.appPort,
-            path: checkout,
-            customers: sliceOf(customers, index),
-            productId: ids['app-write'],
-            amount: sliceOf(customers, index).length,
-          }),
-        verify: { productId: ids['app-write'], orders: users, created: users, only: [201] },
-      },
-      {
-        name: 'write path: baseline',
-        run: (index) =>
-          fire({
-            port: settings.basePort,
-            path: checkout,
-            customers: sliceOf(customers, index),
-            productId: ids['base-write'],
-            amount: sliceOf(customers, index).length,
-          }),
-        verify: { productId: ids['base-write'], orders: users, created: users, only: [201] },
-      }
+      writePath('endpoint', settings.appPort, ids['app-write']),
+      writePath('baseline', settings.basePort, ids['base-write'])
     )
     const sold = Math.min(slots, users)
     const dropApp = await phase(
@@ -510,46 +500,26 @@ async function runDatabase(kind) {
         }),
       { productId: ids['base-drop'], orders: sold, created: sold, only: [201, 409] }
     )
-    const [rejectApp, healthApp] = await alternating(
-      {
-        name: 'sold out: endpoint',
-        run: () =>
-          fire({
-            port: settings.appPort,
-            path: checkout,
-            customers,
-            productId: ids['app-drop'],
-            duration: sliceSeconds,
-          }),
-        verify: { productId: ids['app-drop'], orders: sold, created: 0, only: [409] },
-      },
-      {
-        name: 'GET /health: endpoint',
-        run: () =>
-          fire({ port: settings.appPort, path: '/health', method: 'GET', duration: sliceSeconds }),
-        verify: { only: [200] },
-      }
+    // Presses on the sold-out product against the framework's floor, on one server.
+    const soldOutAndHealth = (side, port, productId) =>
+      alternating(
+        {
+          name: `sold out: ${side}`,
+          run: () => fire({ port, path: checkout, customers, productId, duration: sliceSeconds }),
+          verify: { productId, orders: sold, created: 0, only: [409] },
+        },
+        {
+          name: `GET /health: ${side}`,
+          run: () => fire({ port, path: '/health', method: 'GET', duration: sliceSeconds }),
+          verify: { only: [200] },
+        }
+      )
+    const [rejectApp, healthApp] = await soldOutAndHealth(
+      'endpoint',
+      settings.appPort,
+      ids['app-drop']
     )
-    const [rejectBase] = await alternating(
-      {
-        name: 'sold out: baseline',
-        run: () =>
-          fire({
-            port: settings.basePort,
-            path: checkout,
-            customers,
-            productId: ids['base-drop'],
-            duration: sliceSeconds,
-          }),
-        verify: { productId: ids['base-drop'], orders: sold, created: 0, only: [409] },
-      },
-      {
-        name: 'GET /health: baseline',
-        run: () =>
-          fire({ port: settings.basePort, path: '/health', method: 'GET', duration: sliceSeconds }),
-        verify: { only: [200] },
-      }
-    )
+    const [rejectBase] = await soldOutAndHealth('baseline', settings.basePort, ids['base-drop'])
 
     const states = rows.map((row) => row.state).filter(Boolean)
     const summary = {
