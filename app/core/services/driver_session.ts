@@ -4,14 +4,17 @@ export type Binding = string | number | null
 export type RunResult = { changes: number; insertId: number }
 
 /**
- * SQL straight on the database driver, for the path that has to keep up with a release-day rush
- * (the checkout and its receipt): no query builder, no model, no knex transaction object. Those
- * cost three to five times the driver's own CPU per statement, and on release day the app is
- * bound by its one CPU thread (docs/performance.md). Everything else uses Lucid.
+ * SQL straight on the database driver, for the paths that have to keep up with a release-day
+ * rush (the checkout and its receipt, the token check of every API call): no query builder, no
+ * model, no knex transaction object. Those cost two to four times the driver's own CPU per
+ * statement, and on release day the app is bound by CPU (docs/performance.md). Everything else
+ * uses Lucid.
  *
  * The connection is Lucid's own: taken from its pool for the session and given back after, or,
  * when a global transaction is open (the tests), that transaction's connection, with sessions
  * queued one after another and `transaction` as a savepoint, so the test's rollback undoes them.
+ * Never open a session inside another: SQLite's pool has one connection, so the inner one would
+ * wait for ever. Pass the open session down instead (as `notifications.send` takes it).
  */
 export interface DriverSession {
   readonly dialect: 'mysql' | 'sqlite'
