@@ -44,10 +44,11 @@ const settings = {
   connections: Number(flags.connections ?? (smoke ? 20 : 100)),
   duration: Number(flags.duration ?? (smoke ? 1 : 10)),
   pool: flags.pool ? Number(flags.pool) : undefined,
-  slices: Math.max(1, Number(flags.slices ?? (smoke ? 1 : 5))),
   appPort: Number(flags.port),
 }
 settings.basePort = settings.appPort + 1
+// No empty slice: every slice of the write path has customers to send.
+settings.slices = Math.max(1, Math.min(settings.users, Number(flags.slices ?? (smoke ? 1 : 5))))
 const databases = flags.db === 'both' ? ['mysql', 'sqlite'] : [flags.db]
 for (const db of databases) {
   if (!['mysql', 'sqlite'].includes(db)) throw new Error(`--db must be mysql, sqlite or both`)
@@ -189,7 +190,8 @@ async function fire({
   const started = performance.now()
   const instance = autocannon({
     url: `http://127.0.0.1:${port}`,
-    connections: settings.connections,
+    // autocannon refuses more connections than requests (a small slice).
+    connections: amount ? Math.min(settings.connections, amount) : settings.connections,
     ...(amount ? { amount } : { duration }),
     timeout: 30,
     requests: [
@@ -451,10 +453,11 @@ async function runDatabase(kind) {
         finish(second.name, slices[1], second.verify, await verified(second.verify)),
       ]
     }
-    const sliceOf = (list, index) => {
-      const size = Math.ceil(list.length / settings.slices)
-      return list.slice(index * size, (index + 1) * size)
-    }
+    const sliceOf = (list, index) =>
+      list.slice(
+        Math.floor((index * list.length) / settings.slices),
+        Math.floor(((index + 1) * list.length) / settings.slices)
+      )
     const sliceSeconds = Math.max(1, settings.duration / settings.slices)
 
     const writePath = (side, port, productId) => ({
