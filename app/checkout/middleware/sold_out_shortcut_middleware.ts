@@ -2,7 +2,7 @@ import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
 import { soldOutMemory } from '#catalog/services/sold_out_memory'
 import { AppError } from '#core/exceptions/app_error'
-import { SOLD_OUT } from '#checkout/services/checkout_service'
+import { productIdOf, SOLD_OUT } from '#checkout/services/checkout_service'
 
 /**
  * After a drop sells out, nearly every press of Confirm is for it. A product remembered as sold
@@ -13,8 +13,8 @@ import { SOLD_OUT } from '#checkout/services/checkout_service'
  */
 export default class SoldOutShortcutMiddleware {
   handle({ request }: HttpContext, next: NextFn) {
-    const productId = Number(request.body().productId)
-    if (soldOutMemory.has(productId)) throw AppError.conflict(SOLD_OUT, 'sold_out')
+    if (soldOutMemory.has(productIdOf(request.body().productId)))
+      throw AppError.conflict(SOLD_OUT, 'sold_out')
     return next()
   }
 }

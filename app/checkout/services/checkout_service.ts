@@ -47,7 +47,8 @@ export type AcoSnapshot = {
   order: { productId: number; productTitle: string; style: string; size: string }
 }
 
-function productIdOf(value: unknown): number {
+/** A product id as the checkout reads it from a request body (number or numeric string). */
+export function productIdOf(value: unknown): number {
   return typeof value === 'number' ? value : Number(String(value))
 }
 
