@@ -17,7 +17,6 @@ export type RunResult = { changes: number; insertId: number }
  * wait for ever. Pass the open session down instead (as `notifications.send` takes it).
  */
 export interface DriverSession {
-  readonly dialect: 'mysql' | 'sqlite'
   /** The first row of a SELECT, or null. */
   first<T>(sql: string, bindings?: Binding[]): Promise<T | null>
   run(sql: string, bindings?: Binding[]): Promise<RunResult>
@@ -42,7 +41,6 @@ const SAVEPOINT = {
 }
 
 abstract class Session implements DriverSession {
-  abstract readonly dialect: 'mysql' | 'sqlite'
   constructor(protected readonly insideTransaction: boolean) {}
   abstract first<T>(sql: string, bindings?: Binding[]): Promise<T | null>
   abstract run(sql: string, bindings?: Binding[]): Promise<RunResult>
@@ -69,7 +67,6 @@ abstract class Session implements DriverSession {
 }
 
 class MysqlSession extends Session {
-  readonly dialect = 'mysql'
   constructor(
     private readonly connection: MysqlConnection,
     insideTransaction: boolean
@@ -103,7 +100,6 @@ class MysqlSession extends Session {
 
 /** better-sqlite3 is synchronous: a whole session runs without giving the event loop away. */
 class SqliteSession extends Session {
-  readonly dialect = 'sqlite'
   constructor(
     private readonly database: SqliteDatabase,
     insideTransaction: boolean
