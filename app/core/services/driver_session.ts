@@ -17,11 +17,16 @@ export type RunResult = { changes: number; insertId: number }
  * wait for ever. Pass the open session down instead (as `notifications.send` takes it).
  */
 export interface DriverSession {
+  readonly dialect: 'mysql' | 'sqlite'
+  /** True on a global transaction's connection (the tests): `transaction` is a savepoint. */
+  readonly insideTransaction: boolean
   /** The first row of a SELECT, or null. */
   first<T>(sql: string, bindings?: Binding[]): Promise<T | null>
   run(sql: string, bindings?: Binding[]): Promise<RunResult>
   /** Runs `work` in a transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(work: () => Promise<T>): Promise<T>
+  /** MariaDB/MySQL only: the first row of a stored procedure's first result set, or null. */
+  call<T>(procedure: string, bindings: Binding[]): Promise<T | null>
 }
 
 type Callback = (error: Error | null, result: any) => void
@@ -41,9 +46,11 @@ const SAVEPOINT = {
 }
 
 abstract class Session implements DriverSession {
-  constructor(protected readonly insideTransaction: boolean) {}
+  abstract readonly dialect: DriverSession['dialect']
+  constructor(readonly insideTransaction: boolean) {}
   abstract first<T>(sql: string, bindings?: Binding[]): Promise<T | null>
   abstract run(sql: string, bindings?: Binding[]): Promise<RunResult>
+  abstract call<T>(procedure: string, bindings: Binding[]): Promise<T | null>
   protected abstract discard(): void
 
   async transaction<T>(work: () => Promise<T>): Promise<T> {
@@ -67,6 +74,8 @@ abstract class Session implements DriverSession {
 }
 
 class MysqlSession extends Session {
+  readonly dialect = 'mysql'
+
   constructor(
     private readonly connection: MysqlConnection,
     insideTransaction: boolean
@@ -92,6 +101,13 @@ class MysqlSession extends Session {
     return { changes: result.affectedRows, insertId: Number(result.insertId) }
   }
 
+  // A CALL answers with its result sets, then the status of the call itself.
+  async call<T>(procedure: string, bindings: Binding[]): Promise<T | null> {
+    const placeholders = bindings.map(() => '?').join(', ')
+    const [rows] = await this.query(`CALL ${procedure}(${placeholders})`, bindings)
+    return rows?.[0] ?? null
+  }
+
   // A destroyed connection fails the pool's validation, so knex opens a new one instead.
   protected discard() {
     this.connection.destroy()
@@ -100,6 +116,8 @@ class MysqlSession extends Session {
 
 /** better-sqlite3 is synchronous: a whole session runs without giving the event loop away. */
 class SqliteSession extends Session {
+  readonly dialect = 'sqlite'
+
   constructor(
     private readonly database: SqliteDatabase,
     insideTransaction: boolean
@@ -114,6 +132,10 @@ class SqliteSession extends Session {
   async run(sql: string, bindings: Binding[] = []): Promise<RunResult> {
     const result = this.database.prepare(sql).run(...bindings)
     return { changes: result.changes, insertId: Number(result.lastInsertRowid) }
+  }
+
+  async call<T>(procedure: string): Promise<T | null> {
+    throw new Error(`SQLite has no stored procedures (${procedure})`)
   }
 
   // SQLite ends a transaction by itself after some errors; then there is nothing to roll back.

@@ -53,63 +53,89 @@ const INSERT_ORDER = `INSERT INTO orders (public_id, user_id, product_id, profil
   refunded_cents, created_at, updated_at)
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)`
 
+const TAKE_SLOT_AND_OPEN_ORDER = 'take_slot_and_open_order'
+
+/**
+ * A new order as stored (slot bought -> pending: counted as active, its $1.00 hold queued for the
+ * worker) and the values of its INSERT, in INSERT_ORDER's order without the two timestamps.
+ * A plain object, not a model: building and saving a 40-column model was the dearest part of the
+ * checkout's CPU, and every caller only reads the result. The timestamps are at the database's
+ * precision (whole seconds), so the object is the row.
+ */
+function newOrderRow(input: NewOrder) {
+  const created = new Date(Math.floor(Date.now() / 1000) * 1000)
+  const now = DateTime.fromJSDate(created)
+  const order: Omit<OpenedOrder, 'id'> = {
+    ...input,
+    publicId: randomUUID(),
+    status: 'pending',
+    activeSlot: 1,
+    confirmationNumber: null,
+    failReason: null,
+    holdStatus: 'queued',
+    holdAttempts: 0,
+    holdErrorCode: null,
+    holdPlacedAt: null,
+    holdReleasedAt: null,
+    feeStatus: 'none',
+    feeChargedAt: null,
+    refundedCents: 0,
+    refundedAt: null,
+    createdAt: now,
+    updatedAt: now,
+  }
+  const values = [
+    order.publicId,
+    order.userId,
+    order.productId,
+    order.profileId,
+    order.productTitle,
+    order.basePriceCents,
+    order.priceCents,
+    order.promoCode,
+    order.promoPercent,
+    order.style,
+    order.size,
+    order.email,
+    order.name,
+    order.status,
+    order.activeSlot,
+    order.acoVault,
+    order.holdStatus,
+    order.holdAmountCents,
+    order.holdAttempts,
+    order.feeStatus,
+    order.refundedCents,
+  ]
+  return { order, stamp: sqlTime(created), values }
+}
+
 export class OrderLifecycle {
   /**
    * Slot bought -> pending, inside the checkout's transaction: the order counts as active (the
    * unique index of active orders refuses a duplicate) and its $1.00 hold is queued for the worker.
    */
   async open(input: NewOrder, session: DriverSession): Promise<OpenedOrder> {
-    // A plain INSERT and a plain object back, not a model: building and saving a 40-column
-    // model was the dearest part of the checkout's CPU, and every caller only reads the result.
-    // The timestamps are at the database's precision (whole seconds), so the object is the row.
-    const created = new Date(Math.floor(Date.now() / 1000) * 1000)
-    const now = DateTime.fromJSDate(created)
-    const stamp = sqlTime(created)
-    const order: Omit<OpenedOrder, 'id'> = {
-      ...input,
-      publicId: randomUUID(),
-      status: 'pending',
-      activeSlot: 1,
-      confirmationNumber: null,
-      failReason: null,
-      holdStatus: 'queued',
-      holdAttempts: 0,
-      holdErrorCode: null,
-      holdPlacedAt: null,
-      holdReleasedAt: null,
-      feeStatus: 'none',
-      feeChargedAt: null,
-      refundedCents: 0,
-      refundedAt: null,
-      createdAt: now,
-      updatedAt: now,
-    }
-    const { insertId } = await session.run(INSERT_ORDER, [
-      order.publicId,
-      order.userId,
-      order.productId,
-      order.profileId,
-      order.productTitle,
-      order.basePriceCents,
-      order.priceCents,
-      order.promoCode,
-      order.promoPercent,
-      order.style,
-      order.size,
-      order.email,
-      order.name,
-      order.status,
-      order.activeSlot,
-      order.acoVault,
-      order.holdStatus,
-      order.holdAmountCents,
-      order.holdAttempts,
-      order.feeStatus,
-      order.refundedCents,
-      stamp,
-      stamp,
-    ])
+    const { order, stamp, values } = newOrderRow(input)
+    const { insertId } = await session.run(INSERT_ORDER, [...values, stamp, stamp])
     return { id: insertId, ...order }
+  }
+
+  /**
+   * Takes a slot of the order's product and opens the order (slot bought -> pending) in one
+   * round trip, on MariaDB/MySQL: the stored procedure `take_slot_and_open_order` (migration
+   * 0500) runs the same conditional UPDATE as `SlotStock.take`, then this INSERT, and commits
+   * (or works under a savepoint inside the caller's open transaction). Null when no slot is left.
+   * A duplicate active order rejects with the unique index's error, with nothing written.
+   */
+  async openWithSlot(input: NewOrder, session: DriverSession): Promise<OpenedOrder | null> {
+    const { order, stamp, values } = newOrderRow(input)
+    const row = await session.call<{ order_id: number | null }>(TAKE_SLOT_AND_OPEN_ORDER, [
+      session.insideTransaction ? 1 : 0,
+      stamp,
+      ...values,
+    ])
+    return row?.order_id ? { id: Number(row.order_id), ...order } : null
   }
 
   /** pending -> processing (the release run handed the order to a checkout engine). */
