@@ -17,6 +17,7 @@ const options = {
   database: process.env.BASELINE_DATABASE,
   path: process.env.BASELINE_SQLITE_PATH,
   poolSize: Number(process.env.DB_POOL_MAX ?? 10),
+  procedure: process.env.BASELINE_PROCEDURE === '1',
 }
 const client = await connect(options)
 const vault = vaultFrom(process.env.VAULT_KEYS)
@@ -148,6 +149,15 @@ async function checkout(user, body) {
         if (client.querySync(TAKE_SLOT, [product.id, now]).affectedRows !== 1) throw soldOut()
         return client.querySync(INSERT_ORDER, params).insertId
       })
+    } else if (options.procedure) {
+      // --baseline-procedure: the app's own stored procedure (migration 0500), one round trip.
+      const [rows] = await client.query(
+        `CALL take_slot_and_open_order(0, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?, ?, ?, ?, 'pending', 1,
+          ?, 'queued', 100, 0, 'none', 0)`,
+        [now, ...params.slice(0, -2)]
+      )
+      orderId = rows[0]?.order_id
+      if (!orderId) throw soldOut()
     } else {
       orderId = await client.transaction(async (trx) => {
         if ((await trx.query(TAKE_SLOT, [product.id, now])).affectedRows !== 1) throw soldOut()

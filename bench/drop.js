@@ -34,6 +34,7 @@ const { values: flags } = parseArgs({
     'port': { type: 'string', default: '3461' },
     'smoke': { type: 'boolean', default: false },
     'cpu-prof': { type: 'boolean', default: false },
+    'baseline-procedure': { type: 'boolean', default: false },
     'node-arg': { type: 'string', multiple: true, default: [] },
   },
 })
@@ -306,6 +307,7 @@ async function runDatabase(kind) {
       BASELINE_PORT: String(settings.basePort),
       VAULT_KEYS: secrets.vaultKeys,
       DB_POOL_MAX: String(settings.pool ?? 10),
+      BASELINE_PROCEDURE: flags['baseline-procedure'] ? '1' : '',
     },
     stdio: 'inherit',
   })
