@@ -12,6 +12,9 @@ import { BaseSchema } from '@adonisjs/lucid/schema'
  * available; the order row is exactly what the caller built; a duplicate active order (the
  * unique index) rolls both back and reaches the caller as the original error (1062).
  *
+ * Text parameters are utf8mb4 whatever the database's default character set, as the connection
+ * is, so a name or a title reaches the row as the direct INSERT would write it.
+ *
  * `p_in_transaction`: 1 when the caller already has a transaction open (the test suite's global
  * transaction): then the procedure works under a savepoint instead of committing it.
  * Returns one row: `order_id`, NULL when no slot was left.
@@ -19,26 +22,26 @@ import { BaseSchema } from '@adonisjs/lucid/schema'
 const PROCEDURE = `CREATE PROCEDURE take_slot_and_open_order(
   IN p_in_transaction TINYINT,
   IN p_now DATETIME,
-  IN p_public_id VARCHAR(36),
+  IN p_public_id VARCHAR(36) CHARACTER SET utf8mb4,
   IN p_user_id INT UNSIGNED,
   IN p_product_id INT UNSIGNED,
-  IN p_profile_id VARCHAR(36),
-  IN p_product_title VARCHAR(160),
+  IN p_profile_id VARCHAR(36) CHARACTER SET utf8mb4,
+  IN p_product_title VARCHAR(160) CHARACTER SET utf8mb4,
   IN p_base_price_cents INT,
   IN p_price_cents INT,
-  IN p_promo_code VARCHAR(40),
+  IN p_promo_code VARCHAR(40) CHARACTER SET utf8mb4,
   IN p_promo_percent INT,
-  IN p_style VARCHAR(64),
-  IN p_size VARCHAR(16),
-  IN p_email VARCHAR(254),
-  IN p_name VARCHAR(64),
-  IN p_status VARCHAR(16),
+  IN p_style VARCHAR(64) CHARACTER SET utf8mb4,
+  IN p_size VARCHAR(16) CHARACTER SET utf8mb4,
+  IN p_email VARCHAR(254) CHARACTER SET utf8mb4,
+  IN p_name VARCHAR(64) CHARACTER SET utf8mb4,
+  IN p_status VARCHAR(16) CHARACTER SET utf8mb4,
   IN p_active_slot TINYINT,
-  IN p_aco_vault TEXT,
-  IN p_hold_status VARCHAR(16),
+  IN p_aco_vault TEXT CHARACTER SET utf8mb4,
+  IN p_hold_status VARCHAR(16) CHARACTER SET utf8mb4,
   IN p_hold_amount_cents INT,
   IN p_hold_attempts INT,
-  IN p_fee_status VARCHAR(16),
+  IN p_fee_status VARCHAR(16) CHARACTER SET utf8mb4,
   IN p_refunded_cents INT
 )
 MODIFIES SQL DATA

@@ -36,7 +36,7 @@ function newOrder(user: { id: number; email: string }, profile: Profile, product
     style: 'Black',
     size: '9',
     email: user.email,
-    name: 'Slot Buyer',
+    name: 'Zoë Slot 🚀',
     acoVault: 'sealed-snapshot',
     holdAmountCents: 100,
   } satisfies NewOrder
