@@ -1,8 +1,7 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
 import { soldOutMemory } from '#catalog/services/sold_out_memory'
-import { AppError } from '#core/exceptions/app_error'
-import { productIdOf, SOLD_OUT } from '#checkout/services/checkout_service'
+import { productIdOf, soldOut } from '#checkout/services/checkout_service'
 
 /**
  * After a drop sells out, nearly every press of Confirm is for it. A product remembered as sold
@@ -13,8 +12,7 @@ import { productIdOf, SOLD_OUT } from '#checkout/services/checkout_service'
  */
 export default class SoldOutShortcutMiddleware {
   handle({ request }: HttpContext, next: NextFn) {
-    if (soldOutMemory.has(productIdOf(request.body().productId)))
-      throw AppError.conflict(SOLD_OUT, 'sold_out')
+    if (soldOutMemory.has(productIdOf(request.body().productId))) throw soldOut()
     return next()
   }
 }

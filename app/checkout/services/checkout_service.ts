@@ -47,6 +47,17 @@ export type AcoSnapshot = {
   order: { productId: number; productTitle: string; style: string; size: string }
 }
 
+/** The 409 of a sold-out product (its message is the spec's). */
+export function soldOut() {
+  return AppError.conflict(SOLD_OUT, 'sold_out')
+}
+
+/** The same 409 for a product the database has just shown sold out, remembered for a second. */
+function soldOutSeen(productId: number) {
+  soldOutMemory.remember(productId)
+  return soldOut()
+}
+
 /** A product id as the checkout reads it from a request body (number or numeric string). */
 export function productIdOf(value: unknown): number {
   return typeof value === 'number' ? value : Number(String(value))
@@ -77,7 +88,7 @@ export class CheckoutService {
     // most), then from the product row (read with the profile), before the card or a
     // transaction. Both are shortcuts only: while slots remain, the conditional UPDATE decides.
     const productId = productIdOf(request.productId)
-    if (soldOutMemory.has(productId)) throw AppError.conflict(SOLD_OUT, 'sold_out')
+    if (soldOutMemory.has(productId)) throw soldOut()
     // Every statement of the purchase, the receipt included, goes on one driver session: the
     // release-day rush is bound by the app's CPU, and this is the cheapest way to the database.
     return withDriverSession(async (session) => {
@@ -92,10 +103,7 @@ export class CheckoutService {
       if (product.isReleased) {
         throw AppError.conflict('This release has already dropped.', 'released')
       }
-      if (product.stockTaken >= product.totalStock) {
-        soldOutMemory.remember(product.id)
-        throw AppError.conflict(SOLD_OUT, 'sold_out')
-      }
+      if (product.stockTaken >= product.totalStock) throw soldOutSeen(product.id)
       if (!profile) throw AppError.notFound(PROFILE_NOT_FOUND, 'profile_not_found')
       if (!(await cardOnFile(user))) {
         throw new AppError('Please add a card to your account before checking out.', {
@@ -180,18 +188,14 @@ export class CheckoutService {
     newOrder: NewOrder,
     promoCode: string | null
   ): Promise<OpenedOrder> {
-    const soldOut = () => {
-      soldOutMemory.remember(productId)
-      return AppError.conflict(SOLD_OUT, 'sold_out')
-    }
     if (!promoCode && session.dialect === 'mysql') {
       const order = await orderLifecycle.openWithSlot(newOrder, session)
-      if (!order) throw soldOut()
+      if (!order) throw soldOutSeen(productId)
       return order
     }
     return session.transaction(async () => {
       const promo = promoCode ? await redeemPromo(promoCode, session) : null
-      if (!(await slotStock.take(productId, session))) throw soldOut()
+      if (!(await slotStock.take(productId, session))) throw soldOutSeen(productId)
       if (promo) {
         newOrder.priceCents = applyPercent(newOrder.basePriceCents, promo.percent)
         newOrder.promoCode = promo.code
@@ -211,12 +215,8 @@ export class CheckoutService {
     if (!present(productId)) {
       throw AppError.badRequest(INSUFFICIENT_CHECKOUT_DATA, 'insufficient_checkout_data')
     }
-    const product = await this.findProduct(productId)
+    const product = await catalogService.findAvailable(productIdOf(productId))
     return { product, ...this.chooseVariant(product, style, size) }
-  }
-
-  private async findProduct(productId: unknown): Promise<Product> {
-    return catalogService.findAvailable(productIdOf(productId))
   }
 
   /**
