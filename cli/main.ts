@@ -13,6 +13,7 @@ const program = new Command()
   .name('dropslot')
   .description('Dropslot operator CLI: release day, orders, e-mails and catalogue from a terminal.')
   .option('--json', 'print machine-readable JSON instead of text')
+  .option('--as <email>', 'the admin to record in the audit log (default: the OS user)')
   .showHelpAfterError('(run with --help for usage)')
   .exitOverride()
 
