@@ -7,7 +7,8 @@ import { orderLifecycle } from '#orders/services/order_lifecycle'
 import { cardOnFile } from '#accounts/services/card_on_file'
 import { CardDeclinedError } from '#payments/gateways/payment_gateway'
 import { signStripeStyleWebhook } from '#payments/gateways/webhook_signature'
-import { gateway } from '#payments/services/gateway'
+import { SandboxGateway } from '#payments/gateways/sandbox_gateway'
+import { gateway, useGateway } from '#payments/services/gateway'
 import { ledger } from '#payments/services/ledger'
 import { keysOf, paymentService } from '#payments/services/payment_service'
 import { pendingOrder, placeHolds, saveCardFor, TEST_CARDS } from '#tests/helpers'
@@ -474,6 +475,40 @@ test.group('Stripe webhooks', (group) => {
     assert.equal(order.holdPaymentId, placed.id)
     assert.equal((await ledger.find(legacyKey))!.status, 'succeeded')
     assert.isNull(await ledger.find(keysOf('hold', order).key))
+  })
+
+  test('an event that cannot be checked with the gateway is answered 503 and applied later', async ({
+    client,
+    assert,
+  }) => {
+    const { order } = await pendingOrder()
+    const paymentId = await crashAfterGatewayCall(order, 'hold')
+    await Order.query().where('id', order.id).update({ hold_status: 'placing' })
+    const payload = event('payment_intent.amount_capturable_updated', { id: paymentId })
+
+    const previous = useGateway(
+      new SandboxGateway({
+        latencyMs: 0,
+        requestsPerSecond: 0,
+        webhookSecret: secret,
+        webhookToleranceSeconds: 300,
+      })
+    )
+    try {
+      const busy = await deliver(client, payload)
+      busy.assertStatus(503)
+      busy.assertBodyContains({ success: false, code: 'payment_provider_unavailable' })
+    } finally {
+      useGateway(previous)
+    }
+    await order.refresh()
+    assert.equal(order.holdStatus, 'placing')
+
+    const redelivered = await deliver(client, payload)
+    redelivered.assertStatus(200)
+    redelivered.assertBodyContains({ duplicate: false, outcome: 'hold_placed' })
+    await order.refresh()
+    assert.equal(order.holdStatus, 'placed')
   })
 
   test('events we do not handle are acknowledged', async ({ client }) => {
