@@ -530,9 +530,12 @@ test.group('Stripe webhooks', (group) => {
       event('payment_intent.succeeded', { id: order.feePaymentId, object: 'payment_intent' })
     )
     response.assertBodyContains({ outcome: 'fee_paid' })
-    assert.equal(
-      (await paymentService.ledgerFor(order.id)).filter((row) => row.kind === 'fee').length,
+    const rows = await paymentService.ledgerFor(order.id)
+    assert.lengthOf(
+      rows.filter((row) => row.kind === 'fee'),
       1
     )
+    await order.refresh()
+    assert.equal(order.feeStatus, 'paid')
   })
 })
