@@ -98,6 +98,8 @@ function appEnv(db, secrets) {
     APP_KEY: secrets.appKey,
     PROFILE_TRANSPORT_KEY: secrets.transportKey,
     VAULT_KEYS: secrets.vaultKeys,
+    INSTALLATION_ID: secrets.installationId,
+    SANDBOX_WEBHOOK_SECRET: secrets.sandboxWebhookSecret,
     DB_CONNECTION: db.kind,
     ...(db.kind === 'mysql' ? { MYSQL_DB_NAME: db.database } : { SQLITE_PATH: db.path }),
     ...(settings.pool ? { DB_POOL_MAX: String(settings.pool) } : {}),
@@ -257,6 +259,8 @@ async function runDatabase(kind) {
     appKey: randomBytes(32).toString('base64url'),
     transportKey: randomBytes(32).toString('hex'),
     vaultKeys: `bench:${randomBytes(32).toString('hex')}`,
+    installationId: randomBytes(16).toString('hex'),
+    sandboxWebhookSecret: `whsec_${randomBytes(24).toString('hex')}`,
   }
   const db =
     kind === 'mysql'

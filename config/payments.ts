@@ -1,27 +1,34 @@
 import env from '#start/env'
 import app from '@adonisjs/core/services/app'
+import { assertPaymentsSettings, resolvePaymentsSettings } from '#payments/settings'
 
 /*
 | Payments: which gateway, its settings, and the hold worker. Everything has a default that
 | works offline (the sandbox gateway); the Stripe gateway needs STRIPE_SECRET_KEY and
-| STRIPE_WEBHOOK_SECRET.
+| STRIPE_WEBHOOK_SECRET. INSTALLATION_ID and SANDBOX_WEBHOOK_SECRET are per install (generated
+| into .env on first run): production refuses to start without them (app/payments/settings.ts).
 */
 const gateway = env.get('PAYMENT_GATEWAY', 'sandbox')
 
-if (gateway === 'stripe' && !app.inTest) {
-  if (!env.get('STRIPE_SECRET_KEY'))
-    throw new Error('PAYMENT_GATEWAY=stripe needs STRIPE_SECRET_KEY')
-  if (!env.get('STRIPE_WEBHOOK_SECRET')) {
-    throw new Error('PAYMENT_GATEWAY=stripe needs STRIPE_WEBHOOK_SECRET')
-  }
-}
+const settings = resolvePaymentsSettings({
+  nodeEnv: env.get('NODE_ENV'),
+  gateway,
+  appKey: env.get('APP_KEY'),
+  installationId: env.get('INSTALLATION_ID'),
+  sandboxWebhookSecret: env.get('SANDBOX_WEBHOOK_SECRET'),
+  stripeSecretKey: env.get('STRIPE_SECRET_KEY'),
+  stripeWebhookSecret: env.get('STRIPE_WEBHOOK_SECRET'),
+})
+assertPaymentsSettings(settings)
 
 const paymentsConfig = {
   gateway,
   currency: 'usd',
+  /** Part of every gateway idempotency key, so keys never repeat across installs or resets. */
+  installationId: settings.installationId,
   /** The card check placed when a slot is bought and always released, never captured. */
   holdAmountCents: 100,
-  /** Webhook signatures older than this are refused (replay protection). */
+  /** Webhook signatures older or newer than this are refused (replay protection). */
   webhookToleranceSeconds: env.get('STRIPE_WEBHOOK_TOLERANCE_SECONDS', 300),
 
   sandbox: {
@@ -29,8 +36,8 @@ const paymentsConfig = {
     latencyMs: env.get('SANDBOX_LATENCY_MS', app.inTest ? 0 : 80),
     /** Requests per second before the sandbox answers "rate limited", like the provider (~25/s). */
     requestsPerSecond: env.get('SANDBOX_RPS', app.inTest ? 10_000 : 25),
-    /** The sandbox signs and verifies webhooks exactly as Stripe does, with this secret. */
-    webhookSecret: env.get('SANDBOX_WEBHOOK_SECRET', 'whsec_dropslot_sandbox'),
+    /** The sandbox signs and verifies webhooks exactly as Stripe does, with this install's secret. */
+    webhookSecret: settings.sandboxWebhookSecret,
   },
 
   stripe: {

@@ -1,6 +1,7 @@
 /*
-| Creates .env from .env.example on first run, filling APP_KEY and the two encryption keys with
-| fresh random values. An existing .env is never touched.
+| Creates .env from .env.example on first run, filling APP_KEY, the two encryption keys, the
+| installation id and the sandbox webhook secret with fresh random values. An existing .env is
+| never touched.
 */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { randomBytes } from 'node:crypto'
@@ -16,6 +17,11 @@ export function ensureEnvFile(root) {
       `PROFILE_TRANSPORT_KEY=${randomBytes(32).toString('hex')}`
     )
     .replace(/^VAULT_KEYS=$/m, `VAULT_KEYS=k1:${randomBytes(32).toString('hex')}`)
+    .replace(/^INSTALLATION_ID=$/m, `INSTALLATION_ID=${randomBytes(16).toString('hex')}`)
+    .replace(
+      /^SANDBOX_WEBHOOK_SECRET=$/m,
+      `SANDBOX_WEBHOOK_SECRET=whsec_${randomBytes(24).toString('hex')}`
+    )
   writeFileSync(envPath, filled, { mode: 0o600 })
   return true
 }

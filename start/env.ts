@@ -58,6 +58,7 @@ export default await Env.create(new URL('../', import.meta.url), {
 
   // Payments (config/payments.ts): sandbox by default, Stripe when configured.
   PAYMENT_GATEWAY: Env.schema.enum.optional(['sandbox', 'stripe'] as const),
+  INSTALLATION_ID: Env.schema.string.optional(),
   SANDBOX_LATENCY_MS: Env.schema.number.optional(),
   SANDBOX_RPS: Env.schema.number.optional(),
   SANDBOX_WEBHOOK_SECRET: Env.schema.string.optional(),

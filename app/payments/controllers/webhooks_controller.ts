@@ -1,6 +1,6 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import { AppError } from '#core/exceptions/app_error'
-import { WebhookSignatureError } from '#payments/gateways/payment_gateway'
+import { GatewayUnavailableError, WebhookSignatureError } from '#payments/gateways/payment_gateway'
 import { webhookService } from '#payments/services/webhook_service'
 
 export default class WebhooksController {
@@ -14,6 +14,13 @@ export default class WebhooksController {
     } catch (error) {
       if (error instanceof WebhookSignatureError) {
         throw AppError.badRequest(error.message, 'invalid_signature')
+      }
+      // The event could not be checked with the gateway: the provider delivers it again later.
+      if (error instanceof GatewayUnavailableError) {
+        throw new AppError('The payment provider could not be reached. Try again later.', {
+          status: 503,
+          code: 'payment_provider_unavailable',
+        })
       }
       throw error
     }

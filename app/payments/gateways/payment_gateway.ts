@@ -31,6 +31,24 @@ export type GatewayEvent = {
   object: Record<string, any>
 }
 
+/** A payment (PaymentIntent) as the gateway reports it now: what a webhook is checked against. */
+export type GatewayPayment = {
+  id: string
+  /** requires_capture | succeeded | canceled | requires_payment_method | processing | ... */
+  status: string
+  amountCents: number
+  /** Refunded so far (0 when nothing was). */
+  amountRefundedCents: number
+  captureMethod: 'manual' | 'automatic'
+  metadata: Record<string, string>
+  cancellationReason: string | null
+  /** Why the last attempt failed (a declined hold or fee); null otherwise. */
+  lastError: { code: string; declineCode: string | null; message: string } | null
+}
+
+/** A refund as the gateway reports it now. */
+export type GatewayRefund = { id: string; status: string; amountCents: number; paymentId: string }
+
 export interface PaymentGateway {
   readonly name: 'sandbox' | 'stripe'
 
@@ -74,6 +92,12 @@ export interface PaymentGateway {
     amountCents?: number
     idempotencyKey: string
   }): Promise<PaymentRef>
+
+  /** Reads a payment back from the gateway; null when the gateway has no such payment. */
+  retrievePayment(id: string): Promise<GatewayPayment | null>
+
+  /** Reads a refund back from the gateway; null when the gateway has no such refund. */
+  retrieveRefund(id: string): Promise<GatewayRefund | null>
 
   /** Verifies the signature over the exact raw body and the timestamp; throws WebhookSignatureError. */
   parseWebhook(rawBody: string, signature: string | undefined): GatewayEvent

@@ -11,6 +11,8 @@ import {
   type CardInput,
   type CardToken,
   type GatewayEvent,
+  type GatewayPayment,
+  type GatewayRefund,
   type PaymentGateway,
   type PaymentRef,
   type SavedCard,
@@ -205,7 +207,7 @@ export class SandboxGateway implements PaymentGateway {
       await trx
         .from('sandbox_payment_intents')
         .where('id', intent.id)
-        .update({ status: 'canceled', updated_at: sqlTime() })
+        .update({ status: 'canceled', cancellation_reason: 'abandoned', updated_at: sqlTime() })
       return { id: String(intent.id), status: 'canceled' }
     })
   }
@@ -276,6 +278,40 @@ export class SandboxGateway implements PaymentGateway {
     )
   }
 
+  async retrievePayment(id: string): Promise<GatewayPayment | null> {
+    await this.enter()
+    const row = await db.from('sandbox_payment_intents').where('id', id).first()
+    if (!row) return null
+    return {
+      id: String(row.id),
+      status: String(row.status),
+      amountCents: Number(row.amount),
+      amountRefundedCents: Number(row.amount_refunded),
+      captureMethod: row.capture_method === 'manual' ? 'manual' : 'automatic',
+      metadata: row.metadata ? JSON.parse(row.metadata) : {},
+      cancellationReason: row.cancellation_reason ?? null,
+      lastError: row.last_error_code
+        ? {
+            code: String(row.last_error_code),
+            declineCode: row.last_decline_code ?? null,
+            message: String(row.last_error_message ?? ''),
+          }
+        : null,
+    }
+  }
+
+  async retrieveRefund(id: string): Promise<GatewayRefund | null> {
+    await this.enter()
+    const row = await db.from('sandbox_refunds').where('id', id).first()
+    if (!row) return null
+    return {
+      id: String(row.id),
+      status: String(row.status),
+      amountCents: Number(row.amount),
+      paymentId: String(row.payment_intent_id),
+    }
+  }
+
   /** A payment intent as the sandbox keeps it (tests, and the admin's view of the sandbox). */
   async findIntent(id: string) {
     return db.from('sandbox_payment_intents').where('id', id).first()
@@ -301,22 +337,23 @@ export class SandboxGateway implements PaymentGateway {
     if (!method || method.customer_id !== input.customerId) {
       throw new GatewayRequestError('resource_missing', 'No such PaymentMethod for this customer.')
     }
-    if (method.behaviour === 'decline_charges') {
-      throw new CardDeclinedError(
-        'card_declined',
-        'generic_decline',
-        STRIPE_MESSAGES.generic_decline
-      )
-    }
-    if (method.behaviour === 'auth_required') {
-      throw new CardDeclinedError(
-        'authentication_required',
-        'authentication_required',
-        STRIPE_MESSAGES.authentication_required
-      )
-    }
+    const decline =
+      method.behaviour === 'decline_charges'
+        ? new CardDeclinedError('card_declined', 'generic_decline', STRIPE_MESSAGES.generic_decline)
+        : method.behaviour === 'auth_required'
+          ? new CardDeclinedError(
+              'authentication_required',
+              'authentication_required',
+              STRIPE_MESSAGES.authentication_required
+            )
+          : null
     const id = newId('pi')
-    const status = input.captureMethod === 'manual' ? 'requires_capture' : 'succeeded'
+    // A declined payment is kept too, as the provider keeps it: awaiting another payment method.
+    const status = decline
+      ? 'requires_payment_method'
+      : input.captureMethod === 'manual'
+        ? 'requires_capture'
+        : 'succeeded'
     await trx.table('sandbox_payment_intents').insert({
       id,
       customer_id: input.customerId,
@@ -327,9 +364,13 @@ export class SandboxGateway implements PaymentGateway {
       status,
       amount_refunded: 0,
       metadata: JSON.stringify(input.metadata),
+      last_error_code: decline?.code ?? null,
+      last_decline_code: decline?.declineCode ?? null,
+      last_error_message: decline?.message ?? null,
       created_at: sqlTime(),
       updated_at: sqlTime(),
     })
+    if (decline) throw decline
     return { id, status }
   }
 

@@ -6,6 +6,8 @@ import {
   type CardInput,
   type CardToken,
   type GatewayEvent,
+  type GatewayPayment,
+  type GatewayRefund,
   type PaymentGateway,
   type PaymentRef,
   type SavedCard,
@@ -212,6 +214,45 @@ export class StripeGateway implements PaymentGateway {
     return { id: refund.id, status: refund.status ?? 'pending' }
   }
 
+  async retrievePayment(id: string): Promise<GatewayPayment | null> {
+    const intent = await this.retrieveOrNull(() =>
+      this.client.paymentIntents.retrieve(id, { expand: ['latest_charge'] })
+    )
+    if (!intent) return null
+    const charge =
+      intent.latest_charge && typeof intent.latest_charge === 'object' ? intent.latest_charge : null
+    const lastError = intent.last_payment_error
+    return {
+      id: intent.id,
+      status: intent.status,
+      amountCents: intent.amount,
+      amountRefundedCents: charge?.amount_refunded ?? 0,
+      captureMethod: intent.capture_method === 'automatic' ? 'automatic' : 'manual',
+      metadata: { ...(intent.metadata ?? {}) },
+      cancellationReason: intent.cancellation_reason ?? null,
+      lastError: lastError
+        ? {
+            code: lastError.code ?? 'card_declined',
+            declineCode: lastError.decline_code ?? null,
+            message: lastError.message ?? 'Your card was declined.',
+          }
+        : null,
+    }
+  }
+
+  async retrieveRefund(id: string): Promise<GatewayRefund | null> {
+    const refund = await this.retrieveOrNull(() => this.client.refunds.retrieve(id))
+    if (!refund) return null
+    const paymentId =
+      typeof refund.payment_intent === 'string' ? refund.payment_intent : refund.payment_intent?.id
+    return {
+      id: refund.id,
+      status: refund.status ?? 'pending',
+      amountCents: refund.amount,
+      paymentId: paymentId ?? '',
+    }
+  }
+
   parseWebhook(rawBody: string, signature: string | undefined): GatewayEvent {
     return verifyStripeStyleWebhook(
       rawBody,
@@ -238,6 +279,16 @@ export class StripeGateway implements PaymentGateway {
       lastError?.decline_code ?? null,
       lastError?.message ?? 'Your card was declined.'
     )
+  }
+
+  /** A read that answers null for an object the provider does not know (ours or not at all). */
+  private async retrieveOrNull<T>(request: () => Promise<T>): Promise<T | null> {
+    try {
+      return await this.call(request)
+    } catch (error) {
+      if (error instanceof GatewayRequestError && error.code === 'resource_missing') return null
+      throw error
+    }
   }
 
   /** Maps the SDK's errors to ours: declines, retryable outages, and refused requests. */

@@ -3,8 +3,9 @@ import { WebhookSignatureError, type GatewayEvent } from '#payments/gateways/pay
 
 /**
  * Stripe's webhook scheme (`Stripe-Signature: t=...,v1=hmac_sha256(secret, t + '.' + body)`),
- * checked over the exact raw body with a timestamp tolerance against replays. The sandbox signs
- * its events the same way, so one code path verifies both.
+ * checked over the exact raw body with a timestamp tolerance against replays, both ways: Stripe's
+ * library refuses only old signatures, so one dated in the future is refused here. The sandbox
+ * signs its events the same way, so one code path verifies both.
  */
 export function verifyStripeStyleWebhook(
   rawBody: string,
@@ -18,6 +19,10 @@ export function verifyStripeStyleWebhook(
   try {
     event = Stripe.webhooks.constructEvent(rawBody, signature, secret, toleranceSeconds)
   } catch {
+    throw new WebhookSignatureError('Invalid webhook signature.')
+  }
+  const timestamp = Number(/(?:^|,)\s*t=(\d+)/.exec(signature)?.[1])
+  if (!Number.isFinite(timestamp) || timestamp - Date.now() / 1000 > toleranceSeconds) {
     throw new WebhookSignatureError('Invalid webhook signature.')
   }
   const object = (event as unknown as { data?: { object?: Record<string, any> } }).data?.object

@@ -6,7 +6,7 @@ import { orderPaymentState } from '#orders/services/order_payment_state'
 import { orderLifecycle } from '#orders/services/order_lifecycle'
 import { notifications } from '#notifications/services/notification_service'
 import { templates } from '#notifications/templates'
-import { paymentKeys, paymentService } from '#payments/services/payment_service'
+import { keysOf, paymentService } from '#payments/services/payment_service'
 import { ledger } from '#payments/services/ledger'
 
 export type HoldRunReport = {
@@ -126,7 +126,7 @@ export class HoldWorker {
 
   private async process(order: Order, report: HoldRunReport) {
     // A stale claim of an order that ended meanwhile, with no call ever made: nothing to place.
-    if (order.status !== 'pending' && !(await ledger.find(paymentKeys.hold(order.id)))) {
+    if (order.status !== 'pending' && !(await ledger.find(keysOf('hold', order)))) {
       await orderPaymentState.holdAbandoned(order.id)
       return
     }

@@ -10,14 +10,22 @@ import { isUniqueViolation } from '#core/helpers/db_errors'
  * outage) is retried with the same key, which the provider treats as the same request.
  */
 export class Ledger {
+  /**
+   * Writes the row of a call about to be made, or returns the row of the same call made before.
+   * `legacyKey`: the key an earlier version used for this call; a row under it is that call, and
+   * the caller resumes it with `entry.idempotencyKey` (the key the provider saw).
+   */
   async begin(entry: {
     key: string
+    legacyKey?: string | null
     kind: LedgerKind
     gateway: string
     orderId?: number | null
     userId?: number | null
     amountCents: number
   }): Promise<PaymentLedgerEntry> {
+    const legacy = entry.legacyKey ? await this.find(entry.legacyKey) : null
+    if (legacy) return this.resume(legacy)
     try {
       return await PaymentLedgerEntry.create({
         idempotencyKey: entry.key,
@@ -37,7 +45,10 @@ export class Ledger {
     } catch (error) {
       if (!isUniqueViolation(error)) throw error
     }
-    const existing = await PaymentLedgerEntry.findByOrFail('idempotencyKey', entry.key)
+    return this.resume(await PaymentLedgerEntry.findByOrFail('idempotencyKey', entry.key))
+  }
+
+  private async resume(existing: PaymentLedgerEntry) {
     if (existing.status === 'started') {
       await db.from('payment_ledger').where('id', existing.id).increment('attempts', 1)
       existing.attempts += 1
@@ -69,8 +80,11 @@ export class Ledger {
     await entry.save()
   }
 
-  async find(key: string) {
-    return PaymentLedgerEntry.findBy('idempotencyKey', key)
+  /** The row of a key; with `{ key, legacyKey }`, the row under either (the new key first). */
+  async find(keys: string | { key: string; legacyKey?: string | null }) {
+    const { key, legacyKey } = typeof keys === 'string' ? { key: keys, legacyKey: null } : keys
+    const row = await PaymentLedgerEntry.findBy('idempotencyKey', key)
+    return row ?? (legacyKey ? PaymentLedgerEntry.findBy('idempotencyKey', legacyKey) : null)
   }
 
   async forOrder(orderId: number) {

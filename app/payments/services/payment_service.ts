@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
 import logger from '@adonisjs/core/services/logger'
+import paymentsConfig from '#config/payments'
 import type Order from '#orders/models/order'
 import { orderQueries } from '#orders/services/order_queries'
 import { orderPaymentState } from '#orders/services/order_payment_state'
@@ -43,14 +44,49 @@ export type RefundOutcome =
   | { status: 'nothing_to_refund' }
   | { status: 'retry' | 'failed'; code: string; message: string }
 
-/** Idempotency keys: fixed per order and purpose, so a re-run is the same provider request. */
+/** What a key needs of an order: its public id (new keys) and row id (keys written before). */
+export type KeyedOrder = { id: number; publicId: string }
+
+/** `{installationId}-{part}-{part}...`: unique across installations and database resets. */
+const installKey = (...parts: (string | number)[]) =>
+  [paymentsConfig.installationId, ...parts].join('-')
+
+/**
+ * Idempotency keys, the one place they are built: fixed per order and purpose, so a re-run is
+ * the same provider request, and carrying the installation id and the order's public id, so no
+ * other install (nor this one after a database reset) ever sends the same key, e.g.
+ * `{installationId}-{orderPublicId}-hold`.
+ */
 export const paymentKeys = {
-  hold: (orderId: number) => `order:${orderId}:hold`,
-  holdRelease: (orderId: number) => `order:${orderId}:hold-release`,
-  fee: (orderId: number, attempt = 1) =>
-    attempt <= 1 ? `order:${orderId}:fee` : `order:${orderId}:fee:${attempt}`,
-  refund: (orderId: number) => `order:${orderId}:refund`,
+  hold: (order: KeyedOrder) => installKey(order.publicId, 'hold'),
+  holdRelease: (order: KeyedOrder) => installKey(order.publicId, 'hold-release'),
+  fee: (order: KeyedOrder, attempt = 1) =>
+    attempt <= 1 ? installKey(order.publicId, 'fee') : installKey(order.publicId, 'fee', attempt),
+  refund: (order: KeyedOrder) => installKey(order.publicId, 'refund'),
+  saveCard: (userUuid: string, token: string) => installKey('user', userUuid, 'card', token),
+}
+
+/**
+ * The keys of earlier versions (by order row id). Ledger rows written under them are still
+ * found, and a call they left unfinished is resumed with the key the provider already saw.
+ */
+export const legacyPaymentKeys: Partial<Record<keyof typeof paymentKeys, Function>> = {
+  hold: (order: KeyedOrder) => `order:${order.id}:hold`,
+  holdRelease: (order: KeyedOrder) => `order:${order.id}:hold-release`,
+  fee: (order: KeyedOrder, attempt = 1) =>
+    attempt <= 1 ? `order:${order.id}:fee` : `order:${order.id}:fee:${attempt}`,
+  refund: (order: KeyedOrder) => `order:${order.id}:refund`,
   saveCard: (userUuid: string, token: string) => `user:${userUuid}:card:${token}`,
+}
+
+/** The key of a call and, when an earlier version had one for it, that key too (ledger look-ups). */
+export function keysOf<K extends keyof typeof paymentKeys>(
+  name: K,
+  ...args: Parameters<(typeof paymentKeys)[K]>
+): { key: string; legacyKey: string | null } {
+  const build = paymentKeys[name] as (...values: unknown[]) => string
+  const legacy = legacyPaymentKeys[name] as ((...values: unknown[]) => string) | undefined
+  return { key: build(...args), legacyKey: legacy ? legacy(...args) : null }
 }
 
 /** Unavailable (rate limit, network) and "our credentials were refused" are worth retrying. */
@@ -99,9 +135,8 @@ export class PaymentService {
     customerId: string | null
     token: string
   }): Promise<SavedCard> {
-    const key = paymentKeys.saveCard(input.userUuid, input.token)
     const entry = await ledger.begin({
-      key,
+      ...keysOf('saveCard', input.userUuid, input.token),
       kind: 'customer_card',
       gateway: gateway().name,
       userId: input.userId,
@@ -115,7 +150,7 @@ export class PaymentService {
           name: input.name,
           reference: input.userUuid,
           token: input.token,
-          idempotencyKey: key,
+          idempotencyKey: entry.idempotencyKey,
         })
       )
       await ledger.succeed(entry, saved.paymentMethodId)
@@ -141,9 +176,8 @@ export class PaymentService {
       return { status: 'declined', code, message: declineMessage(code) }
     }
 
-    const key = paymentKeys.hold(order.id)
     const entry = await ledger.begin({
-      key,
+      ...keysOf('hold', order),
       kind: 'hold',
       gateway: gateway().name,
       orderId: order.id,
@@ -171,7 +205,7 @@ export class PaymentService {
         paymentMethodId: card.paymentMethodId,
         amountCents: order.holdAmountCents,
         metadata: { order_id: order.publicId, purpose: 'hold' },
-        idempotencyKey: key,
+        idempotencyKey: entry.idempotencyKey,
       })
       await ledger.succeed(entry, ref.id)
       await orderPaymentState.holdPlaced(order.id, ref.id)
@@ -197,9 +231,8 @@ export class PaymentService {
     if (order.holdStatus === 'released') return { status: 'released' }
     if (order.holdStatus !== 'placed' || !order.holdPaymentId) return { status: 'not_placed' }
 
-    const key = paymentKeys.holdRelease(order.id)
     const entry = await ledger.begin({
-      key,
+      ...keysOf('holdRelease', order),
       kind: 'hold_release',
       gateway: gateway().name,
       orderId: order.id,
@@ -210,7 +243,7 @@ export class PaymentService {
       try {
         const ref = await gateway().releaseHold({
           paymentId: order.holdPaymentId,
-          idempotencyKey: key,
+          idempotencyKey: entry.idempotencyKey,
         })
         await ledger.succeed(entry, ref.id)
       } catch (error) {
@@ -262,7 +295,7 @@ export class PaymentService {
       }
       // An attempt cut short by a crash (no ledger row yet, or one left `started`) is resumed
       // with its own key instead of starting a new one: a new key could charge a second time.
-      const last = await ledger.find(paymentKeys.fee(order.id, order.feeAttempts))
+      const last = await ledger.find(keysOf('fee', order, order.feeAttempts))
       if (order.feeAttempts >= 1 && last?.status !== 'failed' && last?.status !== 'succeeded') {
         attempt = order.feeAttempts
       } else {
@@ -276,9 +309,8 @@ export class PaymentService {
       await orderPaymentState.beginFeeAttempt(order.id, 1)
     }
 
-    const key = paymentKeys.fee(order.id, attempt)
     const entry = await ledger.begin({
-      key,
+      ...keysOf('fee', order, attempt),
       kind: 'fee',
       gateway: gateway().name,
       orderId: order.id,
@@ -305,7 +337,7 @@ export class PaymentService {
         amountCents: order.priceCents,
         description: `Dropslot service fee: ${order.productTitle}`.slice(0, 200),
         metadata: { order_id: order.publicId, purpose: 'fee' },
-        idempotencyKey: key,
+        idempotencyKey: entry.idempotencyKey,
       })
       crashPoint('fee-charged')
       await ledger.succeed(entry, ref.id)
@@ -341,9 +373,8 @@ export class PaymentService {
     }
     if (order.feeStatus !== 'paid' || !order.feePaymentId) return { status: 'nothing_to_refund' }
     const amount = options.amountCents ?? order.priceCents
-    const key = paymentKeys.refund(order.id)
     const entry = await ledger.begin({
-      key,
+      ...keysOf('refund', order),
       kind: 'refund',
       gateway: gateway().name,
       orderId: order.id,
@@ -356,7 +387,7 @@ export class PaymentService {
         const ref = await gateway().refund({
           paymentId: order.feePaymentId,
           amountCents: amount,
-          idempotencyKey: key,
+          idempotencyKey: entry.idempotencyKey,
         })
         await ledger.succeed(entry, ref.id)
         refundId = ref.id

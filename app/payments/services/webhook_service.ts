@@ -4,21 +4,34 @@ import { orderPaymentState } from '#orders/services/order_payment_state'
 import { orderQueries } from '#orders/services/order_queries'
 import { isUniqueViolation } from '#core/helpers/db_errors'
 import type PaymentLedgerEntry from '#payments/models/payment_ledger_entry'
-import type { GatewayEvent } from '#payments/gateways/payment_gateway'
+import type { GatewayEvent, GatewayPayment } from '#payments/gateways/payment_gateway'
 import { gateway } from '#payments/services/gateway'
 import { ledger, type Ledger } from '#payments/services/ledger'
-import { paymentKeys } from '#payments/services/payment_service'
+import { keysOf } from '#payments/services/payment_service'
 import { sqlTime } from '#core/helpers/sql_time'
 
 export type WebhookResult = { eventId: string; type: string; duplicate: boolean; outcome: string }
 
-type Target = { order: Order; purpose: 'hold' | 'fee'; entry: PaymentLedgerEntry | null }
+type Target = { order: Order; purpose: 'hold' | 'fee'; entry: PaymentLedgerEntry }
+
+const PAYMENT_EVENTS = new Set([
+  'payment_intent.amount_capturable_updated',
+  'payment_intent.succeeded',
+  'payment_intent.canceled',
+  'payment_intent.payment_failed',
+])
+const REFUND_EVENTS = new Set(['charge.refunded', 'refund.created', 'refund.updated'])
 
 /**
- * Provider webhooks (POST /api/hooks/stripe): the signature is verified over the raw body, each
- * event id is applied once (a redelivery is acknowledged and ignored), and only the events that
- * move our state are handled. Every handler is a conditional state move, so an event that
- * repeats what our own call already recorded changes nothing.
+ * Provider webhooks (POST /api/hooks/stripe): the signature is verified over the raw body (and
+ * its timestamp, both ways), each event id is applied once (a redelivery is acknowledged and
+ * ignored), and only the events that move our state are handled.
+ *
+ * An event is a hint, never the source of truth: its object is matched to a ledger row we wrote
+ * (by the gateway ref, or by the order and purpose when a crash left the ref unrecorded) and read
+ * back from the gateway; state moves only from what the gateway reports now, by conditional
+ * updates, so an event that repeats what our own call recorded changes nothing. An event about a
+ * payment we never made is acknowledged as `unknown_payment` and changes nothing.
  */
 export class WebhookService {
   constructor(private ledgerBook: Ledger = ledger) {}
@@ -54,98 +67,110 @@ export class WebhookService {
   }
 
   async apply(event: GatewayEvent): Promise<string> {
-    const object = event.object
-    switch (event.type) {
-      case 'payment_intent.amount_capturable_updated':
-      case 'payment_intent.succeeded': {
-        const target = await this.targetOf(object)
-        if (!target) return 'unknown_payment'
-        if (target.purpose === 'hold' && object.status === 'requires_capture') {
-          await this.completeEntry(target.entry, object.id)
-          await orderPaymentState.holdPlaced(target.order.id, object.id)
-          return 'hold_placed'
-        }
-        if (target.purpose === 'fee' && object.status === 'succeeded') {
-          await this.completeEntry(target.entry, object.id)
-          await orderPaymentState.feePaid(target.order.id, object.id)
-          return 'fee_paid'
-        }
-        return 'ignored'
-      }
-      case 'payment_intent.canceled': {
-        const target = await this.targetOf(object)
-        if (!target || target.purpose !== 'hold') return 'ignored'
-        // Released by us (already recorded) or expired by the provider after 7 days.
-        const moved = await orderPaymentState.holdReleased(target.order.id)
-        return moved
-          ? `hold_${object.cancellation_reason === 'automatic' ? 'expired' : 'released'}`
-          : 'hold_released'
-      }
-      case 'payment_intent.payment_failed': {
-        const target = await this.targetOf(object)
-        if (!target) return 'unknown_payment'
-        const lastError = object.last_payment_error ?? {}
-        const code = String(lastError.decline_code ?? lastError.code ?? 'card_declined')
-        if (target.entry && target.entry.status === 'started') {
-          await this.ledgerBook.fail(target.entry, code, String(lastError.message ?? 'declined'))
-        }
-        if (target.purpose === 'hold') {
-          // The hold worker finishes the decline (cancel, slot back, e-mail) from the ledger row.
-          return 'hold_declined'
-        }
-        await orderPaymentState.feeFailed(
-          target.order.id,
-          code === 'authentication_required' ? 'requires_action' : 'failed',
-          code
-        )
-        return 'fee_failed'
-      }
-      case 'charge.refunded':
-      case 'refund.created':
-      case 'refund.updated': {
-        const paymentId = String(object.payment_intent ?? '')
-        const refunded = Number(
-          event.type === 'charge.refunded' ? object.amount_refunded : object.amount
-        )
-        if (event.type !== 'charge.refunded' && object.status !== 'succeeded') return 'ignored'
-        const entry = paymentId ? await this.ledgerBook.findByGatewayRef(paymentId) : null
-        if (!entry?.orderId || entry.kind !== 'fee') return 'unknown_payment'
-        await orderPaymentState.feeRefunded(entry.orderId, refunded)
-        return 'fee_refunded'
-      }
-      default:
-        return 'ignored'
+    if (PAYMENT_EVENTS.has(event.type)) {
+      const id = typeof event.object.id === 'string' ? event.object.id : ''
+      return this.syncPayment(id)
     }
+    if (REFUND_EVENTS.has(event.type)) {
+      const object = event.object
+      if (event.type === 'charge.refunded') {
+        const id = typeof object.payment_intent === 'string' ? object.payment_intent : ''
+        return this.syncRefunds(id)
+      }
+      const refund =
+        typeof object.id === 'string' && object.id
+          ? await gateway().retrieveRefund(object.id)
+          : null
+      if (!refund) return 'unknown_payment'
+      if (refund.status !== 'succeeded') return 'ignored'
+      return this.syncRefunds(refund.paymentId)
+    }
+    return 'ignored'
   }
 
-  /** The order and purpose of a PaymentIntent: from our ledger, or from the metadata we set. */
-  private async targetOf(intent: Record<string, any>): Promise<Target | null> {
-    const byRef = intent.id ? await this.ledgerBook.findByGatewayRef(String(intent.id)) : null
-    if (byRef?.orderId && (byRef.kind === 'hold' || byRef.kind === 'fee')) {
+  /** A hold or fee, from the gateway's own answer about the payment. */
+  private async syncPayment(id: string): Promise<string> {
+    const payment = id ? await gateway().retrievePayment(id) : null
+    if (!payment) return 'unknown_payment'
+    const target = await this.targetOf(payment)
+    if (!target) return 'unknown_payment'
+    const { order, purpose, entry } = target
+
+    if (purpose === 'hold' && payment.status === 'requires_capture') {
+      await this.completeEntry(entry, payment.id)
+      await orderPaymentState.holdPlaced(order.id, payment.id)
+      return 'hold_placed'
+    }
+    if (purpose === 'hold' && payment.status === 'canceled') {
+      await this.completeEntry(entry, payment.id)
+      // Released by us (already recorded) or expired by the provider after 7 days.
+      const moved = await orderPaymentState.holdReleased(order.id)
+      return moved && payment.cancellationReason === 'automatic' ? 'hold_expired' : 'hold_released'
+    }
+    if (purpose === 'fee' && payment.status === 'succeeded') {
+      await this.completeEntry(entry, payment.id)
+      await orderPaymentState.feePaid(order.id, payment.id)
+      return 'fee_paid'
+    }
+    if (payment.status === 'requires_payment_method' && payment.lastError) {
+      const code = payment.lastError.declineCode ?? payment.lastError.code
+      if (entry.status === 'started') {
+        await this.ledgerBook.fail(entry, code, payment.lastError.message || 'declined')
+      }
+      // The hold worker finishes a declined hold (cancel, slot back, e-mail) from the ledger row.
+      if (purpose === 'hold') return 'hold_declined'
+      await orderPaymentState.feeFailed(
+        order.id,
+        code === 'authentication_required' ? 'requires_action' : 'failed',
+        code
+      )
+      return 'fee_failed'
+    }
+    return 'ignored'
+  }
+
+  /** Refunds of a fee we charged: the amount refunded so far, as the gateway reports it. */
+  private async syncRefunds(paymentId: string): Promise<string> {
+    const payment = paymentId ? await gateway().retrievePayment(paymentId) : null
+    if (!payment) return 'unknown_payment'
+    const entry = await this.ledgerBook.findByGatewayRef(payment.id)
+    if (!entry?.orderId || entry.kind !== 'fee') return 'unknown_payment'
+    if (payment.amountRefundedCents <= 0) return 'ignored'
+    await orderPaymentState.feeRefunded(entry.orderId, payment.amountRefundedCents)
+    return 'fee_refunded'
+  }
+
+  /**
+   * The order, purpose and ledger row of a payment: the row that recorded its ref, or (a crash
+   * before the ref was recorded) the row of the order and purpose in the gateway's metadata, if
+   * that row has no other ref. Without a row of ours, the payment is not ours to act on.
+   */
+  private async targetOf(payment: GatewayPayment): Promise<Target | null> {
+    const byRef = await this.ledgerBook.findByGatewayRef(payment.id)
+    if (byRef) {
+      if (!byRef.orderId || (byRef.kind !== 'hold' && byRef.kind !== 'fee')) return null
       const order = await orderQueries.findById(byRef.orderId).catch(() => null)
       return order ? { order, purpose: byRef.kind, entry: byRef } : null
     }
-    const metadata = intent.metadata ?? {}
-    const purpose = metadata.purpose
-    if (purpose !== 'hold' && purpose !== 'fee') return null
-    let order: Order
-    try {
-      order = await orderQueries.findByPublicId(metadata.order_id)
-    } catch {
-      return null
-    }
-    let entry: PaymentLedgerEntry | null = null
+    const purpose = payment.metadata.purpose
+    const publicId = payment.metadata.order_id
+    if ((purpose !== 'hold' && purpose !== 'fee') || !publicId) return null
+    const order = await orderQueries.findByPublicId(publicId).catch(() => null)
+    if (!order) return null
+    let entry: PaymentLedgerEntry | null
     if (purpose === 'hold') {
-      entry = await this.ledgerBook.find(paymentKeys.hold(order.id))
+      entry = await this.ledgerBook.find(keysOf('hold', order))
     } else {
       const rows = await this.ledgerBook.forOrder(order.id)
       entry = rows.filter((row) => row.kind === 'fee').at(-1) ?? null
     }
+    if (!entry || (entry.gatewayRef && entry.gatewayRef !== payment.id)) return null
+    if (entry.amountCents !== payment.amountCents) return null
     return { order, purpose, entry }
   }
 
-  private async completeEntry(entry: PaymentLedgerEntry | null, ref: string) {
-    if (entry && entry.status === 'started') await this.ledgerBook.succeed(entry, ref)
+  private async completeEntry(entry: PaymentLedgerEntry, ref: string) {
+    if (entry.status === 'started') await this.ledgerBook.succeed(entry, ref)
   }
 }
 

@@ -5,7 +5,7 @@ import Order from '#orders/models/order'
 import Product from '#catalog/models/product'
 import PromoCode from '#checkout/models/promo_code'
 import { orderLifecycle } from '#orders/services/order_lifecycle'
-import { paymentService } from '#payments/services/payment_service'
+import { paymentService, paymentKeys } from '#payments/services/payment_service'
 import {
   adminWithToken,
   customerWithCard,
@@ -58,9 +58,9 @@ test.group('Admin orders: mark a result', (group) => {
     assert.deepEqual(
       ledger.map((row) => [row.kind, row.status, row.amountCents, row.idempotencyKey]),
       [
-        ['hold', 'succeeded', 100, `order:${order.id}:hold`],
-        ['fee', 'succeeded', 4500, `order:${order.id}:fee`],
-        ['hold_release', 'succeeded', 100, `order:${order.id}:hold-release`],
+        ['hold', 'succeeded', 100, paymentKeys.hold(order)],
+        ['fee', 'succeeded', 4500, paymentKeys.fee(order)],
+        ['hold_release', 'succeeded', 100, paymentKeys.holdRelease(order)],
       ]
     )
     assert.isString(ledger[1].completedAt)

@@ -5,7 +5,7 @@ import db from '@adonisjs/lucid/services/db'
 import EmailMessage from '#notifications/models/email_message'
 import PaymentLedgerEntry from '#payments/models/payment_ledger_entry'
 import { orderLifecycle } from '#orders/services/order_lifecycle'
-import { paymentService } from '#payments/services/payment_service'
+import { paymentService, paymentKeys } from '#payments/services/payment_service'
 import { ledger } from '#payments/services/ledger'
 import { pendingOrder, placeHolds, saveCardFor, TEST_CARDS } from '#tests/helpers'
 
@@ -38,9 +38,9 @@ test.group('Order lifecycle and money', (group) => {
     assert.equal(done.feeStatus, 'paid')
     assert.equal(done.holdStatus, 'released')
     assert.deepEqual(await keysOf(order.id), [
-      [`order:${order.id}:hold`, 'succeeded', 100],
-      [`order:${order.id}:fee`, 'succeeded', 4500],
-      [`order:${order.id}:hold-release`, 'succeeded', 100],
+      [paymentKeys.hold(order), 'succeeded', 100],
+      [paymentKeys.fee(order), 'succeeded', 4500],
+      [paymentKeys.holdRelease(order), 'succeeded', 100],
     ])
     const intents = await intentsOf(user.gatewayCustomerId!)
     assert.deepEqual(
@@ -67,7 +67,7 @@ test.group('Order lifecycle and money', (group) => {
     await db.from('orders').where('id', order.id).update({ status: 'success' })
     // The call went out, then the process died before the ledger row was completed.
     const entry = await ledger.begin({
-      key: `order:${order.id}:fee`,
+      key: paymentKeys.fee(order),
       kind: 'fee',
       gateway: 'sandbox',
       orderId: order.id,
@@ -120,9 +120,9 @@ test.group('Order lifecycle and money', (group) => {
     await done.refresh()
     assert.equal(done.feeStatus, 'paid')
     assert.equal(done.feeAttempts, 2)
-    const second = await ledger.find(`order:${order.id}:fee:2`)
+    const second = await ledger.find(paymentKeys.fee(order, 2))
     assert.equal(second!.status, 'succeeded')
-    assert.equal((await ledger.find(`order:${order.id}:fee`))!.status, 'failed')
+    assert.equal((await ledger.find(paymentKeys.fee(order)))!.status, 'failed')
   })
 
   test('a fee that needs authentication is marked requires_action', async ({ assert }) => {
@@ -151,7 +151,7 @@ test.group('Order lifecycle and money', (group) => {
     assert.equal(failed.holdStatus, 'released')
     await product.refresh()
     assert.equal(product.stockTaken, 0)
-    assert.isNull(await ledger.find(`order:${order.id}:fee`))
+    assert.isNull(await ledger.find(paymentKeys.fee(order)))
     const holds = await intentsOf(user.gatewayCustomerId!)
     assert.isTrue(holds.every((intent) => intent.status === 'canceled'))
 
@@ -206,6 +206,6 @@ test.group('Order lifecycle and money', (group) => {
     await placeHolds()
     const { order: done } = await orderLifecycle.succeed(order)
     assert.equal(done.feeStatus, 'waived')
-    assert.isNull(await ledger.find(`order:${order.id}:fee`))
+    assert.isNull(await ledger.find(paymentKeys.fee(order)))
   })
 })

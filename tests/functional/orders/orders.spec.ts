@@ -5,6 +5,7 @@ import DemoSeeder, { DEMO_CUSTOMER } from '#database/seeders/demo_seeder'
 import PaymentLedgerEntry from '#payments/models/payment_ledger_entry'
 import Order from '#orders/models/order'
 import { customerWithCard, placeHolds, productFor, profileFor } from '#tests/helpers'
+import { paymentKeys } from '#payments/services/payment_service'
 
 test.group('Customer orders', (group) => {
   group.each.setup(() => testUtils.db().withGlobalTransaction())
@@ -120,7 +121,7 @@ test.group('Customer orders', (group) => {
 
     await placeHolds()
     const order = await Order.findByOrFail('publicId', bought.body().order.orderId)
-    const hold = await PaymentLedgerEntry.findByOrFail('idempotencyKey', `order:${order.id}:hold`)
+    const hold = await PaymentLedgerEntry.findByOrFail('idempotencyKey', paymentKeys.hold(order))
     assert.include(hold.toJSON(), { kind: 'hold', status: 'succeeded', amountCents: 100 })
 
     const listed = await client.get('/api/user/orders').bearerToken(token)

@@ -3,6 +3,7 @@ import { test } from '@japa/runner'
 import testUtils from '@adonisjs/core/services/test_utils'
 import User from '#accounts/models/user'
 import PaymentLedgerEntry from '#payments/models/payment_ledger_entry'
+import { paymentKeys } from '#payments/services/payment_service'
 import { customerWithToken, envelope, TEST_CARDS } from '#tests/helpers'
 
 const nextYear = DateTime.now().year + 1
@@ -75,7 +76,7 @@ test.group('Card on file', (group) => {
         ['customer_card', 'succeeded'],
       ]
     )
-    assert.equal(entries[1].idempotencyKey, `user:${user.uuid}:card:${cardToken}`)
+    assert.equal(entries[1].idempotencyKey, paymentKeys.saveCard(user.uuid, cardToken))
   })
 
   test('a new card replaces the old one on the same gateway customer', async ({
@@ -164,7 +165,8 @@ test.group('Card on file', (group) => {
     assert.isNull(fresh.billingAddress)
     const entry = await PaymentLedgerEntry.query()
       .where('user_id', user.id)
-      .where('idempotency_key', 'like', 'user:%')
+      .where('kind', 'customer_card')
+      .where('idempotency_key', 'like', `%-user-${user.uuid}-card-%`)
       .firstOrFail()
     assert.equal(entry.status, 'failed')
     assert.equal(entry.errorCode, 'generic_decline')

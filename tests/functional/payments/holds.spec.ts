@@ -9,6 +9,7 @@ import { SandboxGateway } from '#payments/gateways/sandbox_gateway'
 import { gateway, useGateway } from '#payments/services/gateway'
 import { holdWorker } from '#payments/services/hold_worker'
 import { ledger } from '#payments/services/ledger'
+import { keysOf, paymentKeys } from '#payments/services/payment_service'
 import { orderLifecycle } from '#orders/services/order_lifecycle'
 import { pendingOrder, placeHolds, saveCardFor, TEST_CARDS } from '#tests/helpers'
 
@@ -34,7 +35,7 @@ test.group('The $1.00 hold', (group) => {
     assert.equal(order.status, 'pending')
     assert.equal(order.holdStatus, 'placed')
     assert.match(order.holdPaymentId!, /^pi_/)
-    const entry = await PaymentLedgerEntry.findByOrFail('idempotencyKey', `order:${order.id}:hold`)
+    const entry = await PaymentLedgerEntry.findByOrFail('idempotencyKey', paymentKeys.hold(order))
     assert.include(entry.toJSON(), {
       kind: 'hold',
       status: 'succeeded',
@@ -80,7 +81,7 @@ test.group('The $1.00 hold', (group) => {
     assert.include(email.textBody, 'Your card was declined.')
     assert.include(email.textBody, order.publicId)
 
-    const entry = await ledger.find(`order:${order.id}:hold`)
+    const entry = await ledger.find(paymentKeys.hold(order))
     assert.equal(entry!.status, 'failed')
     assert.equal(entry!.errorCode, 'generic_decline')
 
@@ -109,7 +110,7 @@ test.group('The $1.00 hold', (group) => {
     const { user, order } = await pendingOrder()
     // The worker claimed it, wrote the ledger row and made the call, then died.
     const entry = await ledger.begin({
-      key: `order:${order.id}:hold`,
+      ...keysOf('hold', order),
       kind: 'hold',
       gateway: 'sandbox',
       orderId: order.id,
@@ -145,9 +146,48 @@ test.group('The $1.00 hold', (group) => {
     assert.equal(order.holdStatus, 'placed')
     assert.equal(order.holdPaymentId, placed.id)
     assert.lengthOf(await intentsOf(user.gatewayCustomerId!), 1)
-    const done = await ledger.find(`order:${order.id}:hold`)
+    const done = await ledger.find(paymentKeys.hold(order))
     assert.equal(done!.status, 'succeeded')
     assert.equal(done!.attempts, 2)
+  })
+
+  test('a hold call left unfinished under an earlier key format is resumed with that key', async ({
+    assert,
+  }) => {
+    const { user, order } = await pendingOrder()
+    // An earlier version (keys by order row id) wrote its row and made the call, then died.
+    const legacyKey = `order:${order.id}:hold`
+    await ledger.begin({
+      key: legacyKey,
+      kind: 'hold',
+      gateway: 'sandbox',
+      orderId: order.id,
+      userId: user.id,
+      amountCents: 100,
+    })
+    const placed = await gateway().placeHold({
+      customerId: user.gatewayCustomerId!,
+      paymentMethodId: user.cardPaymentMethodId!,
+      amountCents: 100,
+      metadata: { order_id: order.publicId, purpose: 'hold' },
+      idempotencyKey: legacyKey,
+    })
+    await Order.query()
+      .where('id', order.id)
+      .update({
+        hold_status: 'placing',
+        hold_claimed_at: DateTime.now().minus({ minutes: 10 }).toFormat('yyyy-MM-dd HH:mm:ss'),
+      })
+
+    assert.include(await holdWorker.runOnce(), { claimed: 1, placed: 1 })
+    await order.refresh()
+    assert.equal(order.holdPaymentId, placed.id)
+    assert.lengthOf(await intentsOf(user.gatewayCustomerId!), 1)
+    const rows = await PaymentLedgerEntry.query().where('order_id', order.id)
+    assert.deepEqual(
+      rows.map((row) => [row.idempotencyKey, row.status, row.attempts]),
+      [[legacyKey, 'succeeded', 2]]
+    )
   })
 
   test('a rate-limited provider puts the hold back in the queue for later', async ({ assert }) => {
@@ -171,7 +211,7 @@ test.group('The $1.00 hold', (group) => {
     assert.equal(order.holdStatus, 'queued')
     assert.equal(order.holdErrorCode, 'rate_limited')
     assert.isTrue(order.holdNextAttemptAt! > DateTime.now())
-    const entry = await ledger.find(`order:${order.id}:hold`)
+    const entry = await ledger.find(paymentKeys.hold(order))
     assert.equal(entry!.status, 'started')
 
     // Not due yet.
@@ -192,7 +232,7 @@ test.group('The $1.00 hold', (group) => {
     const { user, order } = await pendingOrder()
     // The worker had claimed it and written the ledger row when the customer cancelled.
     await ledger.begin({
-      key: `order:${order.id}:hold`,
+      ...keysOf('hold', order),
       kind: 'hold',
       gateway: 'sandbox',
       orderId: order.id,
@@ -214,7 +254,7 @@ test.group('The $1.00 hold', (group) => {
     assert.equal(order.holdStatus, 'released')
     const [intent] = await intentsOf(user.gatewayCustomerId!)
     assert.equal(intent.status, 'canceled')
-    const release = await ledger.find(`order:${order.id}:hold-release`)
+    const release = await ledger.find(paymentKeys.holdRelease(order))
     assert.equal(release!.status, 'succeeded')
   })
 

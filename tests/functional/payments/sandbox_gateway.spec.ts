@@ -84,7 +84,21 @@ test.group('Sandbox gateway', (group) => {
         })
       }
     }
-    assert.lengthOf(await db.from('sandbox_payment_intents'), 0)
+    // Kept once, as the provider keeps it: awaiting another payment method, with its error.
+    const intents = await db.from('sandbox_payment_intents')
+    assert.lengthOf(intents, 1)
+    assert.include(await gateway.retrievePayment(intents[0].id), {
+      status: 'requires_payment_method',
+      amountCents: 2500,
+      amountRefundedCents: 0,
+    })
+    assert.deepEqual((await gateway.retrievePayment(intents[0].id))!.lastError, {
+      code: 'card_declined',
+      declineCode: 'generic_decline',
+      message: 'Your card was declined.',
+    })
+    assert.isNull(await gateway.retrievePayment('pi_never_made'))
+    assert.isNull(await gateway.retrieveRefund('re_never_made'))
   })
 
   test('test cards that fail when saved', async ({ assert }) => {

@@ -11,6 +11,7 @@ import { releaseConfig } from '#release/services/release_config'
 import { SimulatorEngine, type CheckoutEngine } from '#release/services/checkout_engines'
 import { releasedProductWithOrders } from '#tests/support/release'
 import { saveCardFor, TEST_CARDS } from '#tests/helpers'
+import { paymentKeys } from '#payments/services/payment_service'
 
 /** One column of an order as it is now in the database. */
 async function field(id: number, name: keyof Order) {
@@ -161,8 +162,8 @@ test.group('Release run: simulator engine', (group) => {
     assert.deepEqual(
       fees.map((fee) => [fee.idempotencyKey, fee.status]),
       [
-        [`order:${order.id}:fee`, 'failed'],
-        [`order:${order.id}:fee:2`, 'succeeded'],
+        [paymentKeys.fee(order), 'failed'],
+        [paymentKeys.fee(order, 2), 'succeeded'],
       ]
     )
     assert.deepEqual(await templatesOf(order.id), [

@@ -1,16 +1,45 @@
 import { test } from '@japa/runner'
+import { randomUUID } from 'node:crypto'
+import paymentsConfig from '#config/payments'
 import { declineMessage } from '#payments/gateways/payment_gateway'
-import { paymentKeys } from '#payments/services/payment_service'
+import { keysOf, paymentKeys } from '#payments/services/payment_service'
 
 test.group('Payment idempotency keys and decline messages', () => {
-  test('keys are fixed per order and purpose', ({ assert }) => {
-    assert.equal(paymentKeys.hold(42), 'order:42:hold')
-    assert.equal(paymentKeys.holdRelease(42), 'order:42:hold-release')
-    assert.equal(paymentKeys.fee(42), 'order:42:fee')
-    assert.equal(paymentKeys.fee(42, 1), 'order:42:fee')
-    assert.equal(paymentKeys.fee(42, 3), 'order:42:fee:3')
-    assert.equal(paymentKeys.refund(42), 'order:42:refund')
-    assert.equal(paymentKeys.saveCard('u-1', 'tok_1'), 'user:u-1:card:tok_1')
+  test('keys carry the installation id, the order public id and the purpose', ({ assert }) => {
+    const install = paymentsConfig.installationId
+    assert.equal(install, 'testinstall01')
+    const order = { id: 42, publicId: '7f1c9a52-0d3e-4a55-9b1e-3c2f4e5d6a7b' }
+    const uuid = order.publicId
+    assert.equal(paymentKeys.hold(order), `testinstall01-${uuid}-hold`)
+    assert.equal(paymentKeys.holdRelease(order), `testinstall01-${uuid}-hold-release`)
+    assert.equal(paymentKeys.fee(order), `testinstall01-${uuid}-fee`)
+    assert.equal(paymentKeys.fee(order, 1), `testinstall01-${uuid}-fee`)
+    assert.equal(paymentKeys.fee(order, 3), `testinstall01-${uuid}-fee-3`)
+    assert.equal(paymentKeys.refund(order), `testinstall01-${uuid}-refund`)
+    assert.equal(paymentKeys.saveCard('u-1', 'tok_1'), 'testinstall01-user-u-1-card-tok_1')
+  })
+
+  test('the same order row id after a database reset gets another key', ({ assert }) => {
+    const before = { id: 12, publicId: randomUUID() }
+    const afterReset = { id: 12, publicId: randomUUID() }
+    assert.notEqual(paymentKeys.hold(before), paymentKeys.hold(afterReset))
+    assert.notInclude(paymentKeys.hold(before), ':12:')
+  })
+
+  test('the keys of earlier versions are known, so their ledger rows are still found', ({
+    assert,
+  }) => {
+    const order = { id: 42, publicId: randomUUID() }
+    assert.deepEqual(keysOf('hold', order), {
+      key: paymentKeys.hold(order),
+      legacyKey: 'order:42:hold',
+    })
+    assert.equal(keysOf('holdRelease', order).legacyKey, 'order:42:hold-release')
+    assert.equal(keysOf('fee', order).legacyKey, 'order:42:fee')
+    assert.equal(keysOf('fee', order, 2).legacyKey, 'order:42:fee:2')
+    assert.equal(keysOf('fee', order, 2).key, paymentKeys.fee(order, 2))
+    assert.equal(keysOf('refund', order).legacyKey, 'order:42:refund')
+    assert.equal(keysOf('saveCard', 'u-1', 'tok_1').legacyKey, 'user:u-1:card:tok_1')
   })
 
   test('customers get plain wording, never the provider text', ({ assert }) => {

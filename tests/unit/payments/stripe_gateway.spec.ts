@@ -443,5 +443,89 @@ test.group('Stripe gateway (offline, against a local stand-in of the API)', (gro
       Math.floor(Date.now() / 1000) - 3600
     )
     assert.throws(() => gateway.parseWebhook(payload, stale), WebhookSignatureError)
+    const future = signStripeStyleWebhook(
+      payload,
+      'whsec_offline',
+      Math.floor(Date.now() / 1000) + 600
+    )
+    assert.throws(() => gateway.parseWebhook(payload, future), WebhookSignatureError)
+  })
+
+  test('a payment is read back with its charge: status, amounts, metadata, last error', async ({
+    assert,
+  }) => {
+    stripe.reply({
+      body: intent({
+        id: 'pi_fee',
+        status: 'requires_payment_method',
+        amount: 4050,
+        capture_method: 'automatic',
+        metadata: { order_id: 'order-uuid', purpose: 'fee' },
+        cancellation_reason: null,
+        last_payment_error: {
+          type: 'card_error',
+          code: 'card_declined',
+          decline_code: 'insufficient_funds',
+          message: 'Your card has insufficient funds.',
+        },
+        latest_charge: { id: 'ch_1', object: 'charge', amount_refunded: 1000 },
+      }),
+    })
+    const payment = await stripe.gateway().retrievePayment('pi_fee')
+    assert.deepEqual(payment, {
+      id: 'pi_fee',
+      status: 'requires_payment_method',
+      amountCents: 4050,
+      amountRefundedCents: 1000,
+      captureMethod: 'automatic',
+      metadata: { order_id: 'order-uuid', purpose: 'fee' },
+      cancellationReason: null,
+      lastError: {
+        code: 'card_declined',
+        declineCode: 'insufficient_funds',
+        message: 'Your card has insufficient funds.',
+      },
+    })
+    const [request] = stripe.requests
+    assert.equal(request.method, 'GET')
+    assert.equal(request.path, '/v1/payment_intents/pi_fee')
+    assert.deepEqual(request.body, { 'expand[0]': 'latest_charge' })
+  })
+
+  test('a refund is read back; objects the provider does not know are null', async ({ assert }) => {
+    stripe.reply({
+      body: {
+        id: 're_1',
+        object: 'refund',
+        status: 'succeeded',
+        amount: 700,
+        payment_intent: 'pi_fee',
+      },
+    })
+    assert.deepEqual(await stripe.gateway().retrieveRefund('re_1'), {
+      id: 're_1',
+      status: 'succeeded',
+      amountCents: 700,
+      paymentId: 'pi_fee',
+    })
+    assert.equal(stripe.requests[0].path, '/v1/refunds/re_1')
+
+    const missing = {
+      status: 404,
+      body: {
+        error: {
+          type: 'invalid_request_error',
+          code: 'resource_missing',
+          message: 'No such object',
+        },
+      },
+    }
+    stripe.reply(missing, missing)
+    assert.isNull(await stripe.gateway().retrievePayment('pi_forged'))
+    assert.isNull(await stripe.gateway().retrieveRefund('re_forged'))
+
+    // An outage is not "unknown": the webhook is answered 503 and delivered again.
+    stripe.reply({ status: 500, body: { error: { type: 'api_error', message: 'boom' } } })
+    await assert.rejects(() => stripe.gateway().retrievePayment('pi_fee'), GatewayUnavailableError)
   })
 })
