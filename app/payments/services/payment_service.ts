@@ -23,6 +23,10 @@ import { ledger } from '#payments/services/ledger'
 
 export const INVALID_CARD = 'Please enter a valid card.'
 
+function cents(amount: number) {
+  return `$${(amount / 100).toFixed(2)}`
+}
+
 export type HoldOutcome =
   | { status: 'placed'; paymentId: string }
   | { status: 'declined'; code: string; message: string }
@@ -45,11 +49,14 @@ export type RefundOutcome =
 
 /** Idempotency keys: fixed per order and purpose, so a re-run is the same provider request. */
 export const paymentKeys = {
-  hold: (orderId: number) => `order:${orderId}:hold`,
-  holdRelease: (orderId: number) => `order:${orderId}:hold-release`,
+  hold: (orderId: number, round = 1) =>
+    round <= 1 ? `order:${orderId}:hold` : `order:${orderId}:hold:${round}`,
+  holdRelease: (orderId: number, round = 1) =>
+    round <= 1 ? `order:${orderId}:hold-release` : `order:${orderId}:hold-release:${round}`,
   fee: (orderId: number, attempt = 1) =>
     attempt <= 1 ? `order:${orderId}:fee` : `order:${orderId}:fee:${attempt}`,
-  refund: (orderId: number) => `order:${orderId}:refund`,
+  refund: (orderId: number, n = 1) =>
+    n <= 1 ? `order:${orderId}:refund` : `order:${orderId}:refund:${n}`,
   saveCard: (userUuid: string, token: string) => `user:${userUuid}:card:${token}`,
 }
 
@@ -141,7 +148,7 @@ export class PaymentService {
       return { status: 'declined', code, message: declineMessage(code) }
     }
 
-    const key = paymentKeys.hold(order.id)
+    const key = paymentKeys.hold(order.id, order.holdRound)
     const entry = await ledger.begin({
       key,
       kind: 'hold',
@@ -197,7 +204,7 @@ export class PaymentService {
     if (order.holdStatus === 'released') return { status: 'released' }
     if (order.holdStatus !== 'placed' || !order.holdPaymentId) return { status: 'not_placed' }
 
-    const key = paymentKeys.holdRelease(order.id)
+    const key = paymentKeys.holdRelease(order.id, order.holdRound)
     const entry = await ledger.begin({
       key,
       kind: 'hold_release',
@@ -330,18 +337,60 @@ export class PaymentService {
     }
   }
 
-  /** Refunds the fee (all of it unless `amountCents`), once. */
+  /**
+   * Refunds the fee: what is left of it, or `amountCents` of it (a partial refund). Each refund
+   * is its own ledger row and idempotency key (`paymentKeys.refund(order, n)`: the first, the
+   * second...), written before the gateway call. A refund cut short (a crash, an outage) is
+   * finished with its own key and amount before any new one is started; what was refunded is
+   * read from the ledger, so the order's columns are brought in line after a crash. Calling it
+   * without an amount on a fully refunded fee is a no-op.
+   */
   async refund(
     orderOrId: Order | number,
     options: { amountCents?: number } = {}
   ): Promise<RefundOutcome> {
     const order = await this.fresh(orderOrId)
-    if (order.feeStatus === 'refunded') {
-      return { status: 'refunded', refundId: null, amountCents: order.refundedCents }
+    if (!order.feePaymentId || !['paid', 'refunded'].includes(order.feeStatus)) {
+      return { status: 'nothing_to_refund' }
     }
-    if (order.feeStatus !== 'paid' || !order.feePaymentId) return { status: 'nothing_to_refund' }
-    const amount = options.amountCents ?? order.priceCents
-    const key = paymentKeys.refund(order.id)
+    const refunds = (await ledger.forOrder(order.id)).filter((row) => row.kind === 'refund')
+    const succeeded = refunds.filter((row) => row.status === 'succeeded')
+    let refunded = succeeded.reduce((sum, row) => sum + row.amountCents, 0)
+    if (refunded > order.refundedCents) {
+      await orderPaymentState.feeRefundedTo(order.id, refunded, refunded >= order.priceCents)
+    }
+
+    const open = refunds.find((row) => row.status === 'started')
+    let key: string
+    let amount: number
+    if (open) {
+      if (options.amountCents !== undefined && options.amountCents !== open.amountCents) {
+        throw AppError.conflict(
+          `A refund of ${cents(open.amountCents)} is still being made; finish it first.`,
+          'refund_in_progress'
+        )
+      }
+      key = open.idempotencyKey
+      amount = open.amountCents
+    } else {
+      const remaining = order.priceCents - refunded
+      if (remaining <= 0) {
+        if (options.amountCents !== undefined) {
+          throw AppError.conflict('The fee was refunded in full already.', 'already_refunded')
+        }
+        return { status: 'refunded', refundId: null, amountCents: refunded }
+      }
+      amount = options.amountCents ?? remaining
+      if (!Number.isSafeInteger(amount) || amount <= 0 || amount > remaining) {
+        throw AppError.unprocessable(
+          `The refund must be between $0.01 and what is left of the fee (${cents(remaining)}).`,
+          { amount: `At most ${cents(remaining)}.` },
+          'invalid_refund_amount'
+        )
+      }
+      key = paymentKeys.refund(order.id, refunds.length + 1)
+    }
+
     const entry = await ledger.begin({
       key,
       kind: 'refund',
@@ -351,6 +400,9 @@ export class PaymentService {
       amountCents: amount,
     })
     let refundId = entry.gatewayRef
+    if (entry.status === 'failed') {
+      return { status: 'failed', code: entry.errorCode ?? 'refund_failed', message: 'refused' }
+    }
     if (entry.status !== 'succeeded') {
       try {
         const ref = await gateway().refund({
@@ -368,8 +420,9 @@ export class PaymentService {
         }
         throw error
       }
+      refunded += amount
     }
-    await orderPaymentState.feeRefunded(order.id, amount)
+    await orderPaymentState.feeRefundedTo(order.id, refunded, refunded >= order.priceCents)
     return { status: 'refunded', refundId, amountCents: amount }
   }
 
