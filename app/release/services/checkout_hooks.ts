@@ -100,7 +100,8 @@ export class CheckoutHooks {
       }
     }
     const answer = {
-      received: results.length,
+      received: true,
+      total: results.length,
       accepted: answers.filter((item) => item.accepted).length,
       rejected: answers.filter((item) => !item.accepted).length,
       results: answers,
