@@ -88,8 +88,8 @@ export function registerEmailCommands(program: Command) {
           ])
           return
         }
-        const total = (await emailResends.count(scope)).orders
-        const bar = progressBar(program.opts(), total, 'Resending')
+        const planned = await emailResends.count(scope)
+        const bar = progressBar(program.opts(), planned.orders, 'Resending')
         const result = await emailResends.send(scope, { actor, via: 'cli' }, () => bar.increment())
         bar.stop()
         printResult(program.opts(), { success: true, ...result }, [

@@ -353,7 +353,8 @@ export class PaymentService {
     if (!order.feePaymentId || !['paid', 'refunded'].includes(order.feeStatus)) {
       return { status: 'nothing_to_refund' }
     }
-    const refunds = (await ledger.forOrder(order.id)).filter((row) => row.kind === 'refund')
+    const rows = await ledger.forOrder(order.id)
+    const refunds = rows.filter((row) => row.kind === 'refund')
     const succeeded = refunds.filter((row) => row.status === 'succeeded')
     let refunded = succeeded.reduce((sum, row) => sum + row.amountCents, 0)
     if (refunded > order.refundedCents) {

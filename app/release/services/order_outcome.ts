@@ -77,7 +77,11 @@ export class OrderOutcome {
     task?: TaskRow | null
   ): Promise<Rejection | null> {
     if (!order) {
-      return { status: 404, code: 'unknown_order', reason: 'Order not found: no order has this id.' }
+      return {
+        status: 404,
+        code: 'unknown_order',
+        reason: 'Order not found: no order has this id.',
+      }
     }
     const manual = source === 'manual'
     const wanted = result.status === 'success' ? 'marked successful' : 'marked failed'

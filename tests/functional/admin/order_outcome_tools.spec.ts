@@ -17,8 +17,11 @@ async function releaseNow(productId: number) {
     .update({ release_at: DateTime.now().minus({ minutes: 1 }).toFormat('yyyy-MM-dd HH:mm:ss') })
 }
 
-const emailsOf = (orderId: number) =>
-  db.from('email_messages').where('order_id', orderId).orderBy('id', 'asc')
+const emailsOf = (orderId: number, template?: string) => {
+  const query = db.from('email_messages').where('order_id', orderId).orderBy('id', 'asc')
+  if (template) query.where('template', template)
+  return query
+}
 
 const auditOf = (publicId: string) =>
   AuditLog.query().where('subject_type', 'order').where('subject_id', publicId).orderBy('id')
@@ -63,7 +66,7 @@ test.group('Admin orders: one outcome path from the console', (group) => {
         .json({ status: 'success', confirmationNumber: 'NK-1' })
       response.assertStatus(200)
     }
-    const secured = (await emailsOf(order.id)).filter((row) => row.template === 'order_secured')
+    const secured = await emailsOf(order.id, 'order_secured')
     assert.lengthOf(secured, 1)
     assert.include(secured[0].text_body, 'NK-1')
 
@@ -97,7 +100,7 @@ test.group('Admin orders: one outcome path from the console', (group) => {
     assert.equal(response.body().failReason, raw)
     assert.equal(response.body().failCode, 'sold_out')
 
-    const [mail] = (await emailsOf(order.id)).filter((row) => row.template === 'order_failed')
+    const [mail] = await emailsOf(order.id, 'order_failed')
     assert.include(mail.text_body, 'sold out at the retailer')
     for (const secret of ['akamai', '10.2.3.4', '4242', 'ERR_PROXY']) {
       assert.notInclude(mail.text_body, secret)
@@ -194,16 +197,15 @@ test.group('Admin orders: tools to put money right', (group) => {
         ['refund', `order:${order.id}:refund:3`, 1750, 'succeeded'],
       ]
     )
-    const mails = (await emailsOf(order.id)).filter((row) => row.template === 'fee_refunded')
+    const mails = await emailsOf(order.id, 'fee_refunded')
     assert.lengthOf(mails, 3)
     assert.include(mails[0].text_body, '$5.00')
-    const audit = (await auditOf(order.publicId)).filter((row) => row.action === 'order.fee_refund')
+    const audit = await auditOf(order.publicId).where('action', 'order.fee_refund')
     assert.lengthOf(audit, 3)
     assert.equal(audit[0].actorUserId, admin.id)
     assert.equal(audit[0].reason, 'Late shipping goodwill')
-    const timeline = (await client.get(`/api/admin/orders/${order.publicId}`).bearerToken(token))
-      .body()
-      .timeline.filter((event: any) => event.kind === 'fee_refund')
+    const shown = await client.get(`/api/admin/orders/${order.publicId}`).bearerToken(token)
+    const timeline = shown.body().timeline.filter((event: any) => event.kind === 'fee_refund')
     assert.lengthOf(timeline, 3)
   })
 
@@ -239,10 +241,7 @@ test.group('Admin orders: tools to put money right', (group) => {
     await releaseRunner.run({ productId: product.id, engine: new SimulatorEngine() })
     const fees = await db.from('payment_ledger').where('order_id', order.id).where('kind', 'fee')
     assert.lengthOf(fees, 1)
-    assert.lengthOf(
-      (await emailsOf(order.id)).filter((row) => row.template === 'fee_waived'),
-      1
-    )
+    assert.lengthOf(await emailsOf(order.id, 'fee_waived'), 1)
 
     const { order: paid } = await paidOrder()
     const refused = await client
@@ -277,11 +276,12 @@ test.group('Admin orders: tools to put money right', (group) => {
     const { intent, refunds } = await gatewayFee(order)
     assert.equal(intent.amount_refunded, 2500)
     assert.lengthOf(refunds, 1)
-    const mails = (await emailsOf(order.id)).filter((row) => row.template === 'order_corrected')
+    const mails = await emailsOf(order.id, 'order_corrected')
     assert.lengthOf(mails, 1)
     assert.include(mails[0].text_body, 'shipping address')
     assert.notInclude(mails[0].text_body, 'fraud')
-    const audit = (await auditOf(order.publicId)).map((row) => row.action)
+    const auditRows = await auditOf(order.publicId)
+    const audit = auditRows.map((row) => row.action)
     assert.include(audit, 'order.correct_fail')
   })
 
@@ -316,10 +316,7 @@ test.group('Admin orders: tools to put money right', (group) => {
       holds.map((row) => row.idempotency_key),
       [`order:${order.id}:hold`, `order:${order.id}:hold:2`]
     )
-    assert.lengthOf(
-      (await emailsOf(order.id)).filter((row) => row.template === 'order_retried'),
-      1
-    )
+    assert.lengthOf(await emailsOf(order.id, 'order_retried'), 1)
 
     // The next run submits it again; its new outcome is mailed (the first failure was too).
     const report = await releaseRunner.run({

@@ -12,6 +12,7 @@ import {
   sandboxSnapshot,
 } from '#tests/support/release'
 import { runCli } from '#tests/support/cli'
+import Order from '#orders/models/order'
 import { UserFactory } from '#database/factories/user_factory'
 
 async function cleanUp() {
@@ -211,7 +212,7 @@ test.group('CLI: release-day commands', (group) => {
       assert.equal(dry.json.errors[0].code, 'not_submitted')
       const real = await runCli(['--json', 'orders:import-results', file])
       assert.equal(real.code, 1)
-      const order = await (await import('#orders/models/order')).default.findOrFail(orders[1].id)
+      const order = await Order.findOrFail(orders[1].id)
       assert.equal(order.status, 'pending')
       const imports = await AuditLog.query()
         .whereIn('action', ['order.import_results', 'order.import_results_dry_run'])
