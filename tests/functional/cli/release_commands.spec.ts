@@ -127,7 +127,7 @@ test.group('CLI: release-day commands', (group) => {
     } finally {
       await rm(out, { recursive: true, force: true })
     }
-  })
+  }).timeout(300_000)
 
   test('operator tools are audited with --as: mark, refund, import --dry-run, scoped resends', async ({
     assert,
@@ -254,7 +254,7 @@ test.group('CLI: release-day commands', (group) => {
       .where('action', 'order.email_resend_all')
       .where('actor_label', 'like', 'cli:%')
     assert.lengthOf(resendAudit, 1)
-  })
+  }).timeout(300_000)
 
   test('products:import upserts by slug and reports bad rows (exit 1)', async ({ assert }) => {
     const directory = await mkdtemp(join(tmpdir(), 'dropslot-import-'))
