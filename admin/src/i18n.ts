@@ -213,6 +213,7 @@ const messages: TranslationMessages = {
       resend_scope_body:
         'E-mails go to the orders the list is filtered to (product, status), or to the orders of one release run. Count them first; nothing is sent until you confirm.',
       resend_run: 'Release run # (optional)',
+      resend_one_status: 'Filter the list to one status (or none) to resend within it.',
       resend_count: 'Count e-mails',
       resend_send: 'Send %{smart_count} e-mail |||| Send %{smart_count} e-mails',
       fail_code: {

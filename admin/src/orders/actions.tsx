@@ -439,12 +439,18 @@ export function ResendAllButton() {
   const [open, setOpen] = useState(false)
   const [count, setCount] = useState<number | null>(null)
   const [runId, setRunId] = useState('')
+  // The status filter is a list: a resend scope takes one status (or none).
+  const statuses: string[] = [filterValues?.status ?? []].flat().filter(Boolean)
   const scope = () => ({
     productId: filterValues?.productId ? Number(filterValues.productId) : undefined,
-    status: typeof filterValues?.status === 'string' ? filterValues.status : undefined,
+    status: statuses.length === 1 ? statuses[0] : undefined,
     runId: runId.trim() ? Number(runId) : undefined,
   })
   const countNow = async () => {
+    if (statuses.length > 1) {
+      notify('dropslot.orders.resend_one_status', { type: 'error' })
+      return
+    }
     try {
       const answer = await dataProvider.resendAll({ ...scope(), dryRun: true })
       setCount(answer.emails)
