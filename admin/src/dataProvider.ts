@@ -97,8 +97,32 @@ export const dataProvider = {
     return json
   },
 
-  async resendAll() {
-    const { json } = await httpClient(`${API_URL}/orders/resendAll`)
+  /** The money tools: refund (amount in dollars, all that is left if absent), waive, retry, correct. */
+  async orderTool(
+    id: Identifier,
+    tool: 'refund' | 'waive-fee' | 'retry' | 'correct',
+    body: { reason: string; amount?: number; reasonCode?: string }
+  ) {
+    const { json } = await httpClient(`${API_URL}/orders/${encodeURIComponent(id)}/${tool}`, {
+      method: 'POST',
+      body: JSON.stringify(body),
+    })
+    return json
+  },
+
+  /** Resend within a scope; with dryRun the answer only counts the e-mails (`emails`). */
+  async resendAll(scope: {
+    productId?: number
+    status?: string
+    runId?: number
+    dryRun?: boolean
+  }) {
+    const query = new URLSearchParams(
+      Object.entries(scope)
+        .filter(([, value]) => value !== undefined && value !== '' && value !== null)
+        .map(([key, value]) => [key, String(value)])
+    )
+    const { json } = await httpClient(`${API_URL}/orders/resendAll?${query}`)
     return json
   },
 

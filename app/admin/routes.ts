@@ -64,6 +64,22 @@ router
       .where('id', publicId)
       .as('orders.mark')
     router
+      .post('/orders/:id/refund', [OrdersController, 'refund'])
+      .where('id', publicId)
+      .as('orders.refund')
+    router
+      .post('/orders/:id/waive-fee', [OrdersController, 'waiveFee'])
+      .where('id', publicId)
+      .as('orders.waiveFee')
+    router
+      .post('/orders/:id/retry', [OrdersController, 'retry'])
+      .where('id', publicId)
+      .as('orders.retry')
+    router
+      .post('/orders/:id/correct', [OrdersController, 'correct'])
+      .where('id', publicId)
+      .as('orders.correct')
+    router
       .delete('/orders/:id', [OrdersController, 'destroy'])
       .where('id', publicId)
       .as('orders.destroy')

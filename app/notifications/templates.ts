@@ -115,14 +115,55 @@ export const templates = {
     ])
   },
 
-  orderFailed(order: {
+  /** `reason` is the customer-facing sentence (never the engine's own text). */
+  orderFailed(order: { productTitle: string; orderId: string; reason: string }): RenderedEmail {
+    return layout(`We could not get ${order.productTitle} this time`, [
+      `Order ${order.orderId} did not go through: ${order.reason}`,
+      'You pay nothing: no service fee was charged and the $1.00 card check was released. It shows as Refunded in your orders.',
+    ])
+  },
+
+  orderCorrected(order: {
     productTitle: string
     orderId: string
-    reason: string | null
+    reason: string
+    refundedCents: number
   }): RenderedEmail {
-    return layout(`We could not get ${order.productTitle} this time`, [
-      `Order ${order.orderId} did not go through at the retailer${order.reason ? `: ${order.reason}` : '.'}`,
-      'You pay nothing: no service fee was charged and the $1.00 card check was released. It shows as Refunded in your orders.',
+    return layout(`An update on your ${order.productTitle} order`, [
+      `We told you order ${order.orderId} succeeded, but it did not go through after all: ${order.reason}`,
+      order.refundedCents > 0
+        ? `We refunded the ${dollars(order.refundedCents)} service fee to your card; it can take 5-10 days to show. The order now shows as Refunded.`
+        : 'You pay nothing for this order. It now shows as Refunded.',
+    ])
+  },
+
+  feeRefunded(order: {
+    productTitle: string
+    orderId: string
+    amountCents: number
+    totalRefundedCents: number
+    feeCents: number
+  }): RenderedEmail {
+    const full = order.totalRefundedCents >= order.feeCents
+    return layout(`Refund for your ${order.productTitle} order`, [
+      `We refunded ${dollars(order.amountCents)} of the service fee of order ${order.orderId} to your card.`,
+      full
+        ? 'The whole service fee has now been refunded.'
+        : `In all, ${dollars(order.totalRefundedCents)} of the ${dollars(order.feeCents)} fee has been refunded.`,
+      'Refunds can take 5-10 days to show on your statement.',
+    ])
+  },
+
+  feeWaived(order: { productTitle: string; orderId: string; amountCents: number }): RenderedEmail {
+    return layout(`No fee for your ${order.productTitle} order`, [
+      `We have waived the ${dollars(order.amountCents)} service fee of order ${order.orderId}: you owe us nothing for it, and we will not try your card again.`,
+    ])
+  },
+
+  orderRetried(order: { productTitle: string; orderId: string; holdCents: number }): RenderedEmail {
+    return layout(`We are trying again for ${order.productTitle}`, [
+      `Order ${order.orderId} did not go through the first time; we are trying to check it out for you again.`,
+      `We place a new ${dollars(order.holdCents)} authorization on your card to verify it. It is released, never charged. The service fee is charged only if we succeed.`,
     ])
   },
 }

@@ -1,32 +1,74 @@
 import type { Command } from 'commander'
 import { bootApp } from '../app.js'
+import { cliActor } from '../actor.js'
 import { CommandFailed, printResult, progressBar, UsageError } from '../output.js'
+
+const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`
+
+const FAILURE_CODES = ['sold_out', 'declined', 'address', 'other']
+
+/** The why of a money tool: required, it goes to the audit log and the order's timeline. */
+function reasonOf(reason: string | undefined) {
+  const text = reason?.trim() ?? ''
+  if (text.length < 3) throw new UsageError('--reason is required (at least 3 characters)')
+  if (text.length > 255) throw new UsageError('--reason is at most 255 characters')
+  return text
+}
+
+function orderLine(order: {
+  id: string
+  status: string
+  feeStatus: string
+  refundedCents?: number
+}) {
+  const status = order.status === 'fail' ? 'fail (Refunded)' : order.status
+  const refunded = order.refundedCents ? `, refunded ${dollars(order.refundedCents)}` : ''
+  return `Order ${order.id}: ${status}, fee ${order.feeStatus}${refunded}`
+}
 
 export function registerOrderCommands(program: Command) {
   program
     .command('orders:import-results')
-    .description("Apply a checkout bot's results file (CSV or JSON: orderId, status, confirmation)")
+    .description(
+      "Apply a checkout bot's results file (CSV or JSON: orderId, status, confirmation, reason); " +
+        'only orders submitted to the files engine in a release run are taken'
+    )
     .argument('<file>', 'results file (.csv or .json)')
-    .action(async (file: string) => {
+    .option('--dry-run', 'print what each row would do (customer, outcome, fee); change nothing')
+    .action(async (file: string, options: { dryRun?: boolean }) => {
       await bootApp()
-      const { importResults, ImportFileError } = await import('#release/services/import_files')
+      const actor = await cliActor(program)
+      const { importResults, readRows, ImportFileError } =
+        await import('#release/services/import_files')
       let result
       try {
-        const { readRows } = await import('#release/services/import_files')
         const rows = await readRows(file, 'results')
-        const total = rows.length
-        const bar = progressBar(program.opts(), total, 'Results')
-        result = await importResults(file, () => bar.increment())
+        const bar = progressBar(program.opts(), rows.length, 'Results')
+        result = await importResults(file, {
+          actor,
+          dryRun: options.dryRun,
+          onItem: () => bar.increment(),
+        })
         bar.stop()
       } catch (error) {
         if (error instanceof ImportFileError) throw new UsageError(error.message)
         throw error
       }
-      const lines = [
-        `Applied ${result.applied.length} of ${result.total} result(s)`,
-        ...result.errors.map((item) => `row ${item.row}: ${item.error}`),
-      ]
-      if (result.errors.length) {
+      const refused = result.errors.map((item) => `row ${item.row}: ${item.error}`)
+      const lines = options.dryRun
+        ? [
+            `Dry run: ${result.plan.length} of ${result.total} result(s) would be applied; nothing was changed`,
+            ...result.plan.map(
+              (item) =>
+                `row ${item.row}: ${item.orderId} ${item.customer} -> ${item.outcome}` +
+                (item.repeat ? ' (already so, no change)' : '') +
+                `, fee ${dollars(item.feeCents)}`
+            ),
+            ...refused,
+            `Fees that would be charged: ${dollars(result.plan.reduce((sum, item) => sum + item.feeCents, 0))}`,
+          ]
+        : [`Applied ${result.applied.length} of ${result.total} result(s)`, ...refused]
+      if (result.errors.length && !options.dryRun) {
         if (!program.opts().json) printResult(program.opts(), result, lines)
         throw new CommandFailed(`${result.errors.length} row(s) were not applied`, result)
       }
@@ -35,47 +77,155 @@ export function registerOrderCommands(program: Command) {
 
   program
     .command('orders:mark')
-    .description('Record the result of one order by hand (charges the fee on success)')
+    .description(
+      'Record the result of one order by hand (released products, pending or processing orders; ' +
+        'charges the fee on success, e-mails the customer)'
+    )
     .argument('<order>', 'order id (UUID)')
     .argument('<result>', 'success | fail')
     .option('--confirmation <number>', "the retailer's confirmation number (success)")
-    .option('--reason <text>', 'why it failed (fail)')
+    .option('--reason <text>', 'why it failed (fail; kept for admins)')
+    .option('--code <code>', `what the customer is told (fail): ${FAILURE_CODES.join(', ')}`)
     .action(
       async (
         orderId: string,
         outcome: string,
-        options: { confirmation?: string; reason?: string }
+        options: { confirmation?: string; reason?: string; code?: string }
       ) => {
         if (outcome !== 'success' && outcome !== 'fail') {
           throw new UsageError('result must be success or fail')
         }
+        if (options.code && !FAILURE_CODES.includes(options.code)) {
+          throw new UsageError(`--code must be one of ${FAILURE_CODES.join(', ')}`)
+        }
         await bootApp()
-        const { releaseResults } = await import('#release/services/release_results')
-        const finished = await releaseResults.record(
+        const actor = await cliActor(program)
+        const { adminOrderActions } = await import('#admin/services/admin_order_actions_service')
+        const order = await adminOrderActions.mark(
+          orderId,
           {
-            orderId,
             status: outcome,
             confirmationNumber: options.confirmation ?? null,
             reason: options.reason ?? null,
+            reasonCode: options.code ?? null,
           },
-          'manual'
+          { actor, ip: null },
+          'cli'
         )
-        const order = finished.order
         printResult(
           program.opts(),
           {
             success: true,
-            orderId: order.publicId,
+            orderId: order.id,
             status: order.status,
             feeStatus: order.feeStatus,
-            holdStatus: order.holdStatus,
+            holdStatus: order.hold.status,
             confirmationNumber: order.confirmationNumber,
           },
-          [
-            `Order ${order.publicId}: ${order.status === 'fail' ? 'fail (Refunded)' : order.status}` +
-              `, fee ${order.feeStatus}, hold ${order.holdStatus}`,
-          ]
+          [`${orderLine(order)}, hold ${order.hold.status}`]
         )
       }
     )
+
+  program
+    .command('orders:refund')
+    .description('Refund the service fee of an order (all that is left, or --amount of it)')
+    .argument('<order>', 'order id (UUID)')
+    .option('--amount <dollars>', 'a partial refund, e.g. 5.00')
+    .option('--reason <text>', 'why (required; audited)')
+    .action(async (orderId: string, options: { amount?: string; reason?: string }) => {
+      const reason = reasonOf(options.reason)
+      let amountCents: number | null = null
+      if (options.amount !== undefined) {
+        if (!/^\d+(\.\d{1,2})?$/.test(options.amount) || Number(options.amount) <= 0) {
+          throw new UsageError('--amount must be dollars, e.g. 5 or 5.50')
+        }
+        amountCents = Math.round(Number(options.amount) * 100)
+      }
+      await bootApp()
+      const actor = await cliActor(program)
+      const { adminOrderActions } = await import('#admin/services/admin_order_actions_service')
+      const order = await adminOrderActions.refundFee(
+        orderId,
+        { amountCents, reason },
+        { actor, ip: null },
+        'cli'
+      )
+      printResult(program.opts(), { success: true, order: summary(order) }, [orderLine(order)])
+    })
+
+  program
+    .command('orders:waive-fee')
+    .description('Waive a service fee that is due (its charge was declined); never tried again')
+    .argument('<order>', 'order id (UUID)')
+    .option('--reason <text>', 'why (required; audited)')
+    .action(async (orderId: string, options: { reason?: string }) => {
+      const reason = reasonOf(options.reason)
+      await bootApp()
+      const actor = await cliActor(program)
+      const { adminOrderActions } = await import('#admin/services/admin_order_actions_service')
+      const order = await adminOrderActions.waiveFee(
+        orderId,
+        { reason },
+        { actor, ip: null },
+        'cli'
+      )
+      printResult(program.opts(), { success: true, order: summary(order) }, [orderLine(order)])
+    })
+
+  program
+    .command('orders:retry')
+    .description(
+      'Try a failed order again while its release is open (back to pending: slot taken again, ' +
+        'new $1.00 hold, submitted by the next run; refused when sold out)'
+    )
+    .argument('<order>', 'order id (UUID)')
+    .option('--reason <text>', 'why (required; audited)')
+    .action(async (orderId: string, options: { reason?: string }) => {
+      const reason = reasonOf(options.reason)
+      await bootApp()
+      const actor = await cliActor(program)
+      const { adminOrderActions } = await import('#admin/services/admin_order_actions_service')
+      const order = await adminOrderActions.retry(orderId, { reason }, { actor, ip: null }, 'cli')
+      printResult(program.opts(), { success: true, order: summary(order) }, [orderLine(order)])
+    })
+
+  program
+    .command('orders:correct')
+    .description('Correct a successful order to failed (the fee is refunded, the customer told)')
+    .argument('<order>', 'order id (UUID)')
+    .option('--reason <text>', 'what happened (required; kept for admins, audited)')
+    .option('--code <code>', `what the customer is told: ${FAILURE_CODES.join(', ')}`)
+    .action(async (orderId: string, options: { reason?: string; code?: string }) => {
+      const reason = reasonOf(options.reason)
+      if (options.code && !FAILURE_CODES.includes(options.code)) {
+        throw new UsageError(`--code must be one of ${FAILURE_CODES.join(', ')}`)
+      }
+      await bootApp()
+      const actor = await cliActor(program)
+      const { adminOrderActions } = await import('#admin/services/admin_order_actions_service')
+      const order = await adminOrderActions.correctToFail(
+        orderId,
+        { reason, reasonCode: options.code ?? null },
+        { actor, ip: null },
+        'cli'
+      )
+      printResult(program.opts(), { success: true, order: summary(order) }, [orderLine(order)])
+    })
+}
+
+function summary(order: {
+  id: string
+  status: string
+  feeStatus: string
+  hold: { status: string }
+  refundedCents?: number
+}) {
+  return {
+    id: order.id,
+    status: order.status,
+    feeStatus: order.feeStatus,
+    holdStatus: order.hold.status,
+    refundedCents: order.refundedCents ?? 0,
+  }
 }

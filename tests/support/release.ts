@@ -92,6 +92,15 @@ export async function removeCommittedReleaseData(prefix: string) {
   const orderIds = orders.map((order) => order.id)
   const productIds = [...new Set(orders.map((order) => order.productId))]
   if (orderIds.length) {
+    await db.from('order_events').whereIn('order_id', orderIds).delete()
+    await db
+      .from('audit_logs')
+      .where('subject_type', 'order')
+      .whereIn(
+        'subject_id',
+        orders.map((order) => order.publicId)
+      )
+      .delete()
     await db.from('payment_ledger').whereIn('order_id', orderIds).delete()
     await db.from('email_messages').whereIn('order_id', orderIds).delete()
     await db.from('release_tasks').whereIn('order_id', orderIds).delete()

@@ -14,6 +14,7 @@ import CancelIcon from '@mui/icons-material/Cancel'
 import MailIcon from '@mui/icons-material/ForwardToInbox'
 import DownloadIcon from '@mui/icons-material/Download'
 import BlockIcon from '@mui/icons-material/Block'
+import UndoIcon from '@mui/icons-material/Undo'
 import {
   Button,
   useDataProvider,
@@ -23,7 +24,6 @@ import {
   useRefresh,
   useTranslate,
   useUnselectAll,
-  Confirm,
 } from 'react-admin'
 import { ACO_FORMATS, type AcoFormat, type DropslotDataProvider } from '../dataProvider'
 
@@ -306,25 +306,208 @@ export function BulkResendButton() {
   )
 }
 
-export function ResendAllButton() {
+const TOOL_PATH = {
+  refund: 'refund',
+  waive: 'waive-fee',
+  retry: 'retry',
+  correct: 'correct',
+} as const
+
+/** When each money tool applies (the server checks again and says why not). */
+function toolApplies(tool: keyof typeof TOOL_PATH, record: Record<string, any>) {
+  switch (tool) {
+    case 'refund':
+      return record.feeStatus === 'paid'
+    case 'waive':
+      return record.status === 'success' && Boolean(record.feeDue)
+    case 'retry':
+      return record.status === 'fail' && record.feeStatus === 'none'
+    case 'correct':
+      return record.status === 'success'
+  }
+}
+
+/**
+ * The tools to put money right: refund the fee (all or part), waive a fee that is due, try a
+ * failed order again, correct a success to failed. Each asks for a reason (audited).
+ */
+export function OrderToolButton({ tool }: { tool: keyof typeof TOOL_PATH }) {
+  const record = useRecordContext()
+  const translate = useTranslate()
   const dataProvider = useDataProvider<DropslotDataProvider>()
   const { busy, run } = useAction()
   const [open, setOpen] = useState(false)
+  const [reason, setReason] = useState('')
+  const [amount, setAmount] = useState('')
+  const [code, setCode] = useState('')
+  if (!record || !toolApplies(tool, record)) return null
+  const submit = async () => {
+    const ok = await run(
+      () =>
+        dataProvider.orderTool(record.id, TOOL_PATH[tool], {
+          reason: reason.trim(),
+          ...(tool === 'refund' && amount.trim() ? { amount: Number(amount) } : {}),
+          ...(tool === 'correct' && code ? { reasonCode: code } : {}),
+        }),
+      `dropslot.orders.tool.${tool}_done`
+    )
+    if (ok) {
+      setOpen(false)
+      setReason('')
+      setAmount('')
+    }
+  }
+  return (
+    <>
+      <Button
+        label={`dropslot.orders.tool.${tool}`}
+        color={tool === 'correct' ? 'error' : 'primary'}
+        onClick={() => setOpen(true)}
+      >
+        <UndoIcon />
+      </Button>
+      <Dialog open={open} onClose={() => setOpen(false)} maxWidth="sm" fullWidth>
+        <DialogTitle>{translate(`dropslot.orders.tool.${tool}_title`)}</DialogTitle>
+        <DialogContent>
+          <DialogContentText>{translate(`dropslot.orders.tool.${tool}_body`)}</DialogContentText>
+          {tool === 'refund' && (
+            <MuiTextField
+              fullWidth
+              margin="normal"
+              type="number"
+              label={translate('dropslot.orders.tool.amount')}
+              helperText={translate('dropslot.orders.tool.amount_hint')}
+              value={amount}
+              onChange={(event) => setAmount(event.target.value)}
+            />
+          )}
+          {tool === 'correct' && (
+            <MuiTextField
+              select
+              fullWidth
+              margin="normal"
+              label={translate('dropslot.orders.tool.customer_reason')}
+              value={code}
+              onChange={(event) => setCode(event.target.value)}
+            >
+              {['sold_out', 'declined', 'address', 'other'].map((item) => (
+                <MenuItem key={item} value={item}>
+                  {translate(`dropslot.orders.fail_code.${item}`)}
+                </MenuItem>
+              ))}
+            </MuiTextField>
+          )}
+          <MuiTextField
+            autoFocus
+            fullWidth
+            required
+            margin="normal"
+            label={translate('dropslot.orders.tool.reason')}
+            value={reason}
+            onChange={(event) => setReason(event.target.value)}
+            slotProps={{ htmlInput: { maxLength: 255 } }}
+          />
+        </DialogContent>
+        <DialogActions>
+          <MuiButton onClick={() => setOpen(false)}>
+            {translate('dropslot.common.cancel')}
+          </MuiButton>
+          <MuiButton
+            variant="contained"
+            color={tool === 'correct' ? 'error' : 'primary'}
+            disabled={busy || reason.trim().length < 3}
+            onClick={submit}
+          >
+            {translate(`dropslot.orders.tool.${tool}`)}
+          </MuiButton>
+        </DialogActions>
+      </Dialog>
+    </>
+  )
+}
+
+/**
+ * Resend e-mails within a scope (the list's product and status filters, or a release run): a dry
+ * call counts them first, and the confirm dialog says how many will go out.
+ */
+export function ResendAllButton() {
+  const dataProvider = useDataProvider<DropslotDataProvider>()
+  const translate = useTranslate()
+  const notify = useNotify()
+  const { filterValues } = useListContext()
+  const { busy, run } = useAction()
+  const [open, setOpen] = useState(false)
+  const [count, setCount] = useState<number | null>(null)
+  const [runId, setRunId] = useState('')
+  // The status filter is a list: a resend scope takes one status (or none).
+  const statuses: string[] = [filterValues?.status ?? []].flat().filter(Boolean)
+  const scope = () => ({
+    productId: filterValues?.productId ? Number(filterValues.productId) : undefined,
+    status: statuses.length === 1 ? statuses[0] : undefined,
+    runId: runId.trim() ? Number(runId) : undefined,
+  })
+  const countNow = async () => {
+    if (statuses.length > 1) {
+      notify('dropslot.orders.resend_one_status', { type: 'error' })
+      return
+    }
+    try {
+      const answer = await dataProvider.resendAll({ ...scope(), dryRun: true })
+      setCount(answer.emails)
+    } catch (error) {
+      setCount(null)
+      notify((error as Error).message || 'ra.notification.http_error', { type: 'error' })
+    }
+  }
   return (
     <>
       <Button label="dropslot.orders.resend_all" onClick={() => setOpen(true)} disabled={busy}>
         <MailIcon />
       </Button>
-      <Confirm
-        isOpen={open}
-        title="dropslot.orders.resend_all"
-        content="dropslot.orders.resend_all_confirm"
-        onConfirm={async () => {
-          setOpen(false)
-          await run(() => dataProvider.resendAll(), 'dropslot.orders.resent_all')
-        }}
-        onClose={() => setOpen(false)}
-      />
+      <Dialog open={open} onClose={() => setOpen(false)} maxWidth="sm" fullWidth>
+        <DialogTitle>{translate('dropslot.orders.resend_all')}</DialogTitle>
+        <DialogContent>
+          <DialogContentText>{translate('dropslot.orders.resend_scope_body')}</DialogContentText>
+          <MuiTextField
+            fullWidth
+            margin="normal"
+            type="number"
+            label={translate('dropslot.orders.resend_run')}
+            value={runId}
+            onChange={(event) => {
+              setRunId(event.target.value)
+              setCount(null)
+            }}
+          />
+          {count !== null && (
+            <DialogContentText data-testid="resend-count">
+              {translate('dropslot.orders.resend_all_confirm', { smart_count: count })}
+            </DialogContentText>
+          )}
+        </DialogContent>
+        <DialogActions>
+          <MuiButton onClick={() => setOpen(false)}>
+            {translate('dropslot.common.cancel')}
+          </MuiButton>
+          {count === null ? (
+            <MuiButton variant="contained" onClick={countNow}>
+              {translate('dropslot.orders.resend_count')}
+            </MuiButton>
+          ) : (
+            <MuiButton
+              variant="contained"
+              disabled={busy || count === 0}
+              onClick={async () => {
+                setOpen(false)
+                setCount(null)
+                await run(() => dataProvider.resendAll(scope()), 'dropslot.orders.resent_all')
+              }}
+            >
+              {translate('dropslot.orders.resend_send', { smart_count: count })}
+            </MuiButton>
+          )}
+        </DialogActions>
+      </Dialog>
     </>
   )
 }

@@ -46,6 +46,7 @@ import {
   BulkResendButton,
   CancelOrderButton,
   MarkOrderButton,
+  OrderToolButton,
   ResendAllButton,
   ResendEmailButton,
 } from './actions'
@@ -170,8 +171,49 @@ function Timeline() {
       {record.failReason && (
         <Typography variant="body2" color="error">
           {record.failReason}
+          {record.failCode ? ` (${translate(`dropslot.orders.fail_code.${record.failCode}`)})` : ''}
         </Typography>
       )}
+      <OrderEvents />
+    </Stack>
+  )
+}
+
+type OrderEventRow = {
+  id: number
+  kind: string
+  from: string | null
+  to: string | null
+  source: string | null
+  actor: string | null
+  note: string | null
+  createdAt: string
+}
+
+/** What happened to the order after checkout, from the server's timeline (`order_events`). */
+function OrderEvents() {
+  const record = useRecordContext()
+  const translate = useTranslate()
+  const events = (record?.timeline ?? []) as OrderEventRow[]
+  if (events.length === 0) return null
+  return (
+    <Stack divider={<Divider flexItem />} spacing={0.5} sx={{ mt: 1 }} data-testid="order-events">
+      {events.map((event) => (
+        <Box key={event.id}>
+          <Typography variant="body2">
+            <b>{translate(`dropslot.orders.event.${event.kind}`, { _: event.kind })}</b>
+            {event.from && event.to && event.from !== event.to
+              ? ` · ${event.from} → ${event.to}`
+              : ''}{' '}
+            · {event.actor ?? event.source} · {new Date(event.createdAt).toLocaleString()}
+          </Typography>
+          {event.note && (
+            <Typography variant="caption" color="text.secondary">
+              “{event.note}”
+            </Typography>
+          )}
+        </Box>
+      ))}
     </Stack>
   )
 }
@@ -315,6 +357,10 @@ function OrderShowLayout() {
         <MarkOrderButton status="success" />
         <MarkOrderButton status="fail" />
         <CancelOrderButton />
+        <OrderToolButton tool="refund" />
+        <OrderToolButton tool="waive" />
+        <OrderToolButton tool="retry" />
+        <OrderToolButton tool="correct" />
         <ResendEmailButton />
         <AcoDownloadButton />
       </Stack>

@@ -5,8 +5,11 @@ import { auditLog } from '#admin/services/audit_log_service'
 import { sendList } from '#admin/services/rest_query'
 import {
   cancelOrderValidator,
+  correctOrderValidator,
   createOrderValidator,
   markOrderValidator,
+  orderToolValidator,
+  refundOrderValidator,
 } from '#admin/validators/admin_validators'
 
 /**
@@ -31,6 +34,41 @@ export default class OrdersController {
       payload,
       auditLog.fromRequest(ctx)
     )
+  }
+
+  /** POST /api/admin/orders/:id/refund {amount? (dollars; all that is left if absent), reason} */
+  async refund(ctx: HttpContext) {
+    const { amount, reason } = await ctx.request.validateUsing(refundOrderValidator)
+    return adminOrderActions.refundFee(
+      this.id(ctx),
+      {
+        amountCents: amount === undefined || amount === null ? null : Math.round(amount * 100),
+        reason,
+      },
+      auditLog.fromRequest(ctx)
+    )
+  }
+
+  /** POST /api/admin/orders/:id/waive-fee {reason}: a fee that is due is waived. */
+  async waiveFee(ctx: HttpContext) {
+    const payload = await ctx.request.validateUsing(orderToolValidator)
+    return adminOrderActions.waiveFee(this.id(ctx), payload, auditLog.fromRequest(ctx))
+  }
+
+  /** POST /api/admin/orders/:id/retry {reason}: a failed order back to pending (new slot, new hold). */
+  async retry(ctx: HttpContext) {
+    const payload = await ctx.request.validateUsing(orderToolValidator)
+    return adminOrderActions.retry(this.id(ctx), payload, auditLog.fromRequest(ctx))
+  }
+
+  /** POST /api/admin/orders/:id/correct {reason, reasonCode?}: success -> fail, fee refunded. */
+  async correct(ctx: HttpContext) {
+    const payload = await ctx.request.validateUsing(correctOrderValidator)
+    return adminOrderActions.correctToFail(this.id(ctx), payload, auditLog.fromRequest(ctx))
+  }
+
+  private id(ctx: HttpContext) {
+    return String(ctx.params.id).toLowerCase()
   }
 
   /** POST /api/admin/orders/create (spec): `{ success, order }`. */

@@ -1,4 +1,12 @@
 import User from '#accounts/models/user'
+import Product from '#catalog/models/product'
+import { paymentService } from '#payments/services/payment_service'
+import { orderPaymentState } from '#orders/services/order_payment_state'
+import { orderTimeline, type OrderEventKind } from '#orders/services/order_timeline'
+import { failureCode } from '#orders/services/failure_reasons'
+import { orderEmails } from '#notifications/services/order_emails'
+import { releaseResults } from '#release/services/release_results'
+import { isUniqueViolation } from '#core/helpers/db_errors'
 import type Order from '#orders/models/order'
 import type { OrderStatus } from '#orders/models/order'
 import { AppError } from '#core/exceptions/app_error'
@@ -6,6 +14,7 @@ import { orderLifecycle, type Settlement } from '#orders/services/order_lifecycl
 import { orderQueries } from '#orders/services/order_queries'
 import { checkoutService } from '#checkout/services/checkout_service'
 import { auditLog, type AuditEntry } from '#admin/services/audit_log_service'
+import { orderOutcome } from '#release/services/order_outcome'
 import { adminOrders } from '#admin/services/admin_orders_service'
 
 /** Who acts (the signed-in admin) and from where, as `auditLog.fromRequest` gives it. */
@@ -15,6 +24,8 @@ export type MarkRequest = {
   status: 'success' | 'fail'
   confirmationNumber?: string | null
   reason?: string | null
+  /** The failure's category for the customer's e-mail (read from `reason` when not given). */
+  reasonCode?: string | null
 }
 
 export type AdminNewOrder = {
@@ -33,12 +44,6 @@ const LABEL: Record<OrderStatus, string> = {
   success: 'successful',
   fail: 'failed (refunded)',
   cancelled: 'cancelled',
-}
-
-/** Statuses an order may be marked from; marking it with the status it has is a no-op. */
-const MARKABLE_FROM: Record<MarkRequest['status'], OrderStatus[]> = {
-  success: ['pending', 'processing', 'success'],
-  fail: ['pending', 'processing', 'fail'],
 }
 
 function refused(order: Pick<Order, 'status'>, wanted: string) {
@@ -65,39 +70,23 @@ function settlementSummary(settlement: Settlement) {
  */
 export class AdminOrderActionsService {
   /**
-   * pending|processing -> success (fee charged once, hold released) or -> fail (no fee, hold
-   * released). Re-marking with the same status finishes any money step left undone and changes
-   * nothing else; any other transition (a cancelled order, success <-> fail) is a 409.
+   * A result by hand (the operator checked the order out, or saw it fail): through the one
+   * outcome path, like an engine's result. Allowed for orders of a released product that are
+   * pending or processing; marking an order with the result it has is a no-op (nothing charged
+   * or mailed twice); anything else (cancelled, success <-> fail, not released) is a 409.
    */
-  async mark(publicId: string, request: MarkRequest, who: Who) {
-    const before = await orderQueries.findByPublicId(publicId)
-    const wanted = request.status === 'success' ? 'marked successful' : 'marked failed'
-    if (!MARKABLE_FROM[request.status].includes(before.status)) throw refused(before, wanted)
-
-    const { order, settlement } =
-      request.status === 'success'
-        ? await orderLifecycle.succeed(before, {
-            confirmationNumber: request.confirmationNumber ?? null,
-          })
-        : await orderLifecycle.fail(before, { reason: request.reason ?? null })
-    // The lifecycle applies a transition only from the states it may leave: if another actor
-    // (a release run, a customer's cancel) got there first, say so instead of pretending.
-    if (order.status !== request.status) throw refused(order, wanted)
-
-    await auditLog.record({
-      ...who,
-      action: request.status === 'success' ? 'order.mark_success' : 'order.mark_fail',
-      subjectType: 'order',
-      subjectId: order.publicId,
-      reason: request.reason ?? null,
-      meta: {
-        from: before.status,
-        to: order.status,
-        changed: before.status !== order.status,
+  async mark(publicId: string, request: MarkRequest, who: Who, via = 'console') {
+    const order = await orderQueries.findByPublicId(publicId)
+    await orderOutcome.apply(
+      {
+        orderId: order.publicId,
+        status: request.status,
         confirmationNumber: request.confirmationNumber ?? null,
-        settlement: settlementSummary(settlement),
+        reason: request.reason ?? null,
+        reasonCode: request.reasonCode ?? null,
       },
-    })
+      { source: 'manual', actor: who.actor, ip: who.ip, via }
+    )
     return adminOrders.show(order.publicId)
   }
 
@@ -159,6 +148,230 @@ export class AdminOrderActionsService {
       })
     }
     return adminOrders.show(order.publicId)
+  }
+
+  /**
+   * Refunds the fee of an order, all of what is left or `amountCents` of it, through the gateway
+   * and the ledger (each refund its own idempotency key). The customer is e-mailed once per
+   * refund; the timeline and the audit log say who and why.
+   */
+  async refundFee(
+    publicId: string,
+    request: { amountCents?: number | null; reason: string },
+    who: Who,
+    via = 'console'
+  ) {
+    const before = await orderQueries.findByPublicId(publicId)
+    if (before.feeStatus !== 'paid' || !before.feePaymentId) {
+      throw AppError.conflict(
+        before.feeStatus === 'refunded'
+          ? 'The fee of this order was refunded in full already.'
+          : 'This order has no charged fee to refund.',
+        before.feeStatus === 'refunded' ? 'already_refunded' : 'nothing_to_refund'
+      )
+    }
+    const outcome = await paymentService.refund(before, {
+      amountCents: request.amountCents ?? undefined,
+    })
+    if (outcome.status === 'retry' || outcome.status === 'failed') {
+      throw new AppError(
+        outcome.status === 'retry'
+          ? 'The payment provider is not answering; the refund was not made. Try again in a moment (it will not be made twice).'
+          : `The payment provider refused the refund (${outcome.code}).`,
+        { status: outcome.status === 'retry' ? 503 : 409, code: 'refund_' + outcome.status }
+      )
+    }
+    if (outcome.status !== 'refunded') {
+      throw AppError.conflict('This order has no charged fee to refund.', 'nothing_to_refund')
+    }
+    const order = await orderQueries.findById(before.id)
+    const refundKey = await this.lastRefundKey(order.id)
+    await orderEmails.sendRefund(order, outcome.amountCents, refundKey)
+    await this.trail(order, who, via, {
+      kind: 'fee_refund',
+      action: 'order.fee_refund',
+      from: before.status,
+      reason: request.reason,
+      meta: {
+        amountCents: outcome.amountCents,
+        refundedCents: order.refundedCents,
+        feeStatus: order.feeStatus,
+      },
+    })
+    return adminOrders.show(order.publicId)
+  }
+
+  /**
+   * Waives a fee that is due (a successful order whose charge was declined or waits for the
+   * customer's authentication): it is never tried again. The customer is told.
+   */
+  async waiveFee(publicId: string, request: { reason: string }, who: Who, via = 'console') {
+    const before = await orderQueries.findByPublicId(publicId)
+    if (before.status !== 'success' || !['failed', 'requires_action'].includes(before.feeStatus)) {
+      throw AppError.conflict(
+        'Only a fee that is due (a successful order whose charge was declined) can be waived.',
+        'fee_not_due'
+      )
+    }
+    if (!(await orderPaymentState.feeWaived(before.id))) {
+      throw AppError.conflict('The fee of this order changed meanwhile; reload it.', 'fee_changed')
+    }
+    const { order } = await orderLifecycle.settle(before.id)
+    await orderEmails.sendWaived(order)
+    await this.trail(order, who, via, {
+      kind: 'fee_waived',
+      action: 'order.fee_waive',
+      from: before.status,
+      reason: request.reason,
+      meta: { amountCents: order.priceCents, feeStatusBefore: before.feeStatus },
+    })
+    return adminOrders.show(order.publicId)
+  }
+
+  /**
+   * Tries a failed order again while its release is open (released, still available): the order
+   * goes back to pending, takes a slot again if it gave its slot back (refused when the release
+   * is sold out), gets a new $1.00 hold (its own idempotency key) and is submitted by the next
+   * run. Only orders that failed at checkout (no fee charged, refunded or due) can be retried.
+   */
+  async retry(publicId: string, request: { reason: string }, who: Who, via = 'console') {
+    const before = await orderQueries.findByPublicId(publicId)
+    if (before.status !== 'fail' || before.feeStatus !== 'none') {
+      throw AppError.conflict(
+        before.status === 'fail'
+          ? 'This order was corrected after a charged fee; it cannot be tried again.'
+          : `Only a failed order can be tried again; this one is ${before.status}.`,
+        'not_retryable'
+      )
+    }
+    const product = await Product.find(before.productId)
+    if (!product?.isReleased || !product.avail) {
+      throw AppError.conflict(
+        'The release is not open (not dropped yet, or withdrawn); the order cannot be tried again.',
+        'release_not_open'
+      )
+    }
+    let order
+    try {
+      order = await orderLifecycle.retry(before.id, (trx) =>
+        releaseResults.resetForRetry(before.id, trx)
+      )
+    } catch (error) {
+      if (isUniqueViolation(error)) {
+        throw AppError.conflict(
+          'The customer already has another active order for this release with this profile.',
+          'duplicate'
+        )
+      }
+      throw error
+    }
+    if (!order) {
+      throw AppError.conflict('This order changed meanwhile; reload it.', 'order_changed')
+    }
+    await orderEmails.sendRetry(order)
+    await this.trail(order, who, via, {
+      kind: 'retry',
+      action: 'order.retry',
+      from: before.status,
+      reason: request.reason,
+      meta: { round: order.holdRound, slotRetaken: before.slotReturned },
+    })
+    return adminOrders.show(order.publicId)
+  }
+
+  /**
+   * Corrects a successful order to failed (the retailer cancelled after confirming): the fee is
+   * refunded (what is left of it), a fee that was due is never charged, and the customer gets a
+   * correction e-mail in their own words.
+   */
+  async correctToFail(
+    publicId: string,
+    request: { reason: string; reasonCode?: string | null },
+    who: Who,
+    via = 'console'
+  ) {
+    const before = await orderQueries.findByPublicId(publicId)
+    if (before.status !== 'success') {
+      throw AppError.conflict(
+        `Only a successful order can be corrected to failed; this one is ${before.status}.`,
+        'not_successful'
+      )
+    }
+    const code = failureCode(request.reasonCode, request.reason)
+    const { order, changed, settlement } = await orderLifecycle.correctToFail(before.id, {
+      reason: request.reason,
+      code,
+    })
+    if (!changed) {
+      throw AppError.conflict('This order changed meanwhile; reload it.', 'order_changed')
+    }
+    if (settlement.refund?.status === 'retry' || settlement.refund?.status === 'failed') {
+      // The order is failed; the refund is finished by the refund tool (same key, no double).
+      await this.trail(order, who, via, {
+        kind: 'corrected',
+        action: 'order.correct_fail',
+        from: before.status,
+        reason: request.reason,
+        meta: { failCode: code, refund: settlement.refund.status },
+      })
+      throw new AppError(
+        'The order is now failed, but the fee refund did not go through yet: use Refund fee to finish it.',
+        { status: 502, code: 'refund_pending' }
+      )
+    }
+    await orderEmails.sendCorrected(order)
+    await this.trail(order, who, via, {
+      kind: 'corrected',
+      action: 'order.correct_fail',
+      from: before.status,
+      reason: request.reason,
+      meta: {
+        failCode: code,
+        refundedCents: order.refundedCents,
+        feeStatus: order.feeStatus,
+      },
+    })
+    return adminOrders.show(order.publicId)
+  }
+
+  /** Timeline row and audit entry of a money tool. */
+  private async trail(
+    order: Order,
+    who: Who,
+    via: string,
+    entry: {
+      kind: OrderEventKind
+      action: string
+      from: OrderStatus
+      reason: string
+      meta: Record<string, unknown>
+    }
+  ) {
+    const actor = who.actor ?? null
+    await orderTimeline.append({
+      orderId: order.id,
+      kind: entry.kind,
+      from: entry.from,
+      to: order.status,
+      source: via,
+      actor: actor?.email ?? actor?.label ?? 'system',
+      note: entry.reason,
+      meta: entry.meta,
+    })
+    await auditLog.record({
+      ...who,
+      action: entry.action,
+      subjectType: 'order',
+      subjectId: order.publicId,
+      reason: entry.reason,
+      meta: { via, from: entry.from, to: order.status, ...entry.meta },
+    })
+  }
+
+  private async lastRefundKey(orderId: number) {
+    const rows = await paymentService.ledgerFor(orderId)
+    const refunds = rows.filter((row) => row.kind === 'refund' && row.status === 'succeeded')
+    return refunds.length ? refunds[refunds.length - 1].idempotencyKey : `order:${orderId}:refund`
   }
 
   private async customer(input: AdminNewOrder): Promise<User> {

@@ -6,6 +6,7 @@ import { orderList } from '#admin/services/list_definitions'
 import { presentAdminOrder, presentAuditEntry } from '#admin/services/presenters'
 import { runList } from '#admin/services/rest_query'
 import { paymentService } from '#payments/services/payment_service'
+import { orderTimeline } from '#orders/services/order_timeline'
 import type PaymentLedgerEntry from '#payments/models/payment_ledger_entry'
 
 /** A ledger row as the console shows it: what happened to the money, no gateway refs or card data. */
@@ -24,7 +25,7 @@ export function presentAdminLedgerEntry(entry: PaymentLedgerEntry) {
 
 /**
  * The read side of orders for the console: the filtered list, and one order with its e-mail
- * history, audit trail and payment ledger. Never the sealed ACO data (that is the audited
+ * history, audit trail, payment ledger and timeline. Never the sealed ACO data (that is the audited
  * export's job). State changes live in `admin_order_actions_service` (over the lifecycle).
  */
 export class AdminOrdersService {
@@ -42,7 +43,7 @@ export class AdminOrdersService {
 
   async show(publicId: string) {
     const order = await this.find(publicId)
-    const [emails, audit, ledger] = await Promise.all([
+    const [emails, audit, ledger, timeline] = await Promise.all([
       emailAdmin.forOrder(order.id),
       AuditLog.query()
         .where('subject_type', 'order')
@@ -51,6 +52,7 @@ export class AdminOrdersService {
         .orderBy('id', 'desc')
         .limit(200),
       paymentService.ledgerFor(order.id),
+      orderTimeline.forOrder(order.id),
     ])
     const customerId = presentAdminOrder(order).customerId
     return {
@@ -58,6 +60,7 @@ export class AdminOrdersService {
       emails: emails.map((email) => presentEmail(email, { orderId: order.publicId, customerId })),
       auditTrail: audit.map(presentAuditEntry),
       ledger: ledger.map(presentAdminLedgerEntry),
+      timeline,
     }
   }
 }

@@ -1,3 +1,4 @@
+import { FAILURE_CODES } from '#orders/services/failure_reasons'
 import vine, { SimpleMessagesProvider } from '@vinejs/vine'
 import { DateTime } from 'luxon'
 
@@ -205,9 +206,51 @@ export const markOrderValidator = vine.compile(
     status: vine.enum(['success', 'fail'] as const),
     confirmationNumber: vine.string().trim().maxLength(120).optional().nullable(),
     reason: vine.string().trim().maxLength(255).optional().nullable(),
+    reasonCode: vine.enum(FAILURE_CODES).optional().nullable(),
   })
 )
 markOrderValidator.messagesProvider = messages
+
+/** The why of a money tool (refund, waive, retry, correct): required, it goes to the audit log. */
+const toolReason = () => vine.string().trim().minLength(3).maxLength(255)
+
+/** POST /api/admin/orders/:id/refund {amount? (dollars), reason}: all that is left when no amount. */
+export const refundOrderValidator = vine.compile(
+  vine.object({
+    amount: vine.number().positive().max(100000).decimal([0, 2]).optional().nullable(),
+    reason: toolReason(),
+  })
+)
+refundOrderValidator.messagesProvider = messages
+
+/** POST /api/admin/orders/:id/(waive-fee|retry) {reason}. */
+export const orderToolValidator = vine.compile(vine.object({ reason: toolReason() }))
+orderToolValidator.messagesProvider = messages
+
+/** POST /api/admin/orders/:id/correct {reason, reasonCode?}: success -> fail, fee refunded. */
+export const correctOrderValidator = vine.compile(
+  vine.object({
+    reason: toolReason(),
+    reasonCode: vine.enum(FAILURE_CODES).optional().nullable(),
+  })
+)
+correctOrderValidator.messagesProvider = messages
+
+/**
+ * GET /api/admin/orders/resendAll?productId=&runId=&status=&dryRun=: the orders whose e-mail is
+ * sent again; at least one scope is required (checked by the service).
+ */
+export const resendScopeValidator = vine.compile(
+  vine.object({
+    productId: vine.number().withoutDecimals().min(1).optional(),
+    runId: vine.number().withoutDecimals().min(1).optional(),
+    status: vine
+      .enum(['pending', 'processing', 'success', 'fail', 'cancelled'] as const)
+      .optional(),
+    dryRun: vine.boolean().optional(),
+  })
+)
+resendScopeValidator.messagesProvider = messages
 
 /**
  * POST /api/admin/orders(/create): an order for a customer (by uuid or e-mail). Only shapes here;

@@ -2,6 +2,7 @@ import db from '@adonisjs/lucid/services/db'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { soldOutMemory } from '#catalog/services/sold_out_memory'
 import { sqlTime } from '#core/helpers/sql_time'
+import { affectedRows } from '#core/helpers/db_errors'
 import type { DriverSession } from '#core/services/driver_session'
 
 const TAKE_SLOT = `UPDATE products SET stock_taken = stock_taken + 1 WHERE id = ? AND avail = 1
@@ -34,15 +35,34 @@ export class SlotStock {
       .update({ stock_taken: db.knexRawQuery('stock_taken - 1') })
   }
 
-  /** Gives one slot back only while the product is not released yet (an order failed early). */
-  async giveBackIfUnreleased(productId: number, trx: TransactionClientContract): Promise<void> {
+  /**
+   * Gives one slot back only while the product is not released yet (an order failed early);
+   * true when it did.
+   */
+  async giveBackIfUnreleased(productId: number, trx: TransactionClientContract): Promise<boolean> {
     soldOutMemory.forget(productId)
-    await trx
+    const result = await trx
       .from('products')
       .where('id', productId)
       .where('stock_taken', '>', 0)
       .where((query) => query.whereNull('release_at').orWhere('release_at', '>', sqlTime()))
       .update({ stock_taken: db.knexRawQuery('stock_taken - 1') })
+    return affectedRows(result) === 1
+  }
+
+  /**
+   * Takes one slot back for a failed order that is tried again (it gave its slot back when it
+   * failed): the same conditional UPDATE as a purchase, without the release-time rule (a retry
+   * happens on release day). False when the product is sold out or withdrawn.
+   */
+  async retake(productId: number, trx: TransactionClientContract): Promise<boolean> {
+    const result = await trx
+      .from('products')
+      .where('id', productId)
+      .where('avail', true)
+      .whereColumn('stock_taken', '<', 'total_stock')
+      .update({ stock_taken: db.knexRawQuery('stock_taken + 1') })
+    return affectedRows(result) === 1
   }
 }
 

@@ -2,8 +2,15 @@ import type Order from '#orders/models/order'
 import { notifications } from '#notifications/services/notification_service'
 import { templates, markAsResend, type RenderedEmail } from '#notifications/templates'
 import { AppError } from '#core/exceptions/app_error'
+import { customerReason } from '#orders/services/failure_reasons'
 
 type Rendered = { template: string; message: RenderedEmail; dedupeKey: string }
+
+/** An automatic message's dedupe key: per order and kind, and per round once an order is retried. */
+function keyOf(order: Pick<Order, 'id' | 'holdRound'>, kind: string) {
+  const round = order.holdRound ?? 1
+  return round <= 1 ? `order:${order.id}:${kind}` : `order:${order.id}:${kind}:r${round}`
+}
 
 /**
  * The e-mails that follow an order's outcome. Automatic sends are once per order and kind (a
@@ -28,7 +35,7 @@ export class OrderEmails {
       }
       return {
         template: 'order_secured',
-        dedupeKey: `order:${order.id}:secured`,
+        dedupeKey: keyOf(order, 'secured'),
         message: templates.orderSecured({
           ...base,
           size: order.size,
@@ -41,14 +48,15 @@ export class OrderEmails {
     if (order.status === 'fail') {
       return {
         template: 'order_failed',
-        dedupeKey: `order:${order.id}:failed`,
-        message: templates.orderFailed({ ...base, reason: order.failReason }),
+        dedupeKey: keyOf(order, 'failed'),
+        // The customer's words, from the failure's category; the engine's text is for admins.
+        message: templates.orderFailed({ ...base, reason: customerReason(order.failCode) }),
       }
     }
     if (order.status === 'pending' || order.status === 'processing') {
       return {
         template: 'order_received',
-        dedupeKey: `order:${order.id}:received`,
+        dedupeKey: keyOf(order, 'received'),
         message: templates.orderReceived({
           ...base,
           size: order.size,
@@ -86,6 +94,82 @@ export class OrderEmails {
       userId: order.userId,
       orderId: order.id,
       dedupeKey: rendered.dedupeKey,
+    })
+    return sent !== null
+  }
+
+  /** A fee that was charged is (partly) refunded: once per refund (its ledger key). */
+  async sendRefund(order: Order, amountCents: number, refundKey: string) {
+    return this.sendOnce(
+      order,
+      'fee_refunded',
+      `${refundKey}:email`,
+      templates.feeRefunded({
+        productTitle: order.productTitle,
+        orderId: order.publicId,
+        amountCents,
+        totalRefundedCents: order.refundedCents,
+        feeCents: order.priceCents,
+      })
+    )
+  }
+
+  /** A fee that was due is waived. */
+  async sendWaived(order: Order) {
+    return this.sendOnce(
+      order,
+      'fee_waived',
+      `order:${order.id}:fee-waived`,
+      templates.feeWaived({
+        productTitle: order.productTitle,
+        orderId: order.publicId,
+        amountCents: order.priceCents,
+      })
+    )
+  }
+
+  /** A failed order is tried again (once per round). */
+  async sendRetry(order: Order) {
+    return this.sendOnce(
+      order,
+      'order_retried',
+      keyOf(order, 'retried'),
+      templates.orderRetried({
+        productTitle: order.productTitle,
+        orderId: order.publicId,
+        holdCents: order.holdAmountCents,
+      })
+    )
+  }
+
+  /** A success corrected to fail, with what was refunded. */
+  async sendCorrected(order: Order) {
+    return this.sendOnce(
+      order,
+      'order_corrected',
+      keyOf(order, 'corrected'),
+      templates.orderCorrected({
+        productTitle: order.productTitle,
+        orderId: order.publicId,
+        reason: customerReason(order.failCode),
+        refundedCents: order.refundedCents,
+      })
+    )
+  }
+
+  private async sendOnce(
+    order: Order,
+    template: string,
+    dedupeKey: string,
+    message: RenderedEmail
+  ) {
+    const sent = await notifications.send({
+      to: order.email,
+      template,
+      message,
+      userId: order.userId,
+      orderId: order.id,
+      dedupeKey,
     })
     return sent !== null
   }

@@ -70,6 +70,18 @@ export default class Order extends BaseModel {
   @column()
   declare failReason: string | null
 
+  /** The customer-facing category of a failure (see `failureCategories`). */
+  @column()
+  declare failCode: string | null
+
+  /** 1, then one more each time a failed order is retried (a new hold, its own e-mails). */
+  @column()
+  declare holdRound: number
+
+  /** The order gave its slot back when it ended; a retry must take one again. */
+  @column({ consume: (value) => Boolean(value) })
+  declare slotReturned: boolean
+
   @column.dateTime()
   declare processingAt: DateTime | null
 

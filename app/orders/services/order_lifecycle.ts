@@ -10,6 +10,8 @@ import { paymentService } from '#payments/services/payment_service'
 import { crashPoint } from '#release/services/crash_points'
 import { sqlTime } from '#core/helpers/sql_time'
 import type { DriverSession } from '#core/services/driver_session'
+import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
+import { AppError } from '#core/exceptions/app_error'
 
 export type Settlement = {
   fee?: Awaited<ReturnType<typeof paymentService.chargeFee>>
@@ -72,6 +74,7 @@ function newOrderRow(input: NewOrder) {
     activeSlot: 1,
     confirmationNumber: null,
     failReason: null,
+    failCode: null,
     holdStatus: 'queued',
     holdAttempts: 0,
     holdErrorCode: null,
@@ -188,11 +191,12 @@ export class OrderLifecycle {
 
   /**
    * pending|processing -> fail (shown as Refunded): no fee, hold released, the order stops
-   * counting as active, and its slot goes back if the product is not released yet.
+   * counting as active, and its slot goes back if the product is not released yet. `code` is the
+   * customer-facing category of the failure; `reason` the engine's own words (admins only).
    */
   async fail(
     orderOrId: Order | number,
-    details: { reason?: string | null } = {}
+    details: { reason?: string | null; code?: string | null } = {}
   ): Promise<{ order: Order; settlement: Settlement }> {
     const id = idOf(orderOrId)
     await db.transaction(async (trx) => {
@@ -206,13 +210,101 @@ export class OrderLifecycle {
           status: 'fail',
           failed_at: sqlTime(),
           fail_reason: details.reason?.slice(0, 255) ?? null,
+          fail_code: details.code ?? null,
           active_slot: null,
           updated_at: sqlTime(),
         })
-      if (affectedRows(changed) === 1) await slotStock.giveBackIfUnreleased(order.product_id, trx)
+      if (
+        affectedRows(changed) === 1 &&
+        (await slotStock.giveBackIfUnreleased(order.product_id, trx))
+      ) {
+        await trx.from('orders').where('id', id).update({ slot_returned: true })
+      }
     })
     await orderPaymentState.holdSkipped(id)
     return this.settle(id)
+  }
+
+  /**
+   * success -> fail, a correction (the retailer cancelled after confirming): the fee is refunded
+   * (what is left of it) by `settle`; the slot stays taken (the release has dropped). `changed`
+   * is false when the order was not successful (nothing done).
+   */
+  async correctToFail(
+    orderOrId: Order | number,
+    details: { reason: string; code: string }
+  ): Promise<{ order: Order; changed: boolean; settlement: Settlement }> {
+    const id = idOf(orderOrId)
+    const changed = await db
+      .from('orders')
+      .where('id', id)
+      .where('status', 'success')
+      .update({
+        status: 'fail',
+        failed_at: sqlTime(),
+        fail_reason: details.reason.slice(0, 255),
+        fail_code: details.code,
+        active_slot: null,
+        updated_at: sqlTime(),
+      })
+    const { order, settlement } = await this.settle(id)
+    return { order, changed: affectedRows(changed) === 1, settlement }
+  }
+
+  /**
+   * fail -> pending, a failed submission tried again: the order takes its slot again if it gave
+   * it back (refused, nothing changed, when none is left), counts as active again (refused on the
+   * duplicate rule), and a new $1.00 hold is queued under the next hold round (its own
+   * idempotency key). `within` runs in the same transaction (the release task is reset with it).
+   * Null when the order was not failed (another actor got there first).
+   */
+  async retry(
+    orderOrId: Order | number,
+    within?: (trx: TransactionClientContract) => Promise<void>
+  ): Promise<Order | null> {
+    const id = idOf(orderOrId)
+    const moved = await db.transaction(async (trx) => {
+      const order = await trx
+        .from('orders')
+        .where('id', id)
+        .select('product_id', 'slot_returned', 'hold_round')
+        .first()
+      if (!order) return false
+      const changed = await trx
+        .from('orders')
+        .where('id', id)
+        .where('status', 'fail')
+        .where('fee_status', 'none')
+        .update({
+          status: 'pending',
+          active_slot: 1,
+          fail_reason: null,
+          fail_code: null,
+          failed_at: null,
+          processing_at: null,
+          slot_returned: false,
+          hold_round: Number(order.hold_round) + 1,
+          hold_status: 'queued',
+          hold_payment_id: null,
+          hold_attempts: 0,
+          hold_error_code: null,
+          hold_claimed_at: null,
+          hold_next_attempt_at: null,
+          hold_placed_at: null,
+          hold_released_at: null,
+          updated_at: sqlTime(),
+        })
+      if (affectedRows(changed) !== 1) return false
+      if (Boolean(order.slot_returned) && !(await slotStock.retake(order.product_id, trx))) {
+        throw AppError.conflict(
+          'This release is sold out: no slot is left to try the order again.',
+          'sold_out'
+        )
+      }
+      await within?.(trx)
+      return true
+    })
+    return moved ? Order.findOrFail(id) : null
   }
 
   /**
@@ -240,7 +332,10 @@ export class OrderLifecycle {
           updated_at: sqlTime(),
         })
       cancelled = affectedRows(changed) === 1
-      if (cancelled) await slotStock.giveBack(order.product_id, trx)
+      if (cancelled) {
+        await slotStock.giveBack(order.product_id, trx)
+        await trx.from('orders').where('id', id).update({ slot_returned: true })
+      }
     })
     await orderPaymentState.holdSkipped(id)
     const { order, settlement } = await this.settle(id)
@@ -262,6 +357,10 @@ export class OrderLifecycle {
     } else if (order.status === 'fail' || order.status === 'cancelled') {
       settlement.hold = await paymentService.releaseHold(order)
       if (order.feeStatus === 'paid') settlement.refund = await paymentService.refund(order)
+      else if (order.feeStatus === 'failed' || order.feeStatus === 'requires_action') {
+        // A fee that was due on an order corrected to failed is never charged now.
+        await orderPaymentState.feeWaived(order.id)
+      }
     }
     order = await Order.findOrFail(id)
     return { order, settlement }

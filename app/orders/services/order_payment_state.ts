@@ -127,17 +127,34 @@ export class OrderPaymentState {
     )
   }
 
+  /** No fee for this order: nothing to charge (free), or a fee that was due, waived. */
   async feeWaived(orderId: number) {
-    return this.move(orderId, ['none'], { fee_status: 'waived' }, 'fee_status')
-  }
-
-  async feeRefunded(orderId: number, cents: number) {
     return this.move(
       orderId,
-      ['paid'],
-      { fee_status: 'refunded', refunded_cents: cents, refunded_at: sqlTime() },
+      ['none', 'failed', 'requires_action'],
+      { fee_status: 'waived', fee_error_code: null },
       'fee_status'
     )
+  }
+
+  /**
+   * Refunds of the fee now add up to `totalCents` (read from the ledger): the fee stays `paid`
+   * after a partial refund and becomes `refunded` when all of it went back. Only ever moves the
+   * total up, so a late or repeated call changes nothing.
+   */
+  async feeRefundedTo(orderId: number, totalCents: number, full: boolean) {
+    const result = await db
+      .from('orders')
+      .where('id', orderId)
+      .where('fee_status', 'paid')
+      .where('refunded_cents', '<', totalCents)
+      .update({
+        fee_status: full ? 'refunded' : 'paid',
+        refunded_cents: totalCents,
+        refunded_at: sqlTime(),
+        updated_at: sqlTime(),
+      })
+    return affectedRows(result) === 1
   }
 
   private async move(

@@ -1,3 +1,4 @@
+import { customerReason } from '#orders/services/failure_reasons'
 import type Order from '#orders/models/order'
 
 /** What an order shows its customer: a stored Order, or a just-opened one (OrderLifecycle.open). */
@@ -16,6 +17,7 @@ export type PresentableOrder = Pick<
   | 'name'
   | 'status'
   | 'failReason'
+  | 'failCode'
   | 'createdAt'
   | 'profileId'
   | 'confirmationNumber'
@@ -49,7 +51,8 @@ export function presentOrder(order: PresentableOrder) {
     email: order.email,
     name: order.name,
     status: order.status,
-    statusReason: order.failReason,
+    // A failure is told in the customer's words; the engine's own text is for admins only.
+    statusReason: order.status === 'fail' ? customerReason(order.failCode) : order.failReason,
     orderDate: order.createdAt.toISO(),
     profileId: order.profileId,
     confirmationNumber: order.confirmationNumber,

@@ -126,7 +126,10 @@ export class HoldWorker {
 
   private async process(order: Order, report: HoldRunReport) {
     // A stale claim of an order that ended meanwhile, with no call ever made: nothing to place.
-    if (order.status !== 'pending' && !(await ledger.find(keysOf('hold', order)))) {
+    if (
+      order.status !== 'pending' &&
+      !(await ledger.find(keysOf('hold', order, order.holdRound)))
+    ) {
       await orderPaymentState.holdAbandoned(order.id)
       return
     }

@@ -24,6 +24,10 @@ import { ledger } from '#payments/services/ledger'
 
 export const INVALID_CARD = 'Please enter a valid card.'
 
+function cents(amount: number) {
+  return `$${(amount / 100).toFixed(2)}`
+}
+
 export type HoldOutcome =
   | { status: 'placed'; paymentId: string }
   | { status: 'declined'; code: string; message: string }
@@ -58,24 +62,31 @@ const installKey = (...parts: (string | number)[]) =>
  * `{installationId}-{orderPublicId}-hold`.
  */
 export const paymentKeys = {
-  hold: (order: KeyedOrder) => installKey(order.publicId, 'hold'),
-  holdRelease: (order: KeyedOrder) => installKey(order.publicId, 'hold-release'),
+  hold: (order: KeyedOrder, round = 1) =>
+    round <= 1 ? installKey(order.publicId, 'hold') : installKey(order.publicId, 'hold', round),
+  holdRelease: (order: KeyedOrder, round = 1) =>
+    round <= 1
+      ? installKey(order.publicId, 'hold-release')
+      : installKey(order.publicId, 'hold-release', round),
   fee: (order: KeyedOrder, attempt = 1) =>
     attempt <= 1 ? installKey(order.publicId, 'fee') : installKey(order.publicId, 'fee', attempt),
-  refund: (order: KeyedOrder) => installKey(order.publicId, 'refund'),
+  refund: (order: KeyedOrder, n = 1) =>
+    n <= 1 ? installKey(order.publicId, 'refund') : installKey(order.publicId, 'refund', n),
   saveCard: (userUuid: string, token: string) => installKey('user', userUuid, 'card', token),
 }
 
 /**
  * The keys of earlier versions (by order row id). Ledger rows written under them are still
- * found, and a call they left unfinished is resumed with the key the provider already saw.
+ * found, and a call they left unfinished is resumed with the key the provider already saw. Only
+ * first rounds and first refunds existed then.
  */
 export const legacyPaymentKeys: Partial<Record<keyof typeof paymentKeys, Function>> = {
-  hold: (order: KeyedOrder) => `order:${order.id}:hold`,
-  holdRelease: (order: KeyedOrder) => `order:${order.id}:hold-release`,
+  hold: (order: KeyedOrder, round = 1) => (round <= 1 ? `order:${order.id}:hold` : null),
+  holdRelease: (order: KeyedOrder, round = 1) =>
+    round <= 1 ? `order:${order.id}:hold-release` : null,
   fee: (order: KeyedOrder, attempt = 1) =>
     attempt <= 1 ? `order:${order.id}:fee` : `order:${order.id}:fee:${attempt}`,
-  refund: (order: KeyedOrder) => `order:${order.id}:refund`,
+  refund: (order: KeyedOrder, n = 1) => (n <= 1 ? `order:${order.id}:refund` : null),
   saveCard: (userUuid: string, token: string) => `user:${userUuid}:card:${token}`,
 }
 
@@ -85,7 +96,7 @@ export function keysOf<K extends keyof typeof paymentKeys>(
   ...args: Parameters<(typeof paymentKeys)[K]>
 ): { key: string; legacyKey: string | null } {
   const build = paymentKeys[name] as (...values: unknown[]) => string
-  const legacy = legacyPaymentKeys[name] as ((...values: unknown[]) => string) | undefined
+  const legacy = legacyPaymentKeys[name] as ((...values: unknown[]) => string | null) | undefined
   return { key: build(...args), legacyKey: legacy ? legacy(...args) : null }
 }
 
@@ -177,7 +188,7 @@ export class PaymentService {
     }
 
     const entry = await ledger.begin({
-      ...keysOf('hold', order),
+      ...keysOf('hold', order, order.holdRound),
       kind: 'hold',
       gateway: gateway().name,
       orderId: order.id,
@@ -232,7 +243,7 @@ export class PaymentService {
     if (order.holdStatus !== 'placed' || !order.holdPaymentId) return { status: 'not_placed' }
 
     const entry = await ledger.begin({
-      ...keysOf('holdRelease', order),
+      ...keysOf('holdRelease', order, order.holdRound),
       kind: 'hold_release',
       gateway: gateway().name,
       orderId: order.id,
@@ -362,19 +373,63 @@ export class PaymentService {
     }
   }
 
-  /** Refunds the fee (all of it unless `amountCents`), once. */
+  /**
+   * Refunds the fee: what is left of it, or `amountCents` of it (a partial refund). Each refund
+   * is its own ledger row and idempotency key (`paymentKeys.refund(order, n)`: the first, the
+   * second...), written before the gateway call. A refund cut short (a crash, an outage) is
+   * finished with its own key and amount before any new one is started; what was refunded is
+   * read from the ledger, so the order's columns are brought in line after a crash. Calling it
+   * without an amount on a fully refunded fee is a no-op.
+   */
   async refund(
     orderOrId: Order | number,
     options: { amountCents?: number } = {}
   ): Promise<RefundOutcome> {
     const order = await this.fresh(orderOrId)
-    if (order.feeStatus === 'refunded') {
-      return { status: 'refunded', refundId: null, amountCents: order.refundedCents }
+    if (!order.feePaymentId || !['paid', 'refunded'].includes(order.feeStatus)) {
+      return { status: 'nothing_to_refund' }
     }
-    if (order.feeStatus !== 'paid' || !order.feePaymentId) return { status: 'nothing_to_refund' }
-    const amount = options.amountCents ?? order.priceCents
+    const rows = await ledger.forOrder(order.id)
+    const refunds = rows.filter((row) => row.kind === 'refund')
+    const succeeded = refunds.filter((row) => row.status === 'succeeded')
+    let refunded = succeeded.reduce((sum, row) => sum + row.amountCents, 0)
+    if (refunded > order.refundedCents) {
+      await orderPaymentState.feeRefundedTo(order.id, refunded, refunded >= order.priceCents)
+    }
+
+    const open = refunds.find((row) => row.status === 'started')
+    let keys: { key: string; legacyKey: string | null }
+    let amount: number
+    if (open) {
+      if (options.amountCents !== undefined && options.amountCents !== open.amountCents) {
+        throw AppError.conflict(
+          `A refund of ${cents(open.amountCents)} is still being made; finish it first.`,
+          'refund_in_progress'
+        )
+      }
+      keys = { key: open.idempotencyKey, legacyKey: null }
+      amount = open.amountCents
+    } else {
+      const remaining = order.priceCents - refunded
+      if (remaining <= 0) {
+        if (options.amountCents !== undefined) {
+          throw AppError.conflict('The fee was refunded in full already.', 'already_refunded')
+        }
+        return { status: 'refunded', refundId: null, amountCents: refunded }
+      }
+      amount = options.amountCents ?? remaining
+      if (!Number.isSafeInteger(amount) || amount <= 0 || amount > remaining) {
+        throw AppError.unprocessable(
+          `The refund must be between $0.01 and what is left of the fee (${cents(remaining)}).`,
+          { amount: `At most ${cents(remaining)}.` },
+          'invalid_refund_amount'
+        )
+      }
+      keys = keysOf('refund', order, refunds.length + 1)
+    }
+
     const entry = await ledger.begin({
-      ...keysOf('refund', order),
+      ...keys,
       kind: 'refund',
       gateway: gateway().name,
       orderId: order.id,
@@ -382,6 +437,9 @@ export class PaymentService {
       amountCents: amount,
     })
     let refundId = entry.gatewayRef
+    if (entry.status === 'failed') {
+      return { status: 'failed', code: entry.errorCode ?? 'refund_failed', message: 'refused' }
+    }
     if (entry.status !== 'succeeded') {
       try {
         const ref = await gateway().refund({
@@ -399,8 +457,9 @@ export class PaymentService {
         }
         throw error
       }
+      refunded += amount
     }
-    await orderPaymentState.feeRefunded(order.id, amount)
+    await orderPaymentState.feeRefundedTo(order.id, refunded, refunded >= order.priceCents)
     return { status: 'refunded', refundId, amountCents: amount }
   }
 

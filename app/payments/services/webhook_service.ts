@@ -136,7 +136,9 @@ export class WebhookService {
     const entry = await this.ledgerBook.findByGatewayRef(payment.id)
     if (!entry?.orderId || entry.kind !== 'fee') return 'unknown_payment'
     if (payment.amountRefundedCents <= 0) return 'ignored'
-    await orderPaymentState.feeRefunded(entry.orderId, payment.amountRefundedCents)
+    // A partial refund keeps the fee `paid` with what went back; all of it makes it `refunded`.
+    const total = payment.amountRefundedCents
+    await orderPaymentState.feeRefundedTo(entry.orderId, total, total >= payment.amountCents)
     return 'fee_refunded'
   }
 
@@ -159,7 +161,7 @@ export class WebhookService {
     if (!order) return null
     let entry: PaymentLedgerEntry | null
     if (purpose === 'hold') {
-      entry = await this.ledgerBook.find(keysOf('hold', order))
+      entry = await this.ledgerBook.find(keysOf('hold', order, order.holdRound))
     } else {
       const rows = await this.ledgerBook.forOrder(order.id)
       entry = rows.filter((row) => row.kind === 'fee').at(-1) ?? null

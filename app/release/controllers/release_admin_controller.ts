@@ -7,7 +7,10 @@ import ReleaseRun from '#release/models/release_run'
 import { presentRun } from '#release/services/release_runner'
 import { acoExportService } from '#release/services/aco_export_service'
 import { orderEmails } from '#notifications/services/order_emails'
-import { orderQueries, releaseOrderQueries } from '#orders/services/order_queries'
+import { orderQueries } from '#orders/services/order_queries'
+import { orderTimeline } from '#orders/services/order_timeline'
+import { emailResends } from '#release/services/email_resends'
+import { resendScopeValidator } from '#admin/validators/admin_validators'
 
 const releaseRunList: ListDefinition = {
   resource: 'release-runs',
@@ -48,6 +51,16 @@ export default class ReleaseAdminController {
   async resendEmail(ctx: HttpContext) {
     const order = await orderQueries.findByPublicId(ctx.params.id)
     const sent = await orderEmails.resend(order)
+    const who = auditLog.fromRequest(ctx)
+    await orderTimeline.append({
+      orderId: order.id,
+      kind: 'email_resend',
+      from: order.status,
+      to: order.status,
+      source: 'console',
+      actor: who.actor?.email ?? 'admin',
+      meta: { template: sent.template },
+    })
     await auditLog.record({
       ...auditLog.fromRequest(ctx),
       action: 'order.email_resend',
@@ -58,20 +71,16 @@ export default class ReleaseAdminController {
     return { success: true, ...sent }
   }
 
-  /** GET /api/admin/orders/resendAll: every order's current e-mail, marked as a resend. */
+  /**
+   * GET /api/admin/orders/resendAll?productId=&runId=&status=[&dryRun=true]: the current e-mail
+   * of the orders in the scope (at least one of the three), marked as a resend. With `dryRun`
+   * nothing is sent: the answer says how many e-mails a send would write (the console's confirm).
+   */
   async resendAll(ctx: HttpContext) {
-    const orders = await releaseOrderQueries.withStatuses(
-      ['pending', 'processing', 'success', 'fail', 'cancelled'],
-      null
-    )
-    const result = await orderEmails.resendMany(orders)
-    await auditLog.record({
-      ...auditLog.fromRequest(ctx),
-      action: 'order.email_resend_all',
-      subjectType: 'order',
-      meta: { sent: result.sent, skipped: result.skipped },
-    })
-    return { success: true, sent: result.sent, skipped: result.skipped }
+    const { dryRun, ...scope } = await resendScopeValidator.validate(ctx.request.qs())
+    if (dryRun) return { success: true, dryRun: true, ...(await emailResends.count(scope)) }
+    const who = auditLog.fromRequest(ctx)
+    return { success: true, ...(await emailResends.send(scope, { ...who, via: 'console' })) }
   }
 
   /** GET /api/admin/aco/getJSON/:id?format=&reason=: the order's decrypted ACO file (audited). */

@@ -3,14 +3,15 @@ import db from '@adonisjs/lucid/services/db'
 import { AppError } from '#core/exceptions/app_error'
 import { isUniqueViolation } from '#core/helpers/db_errors'
 import { releaseConfig } from '#release/services/release_config'
-import { releaseResults, type CheckoutResult } from '#release/services/release_results'
+import type { CheckoutResult } from '#release/services/release_results'
+import { orderOutcome } from '#release/services/order_outcome'
 import { sqlTime } from '#core/helpers/sql_time'
 
 /**
  * Results from a checkout bot (POST /api/hooks/checkout-results), signed like our tasks:
  * `X-Dropslot-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`. A wrong
  * signature or a timestamp outside the tolerance is refused; a delivery already applied (same
- * signature) is acknowledged and not applied again.
+ * signature) is answered with its first answer and not applied again.
  */
 export class CheckoutHooks {
   verify(rawBody: string, header: string | undefined): string {
@@ -45,6 +46,13 @@ export class CheckoutHooks {
     return given
   }
 
+  /**
+   * A signed delivery of one result or a batch (`{results: [...]}`). The whole body is checked
+   * for shape first (a malformed item: 422, nothing applied). Then each result goes through the
+   * one outcome path on its own: an unknown order, or one not submitted to the webhook engine in
+   * a run, is refused for that item with a code and reason, and the others are applied. The
+   * answer is stored with the delivery's id, so a replay gets the first answer again.
+   */
   async receive(rawBody: string, header: string | undefined) {
     const signature = this.verify(rawBody, header)
     let body: unknown
@@ -54,31 +62,79 @@ export class CheckoutHooks {
       throw AppError.badRequest('The body must be JSON.', 'invalid_body')
     }
     const items = Array.isArray((body as any)?.results) ? (body as any).results : [body]
+    if (items.length === 0 || items.length > MAX_RESULTS) {
+      throw AppError.unprocessable(
+        `A delivery holds 1 to ${MAX_RESULTS} results.`,
+        { results: `1 to ${MAX_RESULTS} results.` },
+        'invalid_result'
+      )
+    }
     const results = items.map((item: unknown, index: number) => parseResult(item, index))
 
     const eventId = createHash('sha256').update(signature).digest('hex')
+    const stored = await this.storedAnswer(eventId)
+    if (stored) return { ...stored, duplicate: true }
+
+    const answers: ResultAnswer[] = []
+    for (const result of results) {
+      try {
+        const finished = await orderOutcome.apply(result, {
+          source: 'webhook',
+          actor: { label: 'bot:webhook' },
+          via: 'webhook',
+        })
+        answers.push({
+          orderId: result.orderId,
+          accepted: true,
+          status: finished.order.status,
+          feeStatus: finished.order.feeStatus,
+        })
+      } catch (error) {
+        if (!(error instanceof AppError) || error.status >= 500) throw error
+        answers.push({
+          orderId: result.orderId,
+          accepted: false,
+          code: error.code ?? 'rejected',
+          reason: error.message,
+        })
+      }
+    }
+    const answer = {
+      received: true,
+      total: results.length,
+      accepted: answers.filter((item) => item.accepted).length,
+      rejected: answers.filter((item) => !item.accepted).length,
+      results: answers,
+    }
+    await db
+      .from('checkout_result_events')
+      .where('event_id', eventId)
+      .update({ response: JSON.stringify(answer) })
+    return { ...answer, duplicate: false }
+  }
+
+  /**
+   * The answer already given to this delivery, or null after claiming it. A claim left without an
+   * answer (the process died while applying it) is applied again: every step is idempotent.
+   */
+  private async storedAnswer(eventId: string) {
     try {
-      await db.table('checkout_result_events').insert({
-        event_id: eventId,
-        created_at: sqlTime(),
-      })
+      await db.table('checkout_result_events').insert({ event_id: eventId, created_at: sqlTime() })
+      return null
     } catch (error) {
       if (!isUniqueViolation(error)) throw error
-      return { received: true, duplicate: true, results: [] }
     }
-
-    const applied = []
-    for (const result of results) {
-      const finished = await releaseResults.record(result, 'webhook')
-      applied.push({
-        orderId: finished.order.publicId,
-        status: finished.order.status,
-        feeStatus: finished.order.feeStatus,
-      })
-    }
-    return { received: true, duplicate: false, results: applied }
+    const row = await db.from('checkout_result_events').where('event_id', eventId).first()
+    return row?.response ? (JSON.parse(row.response) as Record<string, unknown>) : null
   }
 }
+
+type ResultAnswer =
+  | { orderId: string; accepted: true; status: string; feeStatus: string }
+  | { orderId: string; accepted: false; code: string; reason: string }
+
+/** Results in one delivery, at most. */
+const MAX_RESULTS = 500
 
 function parseResult(item: unknown, index: number): CheckoutResult {
   const value = item as Record<string, unknown> | null
@@ -98,6 +154,7 @@ function parseResult(item: unknown, index: number): CheckoutResult {
     status: value.status,
     confirmationNumber: optionalText(value.confirmationNumber, 120),
     reason: optionalText(value.reason, 255),
+    reasonCode: optionalText(value.reasonCode ?? value.code, 16),
   }
 }
 

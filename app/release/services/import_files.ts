@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises'
-import { extname } from 'node:path'
+import { basename, extname } from 'node:path'
 import { parse as parseCsv } from 'csv-parse/sync'
 import { errors as vineErrors } from '@vinejs/vine'
 import Product from '#catalog/models/product'
@@ -11,7 +11,9 @@ import {
 } from '#catalog/services/product_admin_service'
 import { createProductValidator, updateProductValidator } from '#admin/validators/admin_validators'
 import { auditLog, type AuditActor } from '#admin/services/audit_log_service'
-import { releaseResults, type CheckoutResult } from '#release/services/release_results'
+import type { CheckoutResult } from '#release/services/release_results'
+import { orderOutcome, type OutcomePlan } from '#release/services/order_outcome'
+import { AppError } from '#core/exceptions/app_error'
 
 export class ImportFileError extends Error {}
 
@@ -69,38 +71,93 @@ function messageOf(error: unknown) {
   return candidate.message ?? String(error)
 }
 
-/** A bot's results file: each row an order id, success|fail, and a confirmation or reason. */
-export async function importResults(path: string, onItem?: () => void) {
+/** One row of a bot's results file as a result, or the reason it cannot be one. */
+function resultOf(row: Record<string, unknown>): CheckoutResult {
+  const orderId = pick(row, 'orderId', 'order_id', 'order', 'id')
+  const rawStatus = String(pick(row, 'status', 'result', 'outcome') ?? '').toLowerCase()
+  const status = ['success', 'succeeded', 'ok', 'true'].includes(rawStatus)
+    ? 'success'
+    : ['fail', 'failed', 'failure', 'false'].includes(rawStatus)
+      ? 'fail'
+      : null
+  if (typeof orderId !== 'string') throw new ImportFileError('orderId is missing.')
+  if (!status) throw new ImportFileError('status must be success or fail.')
+  const confirmation = pick(row, 'confirmationNumber', 'confirmation_number', 'confirmation')
+  const reason = pick(row, 'reason', 'error', 'message')
+  const reasonCode = pick(row, 'reasonCode', 'reason_code', 'code')
+  return {
+    orderId,
+    status,
+    confirmationNumber: confirmation === undefined ? null : String(confirmation),
+    reason: reason === undefined ? null : String(reason),
+    reasonCode: reasonCode === undefined ? null : String(reasonCode),
+  }
+}
+
+export type ImportPlanRow = OutcomePlan & { row: number }
+
+/**
+ * A bot's results file: each row an order id, success|fail, and a confirmation or reason. Only
+ * orders submitted to the files engine in a release run are taken (the one outcome path checks
+ * each row; a refused row is reported with its number and reason, and the others go in).
+ * `dryRun` applies nothing and answers the plan: per order, the customer, the outcome and the fee
+ * that would be charged. Every import (dry or not) is written to the audit log.
+ */
+export async function importResults(
+  path: string,
+  options: { actor?: AuditActor | null; dryRun?: boolean; onItem?: () => void } = {}
+) {
   const rows = await readRows(path, 'results')
+  const actor = options.actor ?? { label: 'files' }
   const applied: { orderId: string; status: string; feeStatus: string }[] = []
-  const errors: RowError[] = []
+  const plan: ImportPlanRow[] = []
+  const errors: (RowError & { code?: string })[] = []
   for (const [index, row] of rows.entries()) {
     try {
-      const orderId = pick(row, 'orderId', 'order_id', 'order', 'id')
-      const rawStatus = String(pick(row, 'status', 'result', 'outcome') ?? '').toLowerCase()
-      const status = ['success', 'succeeded', 'ok', 'true'].includes(rawStatus)
-        ? 'success'
-        : ['fail', 'failed', 'failure', 'false'].includes(rawStatus)
-          ? 'fail'
-          : null
-      if (typeof orderId !== 'string') throw new ImportFileError('orderId is missing.')
-      if (!status) throw new ImportFileError('status must be success or fail.')
-      const confirmation = pick(row, 'confirmationNumber', 'confirmation_number', 'confirmation')
-      const reason = pick(row, 'reason', 'error', 'message')
-      const result: CheckoutResult = {
-        orderId,
-        status,
-        confirmationNumber: confirmation === undefined ? null : String(confirmation),
-        reason: reason === undefined ? null : String(reason),
+      const result = resultOf(row)
+      if (options.dryRun) {
+        const checked = await orderOutcome.plan(result, 'files')
+        if ('rejection' in checked) {
+          errors.push({
+            row: index + 1,
+            code: checked.rejection.code,
+            error: checked.rejection.reason,
+          })
+        } else {
+          plan.push({ row: index + 1, ...checked.plan })
+        }
+      } else {
+        const finished = await orderOutcome.apply(result, {
+          source: 'files',
+          actor,
+          via: 'orders:import-results',
+        })
+        applied.push({
+          orderId: result.orderId,
+          status: finished.order.status,
+          feeStatus: finished.order.feeStatus,
+        })
       }
-      const finished = await releaseResults.record(result, 'files')
-      applied.push({ orderId, status: finished.order.status, feeStatus: finished.order.feeStatus })
     } catch (error) {
-      errors.push({ row: index + 1, error: messageOf(error) })
+      const code = error instanceof AppError ? error.code : undefined
+      errors.push({ row: index + 1, ...(code ? { code } : {}), error: messageOf(error) })
     }
-    onItem?.()
+    options.onItem?.()
   }
-  return { total: rows.length, applied, errors }
+  await auditLog.record({
+    actor,
+    action: options.dryRun ? 'order.import_results_dry_run' : 'order.import_results',
+    subjectType: 'order',
+    meta: {
+      file: basename(path),
+      rows: rows.length,
+      applied: applied.length,
+      planned: plan.length,
+      refused: errors.length,
+      feeCentsPlanned: plan.reduce((sum, item) => sum + item.feeCents, 0),
+    },
+  })
+  return { total: rows.length, dryRun: Boolean(options.dryRun), applied, plan, errors }
 }
 
 function productPayload(row: Record<string, unknown>) {

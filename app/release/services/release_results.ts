@@ -1,11 +1,12 @@
 import db from '@adonisjs/lucid/services/db'
+import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import type Order from '#orders/models/order'
 import { orderLifecycle } from '#orders/services/order_lifecycle'
-import { orderQueries } from '#orders/services/order_queries'
+import { failureCode } from '#orders/services/failure_reasons'
 import { orderEmails } from '#notifications/services/order_emails'
-import { AppError } from '#core/exceptions/app_error'
 import { isUniqueViolation } from '#core/helpers/db_errors'
 import { crashPoint } from '#release/services/crash_points'
+import type { OutcomeSource } from '#release/services/order_outcome'
 import { sqlTime } from '#core/helpers/sql_time'
 
 export type CheckoutResult = {
@@ -14,6 +15,8 @@ export type CheckoutResult = {
   status: 'success' | 'fail'
   confirmationNumber?: string | null
   reason?: string | null
+  /** The failure's category, when the engine gives one (sold_out, declined, address, other). */
+  reasonCode?: string | null
 }
 
 export type FinishReport = {
@@ -32,13 +35,18 @@ export type TaskRow = {
   outcome: 'success' | 'fail' | null
   confirmation_number: string | null
   reason: string | null
+  reason_code: string | null
+  engine: string
+  run_id: number | null
+  submit_attempts: number
 }
 
 /**
- * Results of checkout engines (simulator, bot callbacks, imported files, `orders:mark`). A result
- * is first recorded on the order's release task, then applied: the lifecycle moves the order,
- * settles the money (fee on success, hold released) and the outcome e-mail goes out once. Each
- * step is idempotent, so a crash anywhere is repaired by `finish` on the next run.
+ * The release tasks of orders and the applying of a recorded result. Results arrive through the
+ * one outcome path (`order_outcome.ts`), which records them on the order's release task; `finish`
+ * then applies them: the lifecycle moves the order, settles the money (fee on success, hold
+ * released) and the outcome e-mail goes out once. Each step is idempotent, so a crash anywhere is
+ * repaired by `finish` on the next run.
  */
 export class ReleaseResults {
   async task(orderId: number): Promise<TaskRow | null> {
@@ -89,6 +97,26 @@ export class ReleaseResults {
       .update({ last_error: message.slice(0, 255) })
   }
 
+  /**
+   * A failed order is tried again: its task goes back to be submitted by the next run (inside
+   * the lifecycle's retry transaction).
+   */
+  async resetForRetry(orderId: number, trx: TransactionClientContract) {
+    await trx.from('release_tasks').where('order_id', orderId).update({
+      status: 'submitting',
+      outcome: null,
+      confirmation_number: null,
+      reason: null,
+      reason_code: null,
+      run_id: null,
+      submit_attempts: 0,
+      last_error: null,
+      submitted_at: null,
+      result_at: null,
+      finished_at: null,
+    })
+  }
+
   /** Tasks whose result is known but not fully applied yet (a crash or an outage interrupted). */
   async unfinished(productIds: number[] | null): Promise<TaskRow[]> {
     const query = db.from('release_tasks').where('status', 'resulted').orderBy('order_id', 'asc')
@@ -97,40 +125,13 @@ export class ReleaseResults {
   }
 
   /**
-   * Records a result for an order and applies it. Repeating a result is harmless; a result that
-   * contradicts the order's final state is refused (409).
+   * Records a result of a checkout engine within a run (the release runner) and applies it,
+   * through the one outcome path (`OrderOutcome.apply`: checked first, then applied, timeline
+   * and audit). A refused result throws (409/404) and changes nothing.
    */
-  async record(result: CheckoutResult, source: string): Promise<FinishReport> {
-    const order = await orderQueries.findByPublicId(result.orderId)
-    if (order.status === 'cancelled') {
-      throw AppError.conflict(
-        'This order was cancelled; it cannot have a result.',
-        'order_cancelled'
-      )
-    }
-    if (
-      (order.status === 'success' && result.status === 'fail') ||
-      (order.status === 'fail' && result.status === 'success')
-    ) {
-      throw AppError.conflict(
-        `This order already ended as ${order.status}; the result was not applied.`,
-        'order_already_final'
-      )
-    }
-    await this.ensureTask(order, source, null)
-    await db
-      .from('release_tasks')
-      .where('order_id', order.id)
-      .whereIn('status', ['submitting', 'submitted'])
-      .update({
-        status: 'resulted',
-        outcome: result.status,
-        confirmation_number: result.confirmationNumber?.slice(0, 120) ?? null,
-        reason: result.reason?.slice(0, 255) ?? null,
-        result_at: sqlTime(),
-      })
-    crashPoint('result-recorded')
-    return this.finish(order.id)
+  async record(result: CheckoutResult, source: OutcomeSource): Promise<FinishReport> {
+    const { orderOutcome } = await import('#release/services/order_outcome')
+    return orderOutcome.apply(result, { source, via: 'release:run' })
   }
 
   /** Applies a recorded result: status, money, e-mail; marks the task done when all happened. */
@@ -140,7 +141,10 @@ export class ReleaseResults {
     const { order, settlement } =
       task.outcome === 'success'
         ? await orderLifecycle.succeed(orderId, { confirmationNumber: task.confirmation_number })
-        : await orderLifecycle.fail(orderId, { reason: task.reason })
+        : await orderLifecycle.fail(orderId, {
+            reason: task.reason,
+            code: task.reason_code ?? failureCode(null, task.reason),
+          })
     crashPoint('settled')
     await orderEmails.sendOutcome(order)
     crashPoint('emailed')

@@ -1,3 +1,4 @@
+import { DateTime } from 'luxon'
 import { test } from '@japa/runner'
 import testUtils from '@adonisjs/core/services/test_utils'
 import type { Browser, Page } from 'playwright-core'
@@ -133,10 +134,12 @@ test.group('Admin console in Chromium', (group) => {
 
   test('an admin marks an order successful and sees the fee in the ledger', async ({ assert }) => {
     const admin = await UserFactory.apply('admin').create()
-    const { order } = await pendingOrder({
+    const { order, product } = await pendingOrder({
       product: { title: 'Ledger Runner', priceCents: 3500 },
     })
     await placeHolds()
+    // Orders are marked by hand once their release has dropped.
+    await product.merge({ releaseAt: DateTime.now().minus({ minutes: 1 }) }).save()
     await signIn(page, admin.email, PASSWORD)
     await page.getByText('Next release').waitFor()
 

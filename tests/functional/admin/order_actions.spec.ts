@@ -1,5 +1,6 @@
 import { test } from '@japa/runner'
 import testUtils from '@adonisjs/core/services/test_utils'
+import { DateTime } from 'luxon'
 import AuditLog from '#admin/models/audit_log'
 import Order from '#orders/models/order'
 import Product from '#catalog/models/product'
@@ -29,6 +30,13 @@ type LedgerRow = {
   errorCode: string | null
 }
 
+/** The product's release time has come (orders are bought before it; marked after it). */
+async function releaseNow(productId: number) {
+  await Product.query()
+    .where('id', productId)
+    .update({ release_at: DateTime.now().minus({ minutes: 1 }).toFormat('yyyy-MM-dd HH:mm:ss') })
+}
+
 const auditOf = (publicId: string) =>
   AuditLog.query().where('subject_type', 'order').where('subject_id', publicId).orderBy('id')
 
@@ -40,8 +48,9 @@ test.group('Admin orders: mark a result', (group) => {
     assert,
   }) => {
     const { token, user: admin } = await adminWithToken()
-    const { order } = await pendingOrder({ product: { priceCents: 4500 } })
+    const { order, product } = await pendingOrder({ product: { priceCents: 4500 } })
     await placeHolds()
+    await releaseNow(product.id)
 
     const response = await client
       .post(`/api/admin/orders/${order.publicId}/mark`)
@@ -99,8 +108,9 @@ test.group('Admin orders: mark a result', (group) => {
     assert,
   }) => {
     const { token } = await adminWithToken()
-    const { order } = await pendingOrder()
+    const { order, product } = await pendingOrder()
     await placeHolds()
+    await releaseNow(product.id)
     await orderLifecycle.markProcessing(order)
 
     const response = await client

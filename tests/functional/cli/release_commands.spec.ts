@@ -12,6 +12,8 @@ import {
   sandboxSnapshot,
 } from '#tests/support/release'
 import { runCli } from '#tests/support/cli'
+import Order from '#orders/models/order'
+import { UserFactory } from '#database/factories/user_factory'
 
 async function cleanUp() {
   await removeCommittedReleaseData('clirel-')
@@ -50,7 +52,7 @@ test.group('CLI: release-day commands', (group) => {
     assert.include(badProduct.stderr, '--product must be a product id')
     const noTarget = await runCli(['emails:resend'])
     assert.equal(noTarget.code, 2)
-    assert.include(noTarget.stderr, 'exactly one of --order, --product or --all')
+    assert.include(noTarget.stderr, 'Give --order, or a scope: --product, --run and/or --status')
   })
 
   test('orders:mark, emails:resend and aco:export act on real orders', async ({ assert }) => {
@@ -76,7 +78,7 @@ test.group('CLI: release-day commands', (group) => {
     assert.equal(wrongWord.code, 2)
     const contradiction = await runCli(['orders:mark', orders[0].publicId, 'fail'])
     assert.equal(contradiction.code, 1)
-    assert.include(contradiction.stderr, 'already ended as success')
+    assert.include(contradiction.stderr, 'This order is successful; it cannot be marked failed.')
 
     const resent = await runCli(['--json', 'emails:resend', '--order', orders[0].publicId])
     assert.equal(resent.code, 0, resent.stderr)
@@ -125,7 +127,134 @@ test.group('CLI: release-day commands', (group) => {
     } finally {
       await rm(out, { recursive: true, force: true })
     }
-  })
+  }).timeout(300_000)
+
+  test('operator tools are audited with --as: mark, refund, import --dry-run, scoped resends', async ({
+    assert,
+  }) => {
+    const { product, orders } = await releasedProductWithOrders(3, {
+      emailPrefix: 'clirel-',
+      priceCents: 2000,
+    })
+    const admin = await UserFactory.apply('admin')
+      .merge({ email: `clirel-admin-${Date.now().toString(36)}@example.test` })
+      .create()
+
+    const notAdmin = await runCli([
+      '--as',
+      'clirel-nobody@example.test',
+      'orders:mark',
+      orders[0].publicId,
+      'success',
+    ])
+    assert.equal(notAdmin.code, 2)
+
+    const marked = await runCli([
+      '--json',
+      '--as',
+      admin.email,
+      'orders:mark',
+      orders[0].publicId,
+      'success',
+      '--confirmation',
+      'CLI-1',
+    ])
+    assert.equal(marked.code, 0, marked.stderr)
+    const markAudit = await AuditLog.query()
+      .where('action', 'order.mark_success')
+      .where('subject_id', orders[0].publicId)
+      .firstOrFail()
+    assert.equal(markAudit.actorUserId, admin.id)
+    assert.equal(markAudit.meta?.via, 'cli')
+    const secured = await EmailMessage.query()
+      .where('order_id', orders[0].id)
+      .where('template', 'order_secured')
+    assert.lengthOf(secured, 1)
+
+    const noReason = await runCli(['orders:refund', orders[0].publicId, '--amount', '5'])
+    assert.equal(noReason.code, 2)
+    const refunded = await runCli([
+      '--json',
+      '--as',
+      admin.email,
+      'orders:refund',
+      orders[0].publicId,
+      '--amount',
+      '5',
+      '--reason',
+      'Goodwill',
+    ])
+    assert.equal(refunded.code, 0, refunded.stderr)
+    assert.containsSubset(refunded.json, {
+      success: true,
+      order: { feeStatus: 'paid', refundedCents: 500 },
+    })
+    const [intent] = await db
+      .from('sandbox_payment_intents')
+      .where('amount', 2000)
+      .where('amount_refunded', 500)
+    assert.exists(intent)
+    const refundAudit = await AuditLog.query()
+      .where('action', 'order.fee_refund')
+      .where('subject_id', orders[0].publicId)
+      .firstOrFail()
+    assert.equal(refundAudit.actorUserId, admin.id)
+
+    // A results file for orders never submitted to the files engine: refused, dry or not.
+    const directory = await mkdtemp(join(tmpdir(), 'dropslot-cli-results-'))
+    try {
+      const file = join(directory, 'results.json')
+      await writeFile(file, JSON.stringify([{ orderId: orders[1].publicId, status: 'success' }]))
+      const dry = await runCli(['--json', 'orders:import-results', file, '--dry-run'])
+      assert.equal(dry.code, 0, dry.stderr)
+      assert.equal(dry.json.dryRun, true)
+      assert.deepEqual(dry.json.plan, [])
+      assert.equal(dry.json.errors[0].code, 'not_submitted')
+      const real = await runCli(['--json', 'orders:import-results', file])
+      assert.equal(real.code, 1)
+      const order = await Order.findOrFail(orders[1].id)
+      assert.equal(order.status, 'pending')
+      const imports = await AuditLog.query()
+        .whereIn('action', ['order.import_results', 'order.import_results_dry_run'])
+        .where('actor_label', 'like', 'cli:%')
+      assert.lengthOf(imports, 2)
+    } finally {
+      await rm(directory, { recursive: true, force: true })
+    }
+
+    const count = await runCli([
+      '--json',
+      'emails:resend',
+      '--product',
+      String(product.id),
+      '--dry-run',
+    ])
+    assert.equal(count.code, 0, count.stderr)
+    assert.equal(count.json.emails, 3)
+    const before = await EmailMessage.query().whereIn(
+      'order_id',
+      orders.map((o) => o.id)
+    )
+    const sent = await runCli([
+      '--json',
+      'emails:resend',
+      '--product',
+      String(product.id),
+      '--status',
+      'success',
+    ])
+    assert.equal(sent.code, 0, sent.stderr)
+    assert.equal(sent.json.sent, 1)
+    const after = await EmailMessage.query().whereIn(
+      'order_id',
+      orders.map((o) => o.id)
+    )
+    assert.equal(after.length, before.length + 1)
+    const resendAudit = await AuditLog.query()
+      .where('action', 'order.email_resend_all')
+      .where('actor_label', 'like', 'cli:%')
+    assert.lengthOf(resendAudit, 1)
+  }).timeout(300_000)
 
   test('products:import upserts by slug and reports bad rows (exit 1)', async ({ assert }) => {
     const directory = await mkdtemp(join(tmpdir(), 'dropslot-import-'))

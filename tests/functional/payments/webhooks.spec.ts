@@ -315,7 +315,8 @@ test.group('Stripe webhooks', (group) => {
     first.assertStatus(200)
     first.assertBodyContains({ duplicate: false, outcome: 'fee_refunded' })
     await order.refresh()
-    assert.equal(order.feeStatus, 'refunded')
+    // 500 of 2000 went back: a partial refund, the fee stays paid.
+    assert.equal(order.feeStatus, 'paid')
     assert.equal(order.refundedCents, 500)
 
     // Whatever happens to the order since, a redelivery of the same event changes nothing.
@@ -367,8 +368,23 @@ test.group('Stripe webhooks', (group) => {
     )
     real.assertBodyContains({ outcome: 'fee_refunded' })
     await order.refresh()
-    assert.equal(order.feeStatus, 'refunded')
+    assert.equal(order.feeStatus, 'paid')
     assert.equal(order.refundedCents, 700)
+
+    // The rest refunded too: the whole fee went back.
+    const rest = await gateway().refund({
+      paymentId: order.feePaymentId!,
+      amountCents: 1300,
+      idempotencyKey: 'dashboard-refund-3',
+    })
+    const full = await deliver(
+      client,
+      event('refund.created', { id: rest.id, status: 'succeeded', amount: 1300 })
+    )
+    full.assertBodyContains({ outcome: 'fee_refunded' })
+    await order.refresh()
+    assert.equal(order.feeStatus, 'refunded')
+    assert.equal(order.refundedCents, 2000)
   })
 
   test('fee succeeded and failed events settle a fee left unknown by a crash', async ({

@@ -92,7 +92,12 @@ test.group('Release: admin calls and order e-mails', (group) => {
       .bearerToken(admin.token)
     missing.assertStatus(404)
 
-    const all = await client.get('/api/admin/orders/resendAll').bearerToken(admin.token)
+    const unscoped = await client.get('/api/admin/orders/resendAll').bearerToken(admin.token)
+    unscoped.assertStatus(422)
+    const all = await client
+      .get('/api/admin/orders/resendAll')
+      .qs({ productId: product.id })
+      .bearerToken(admin.token)
     all.assertStatus(200)
     all.assertBodyContains({ success: true, sent: 2 })
     const secured = await EmailMessage.query()

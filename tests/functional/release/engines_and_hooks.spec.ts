@@ -282,7 +282,7 @@ test.group('Release: webhook engine and result callbacks', (group) => {
           'not-an-order,success,,',
         ].join('\n')
       )
-      const imported = await importResults(results)
+      const imported = await importResults(results, { actor: { label: 'test' } })
       assert.lengthOf(imported.applied, 2)
       assert.deepEqual(
         imported.errors.map((error) => error.row),
@@ -295,7 +295,7 @@ test.group('Release: webhook engine and result callbacks', (group) => {
       assert.equal(await field(orders[2].id, 'status'), 'processing')
 
       // Importing the same file again applies nothing twice.
-      const again = await importResults(results)
+      const again = await importResults(results, { actor: { label: 'test' } })
       assert.lengthOf(again.applied, 2)
       const fees = await PaymentLedgerEntry.query()
         .where('order_id', orders[0].id)

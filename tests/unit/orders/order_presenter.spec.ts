@@ -19,7 +19,8 @@ test.group('Order presenter', () => {
       email: 'a@example.test',
       name: 'A',
       status: 'fail',
-      failReason: 'retailer_declined',
+      failReason: 'retailer_declined proxy 10.2.3.4',
+      failCode: 'declined',
       profileId: 'profile-uuid',
       acoVault: 'k1:secret-sealed-copy',
       holdStatus: 'released',
@@ -38,11 +39,13 @@ test.group('Order presenter', () => {
       price: 40.5,
       priceCents: 4050,
       status: 'fail',
-      statusReason: 'retailer_declined',
+      // The customer's words, never the engine's own text.
+      statusReason: 'the retailer declined the payment for the item.',
     })
     assert.equal(shown.hold.status, 'released')
     assert.equal(Date.parse(shown.orderDate!), Date.parse('2026-03-01T12:00:00Z'))
     const text = JSON.stringify(shown)
     assert.notInclude(text, 'secret')
+    assert.notInclude(text, '10.2.3.4')
   })
 })

@@ -1,0 +1,282 @@
+import db from '@adonisjs/lucid/services/db'
+import Product from '#catalog/models/product'
+import type Order from '#orders/models/order'
+import type { OrderStatus } from '#orders/models/order'
+import { orderQueries } from '#orders/services/order_queries'
+import { orderTimeline } from '#orders/services/order_timeline'
+import { failureCode } from '#orders/services/failure_reasons'
+import { auditLog, type AuditActor } from '#admin/services/audit_log_service'
+import { AppError } from '#core/exceptions/app_error'
+import { affectedRows } from '#core/helpers/db_errors'
+import { sqlTime } from '#core/helpers/sql_time'
+import { crashPoint } from '#release/services/crash_points'
+import {
+  releaseResults,
+  type CheckoutResult,
+  type FinishReport,
+  type TaskRow,
+} from '#release/services/release_results'
+
+/**
+ * Where a result comes from: a checkout engine of a release run (`simulator`, `webhook`,
+ * `files`), or a person marking it by hand (`manual`: the console or `orders:mark`).
+ */
+export type OutcomeSource = 'simulator' | 'webhook' | 'files' | 'manual'
+
+export type OutcomeContext = {
+  source: OutcomeSource
+  /** Who, for the audit log and the timeline. Engines default to `release:run #<run>`. */
+  actor?: AuditActor | null
+  ip?: string | null
+  /** The channel, for the audit record: console, cli, webhook, files, release:run. */
+  via?: string
+}
+
+/** Why a result was not applied: a code and a sentence a bot (or an operator) can read. */
+export type Rejection = { status: number; code: string; reason: string }
+
+export type OutcomePlan = {
+  orderId: string
+  customer: string
+  outcome: 'success' | 'fail'
+  from: OrderStatus
+  /** Nothing would change (the order already has this result). */
+  repeat: boolean
+  /** The service fee that would be charged now, in cents (0 for a failure or a repeat). */
+  feeCents: number
+}
+
+const LABEL: Record<OrderStatus, string> = {
+  pending: 'pending',
+  processing: 'being processed',
+  success: 'successful',
+  fail: 'failed (refunded)',
+  cancelled: 'cancelled',
+}
+
+const ENGINES = new Set<OutcomeSource>(['simulator', 'webhook', 'files'])
+
+function labelOf(actor: AuditActor | null | undefined) {
+  return actor?.email ?? actor?.label ?? 'system'
+}
+
+/**
+ * The one outcome path (design section 7). Every way an order's result arrives (the simulator
+ * within a run, a bot's callback, a results file, `orders:mark`, the console's Mark buttons)
+ * comes here: the result is checked against the order and its release task first (nothing is
+ * written for a result that is refused), then recorded on the task and applied (the lifecycle
+ * moves the order and settles the money: fee on success, hold released; the customer is
+ * e-mailed once), appended to the order's timeline and written to the audit log with who sent it.
+ */
+export class OrderOutcome {
+  /** Checks a result without changing anything: null when it may be applied. */
+  async check(
+    order: Order | null,
+    result: Pick<CheckoutResult, 'status'>,
+    source: OutcomeSource,
+    task?: TaskRow | null
+  ): Promise<Rejection | null> {
+    if (!order) {
+      return {
+        status: 404,
+        code: 'unknown_order',
+        reason: 'Order not found: no order has this id.',
+      }
+    }
+    const manual = source === 'manual'
+    const wanted = result.status === 'success' ? 'marked successful' : 'marked failed'
+    if (order.status === 'cancelled') {
+      return manual
+        ? refusal(order, wanted)
+        : {
+            status: 409,
+            code: 'order_cancelled',
+            reason: 'This order was cancelled; it cannot have a result.',
+          }
+    }
+    if (
+      (order.status === 'success' && result.status === 'fail') ||
+      (order.status === 'fail' && result.status === 'success')
+    ) {
+      return manual
+        ? refusal(order, wanted)
+        : {
+            status: 409,
+            code: 'order_already_final',
+            reason: `This order already ended as ${order.status}; the result was not applied.`,
+          }
+    }
+    const current = task === undefined ? await releaseResults.task(order.id) : task
+    if (current?.outcome && current.outcome !== result.status) {
+      return {
+        status: 409,
+        code: 'result_already_recorded',
+        reason: `A ${current.outcome} result is already recorded for this order and being applied.`,
+      }
+    }
+    if (manual) {
+      const product = await Product.find(order.productId)
+      if (!product?.isReleased) {
+        return {
+          status: 409,
+          code: 'product_not_released',
+          reason:
+            'This release has not dropped yet: an order can be marked by hand only once its product is released.',
+        }
+      }
+      return null
+    }
+    if (
+      ENGINES.has(source) &&
+      (!current ||
+        current.engine !== source ||
+        current.run_id === null ||
+        Number(current.submit_attempts) < 1)
+    ) {
+      return {
+        status: 409,
+        code: 'not_submitted',
+        reason: `This order was not submitted to the ${source} checkout engine in a release run.`,
+      }
+    }
+    return null
+  }
+
+  /** What applying a result would do (dry runs): refused with a reason, or the plan. */
+  async plan(
+    result: CheckoutResult,
+    source: OutcomeSource
+  ): Promise<{ rejection: Rejection } | { plan: OutcomePlan }> {
+    const order = await this.find(result.orderId)
+    const rejection = await this.check(order, result, source)
+    if (rejection) return { rejection }
+    const repeat = order!.status === result.status
+    return {
+      plan: {
+        orderId: order!.publicId,
+        customer: order!.email,
+        outcome: result.status,
+        from: order!.status,
+        repeat,
+        feeCents:
+          result.status === 'success' && !repeat && order!.feeStatus === 'none'
+            ? order!.priceCents
+            : 0,
+      },
+    }
+  }
+
+  /**
+   * Checks a result, then records and applies it. A refused result throws an `AppError` with the
+   * rejection's status and code, and changes nothing on the order (the refusal is noted on its
+   * timeline). Repeating a result already applied is harmless: nothing moves twice.
+   */
+  async apply(result: CheckoutResult, context: OutcomeContext): Promise<FinishReport> {
+    const order = await this.find(result.orderId)
+    const task = order ? await releaseResults.task(order.id) : null
+    const actor =
+      context.actor ??
+      (task?.run_id ? { label: `release:run #${task.run_id}` } : { label: context.source })
+    const rejection = await this.check(order, result, context.source, task)
+    if (rejection) {
+      if (order) {
+        await orderTimeline.append({
+          orderId: order.id,
+          kind: 'result_rejected',
+          from: order.status,
+          to: order.status,
+          source: context.source,
+          actor: labelOf(actor),
+          note: rejection.reason,
+          meta: { code: rejection.code, outcome: result.status },
+        })
+      }
+      throw new AppError(rejection.reason, { status: rejection.status, code: rejection.code })
+    }
+
+    const before = order!.status
+    const code = result.status === 'fail' ? failureCode(result.reasonCode, result.reason) : null
+    await releaseResults.ensureTask(order!, context.source, null)
+    const recorded = await db
+      .from('release_tasks')
+      .where('order_id', order!.id)
+      .whereIn('status', ['submitting', 'submitted'])
+      .update({
+        status: 'resulted',
+        outcome: result.status,
+        confirmation_number: result.confirmationNumber?.slice(0, 120) ?? null,
+        reason: result.reason?.slice(0, 255) ?? null,
+        reason_code: code,
+        result_at: sqlTime(),
+      })
+    const changed = affectedRows(recorded) === 1
+    crashPoint('result-recorded')
+    const finished = await releaseResults.finish(order!.id)
+    const after = finished.order
+
+    if (changed) {
+      await orderTimeline.append({
+        orderId: after.id,
+        kind: 'outcome',
+        from: before,
+        to: after.status,
+        source: context.source,
+        actor: labelOf(actor),
+        note:
+          result.status === 'success'
+            ? (result.confirmationNumber ?? null)
+            : (result.reason ?? null),
+        meta: {
+          feeStatus: after.feeStatus,
+          holdStatus: after.holdStatus,
+          ...(code ? { failCode: code } : {}),
+          ...(task?.run_id ? { runId: task.run_id } : {}),
+        },
+      })
+    }
+    if (changed || context.source === 'manual') {
+      await auditLog.record({
+        actor,
+        ip: context.ip ?? null,
+        action:
+          context.source === 'manual'
+            ? result.status === 'success'
+              ? 'order.mark_success'
+              : 'order.mark_fail'
+            : 'order.result',
+        subjectType: 'order',
+        subjectId: after.publicId,
+        reason: result.status === 'fail' ? (result.reason ?? null) : null,
+        meta: {
+          source: context.source,
+          via: context.via ?? context.source,
+          from: before,
+          to: after.status,
+          changed,
+          confirmationNumber: result.confirmationNumber ?? null,
+          settlement: { fee: after.feeStatus, hold: after.holdStatus },
+        },
+      })
+    }
+    return finished
+  }
+
+  private async find(publicId: unknown): Promise<Order | null> {
+    try {
+      return await orderQueries.findByPublicId(publicId)
+    } catch (error) {
+      if (error instanceof AppError && error.status === 404) return null
+      throw error
+    }
+  }
+}
+
+function refusal(order: Pick<Order, 'status'>, wanted: string): Rejection {
+  return {
+    status: 409,
+    code: 'invalid_transition',
+    reason: `This order is ${LABEL[order.status]}; it cannot be ${wanted}.`,
+  }
+}
+
+export const orderOutcome = new OrderOutcome()
