@@ -42,6 +42,19 @@ test.group('Payment idempotency keys and decline messages', () => {
     assert.equal(keysOf('saveCard', 'u-1', 'tok_1').legacyKey, 'user:u-1:card:tok_1')
   })
 
+  test("a second hold round or refund has its own key and never an earlier version's", ({
+    assert,
+  }) => {
+    const order = { id: 42, publicId: randomUUID() }
+    assert.notEqual(paymentKeys.hold(order, 2), paymentKeys.hold(order))
+    assert.notEqual(paymentKeys.holdRelease(order, 2), paymentKeys.holdRelease(order))
+    assert.notEqual(paymentKeys.refund(order, 2), paymentKeys.refund(order))
+    // The earlier format had first rounds only: a round-2 call must not resume round 1's row.
+    assert.isNull(keysOf('hold', order, 2).legacyKey)
+    assert.isNull(keysOf('holdRelease', order, 2).legacyKey)
+    assert.isNull(keysOf('refund', order, 2).legacyKey)
+  })
+
   test('customers get plain wording, never the provider text', ({ assert }) => {
     assert.equal(declineMessage('insufficient_funds'), 'Your card has insufficient funds.')
     assert.equal(declineMessage('stolen_card'), 'Your card was declined.')
