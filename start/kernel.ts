@@ -13,12 +13,13 @@ server.use([
 ])
 
 router.use([
-  () => import('@adonisjs/core/bodyparser_middleware'),
+  () => import('#core/middleware/body_parser_middleware'),
   () => import('@adonisjs/auth/initialize_auth_middleware'),
 ])
 
 export const middleware = router.named({
   auth: () => import('#core/middleware/auth_middleware'),
   admin: () => import('#core/middleware/admin_middleware'),
+  jsonOnly: () => import('#core/middleware/json_only_middleware'),
   soldOutShortcut: () => import('#checkout/middleware/sold_out_shortcut_middleware'),
 })

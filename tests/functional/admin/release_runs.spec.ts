@@ -35,7 +35,7 @@ test.group('Admin: run release day from the console', (group) => {
     const response = await client
       .post('/api/admin/release-runs')
       .bearerToken(token)
-      .json({ productId: product.id })
+      .json({ productId: product.id, dryRun: false, confirm: String(product.id) })
     response.assertStatus(201)
     const run = response.body()
     assert.isNumber(run.id)
@@ -99,7 +99,7 @@ test.group('Admin: run release day from the console', (group) => {
     const response = await client
       .post('/api/admin/release-runs')
       .bearerToken(token)
-      .json({ productId: product.id })
+      .json({ productId: product.id, dryRun: false, confirm: String(product.id) })
     response.assertStatus(409)
     assert.equal(response.body().code, 'release_run_in_progress')
     assert.match(response.body().error, /Another release run is in progress \(cli:ops@host\)/)
@@ -120,7 +120,7 @@ test.group('Admin: run release day from the console', (group) => {
     const unknown = await client
       .post('/api/admin/release-runs')
       .bearerToken(token)
-      .json({ productId: 999999 })
+      .json({ productId: 999999, dryRun: false, confirm: '999999' })
     unknown.assertStatus(404)
     unknown.assertBodyContains({ code: 'product_not_found' })
   })
@@ -159,7 +159,7 @@ test.group('Admin: run release day from the console', (group) => {
     const run = await client
       .post('/api/admin/release-runs')
       .bearerToken(token)
-      .json({ productId: product.id })
+      .json({ productId: product.id, dryRun: false, confirm: String(product.id) })
     await client
       .post('/api/admin/release-runs')
       .bearerToken(token)
@@ -167,5 +167,116 @@ test.group('Admin: run release day from the console', (group) => {
     const after = await client.get('/api/admin/dashboard').bearerToken(token)
     assert.equal(after.body().lastReleaseRun.id, run.body().id)
     assert.equal(after.body().lastReleaseRun.ordersSubmitted, 1)
+  })
+
+  test('a request that is not parsed JSON runs nothing: 415 or 400, no run, no charge', async ({
+    client,
+    assert,
+  }) => {
+    const { token } = await adminWithToken()
+    const { orders } = await releasedProductWithOrders(2)
+    const ledgerBefore = await countOf(PaymentLedgerEntry)
+    const base = `http://${process.env.HOST}:${process.env.PORT}/api/admin/release-runs`
+    const send = (contentType: string, body: string) =>
+      fetch(base, {
+        method: 'POST',
+        headers: { 'authorization': `Bearer ${token}`, 'content-type': contentType },
+        body,
+      })
+
+    const text = await send('text/plain', '{"dryRun":true}')
+    assert.equal(text.status, 415)
+    assert.deepInclude(await text.json(), { success: false, code: 'unsupported_media_type' })
+    const form = await send('application/x-www-form-urlencoded', 'dryRun=false&confirm=all')
+    assert.equal(form.status, 415)
+    const array = await send('application/json', '[{"dryRun":false,"confirm":"all"}]')
+    assert.equal(array.status, 400)
+    assert.equal((await array.json()).code, 'malformed_body')
+    const empty = await send('application/json', '')
+    assert.equal(empty.status, 422)
+    assert.equal(
+      (await empty.json()).errors.dryRun,
+      'Say whether this is a dry run (dryRun: true or false).'
+    )
+
+    assert.equal(
+      await ReleaseRun.query()
+        .count('* as total')
+        .then((r) => Number(r[0].$extras.total)),
+      0
+    )
+    assert.equal(await countOf(PaymentLedgerEntry), ledgerBefore)
+    for (const original of orders) {
+      assert.equal((await Order.findOrFail(original.id)).status, 'pending')
+    }
+  })
+
+  test('dryRun must be a real boolean, and a real run must name what it runs in confirm', async ({
+    client,
+    assert,
+  }) => {
+    const { token } = await adminWithToken()
+    const { product, orders } = await releasedProductWithOrders(1)
+    const post = (body: Record<string, unknown>, qs: Record<string, string> = {}) =>
+      client.post('/api/admin/release-runs').qs(qs).bearerToken(token).json(body)
+
+    const missing = await post({ productId: product.id })
+    missing.assertStatus(422)
+    assert.property(missing.body().errors, 'dryRun')
+    const stringly = await post({ productId: product.id, dryRun: 'true' })
+    stringly.assertStatus(422)
+    assert.property(stringly.body().errors, 'dryRun')
+
+    const unconfirmed = await post({ productId: product.id, dryRun: false })
+    unconfirmed.assertStatus(422)
+    assert.match(unconfirmed.body().errors.confirm, /confirm/i)
+    const wrongProduct = await post({ productId: product.id, dryRun: false, confirm: 'all' })
+    wrongProduct.assertStatus(422)
+    assert.equal(
+      wrongProduct.body().errors.confirm,
+      `Type "${product.id}" to confirm a real run of product ${product.id}.`
+    )
+    const allButNamed = await post({ dryRun: false, confirm: String(product.id) })
+    allButNamed.assertStatus(422)
+    assert.equal(
+      allButNamed.body().errors.confirm,
+      'Type "all" to confirm a real run of every released product.'
+    )
+    // The query string does not count: only the JSON body says what runs.
+    const viaQuery = await post({ dryRun: false }, { confirm: 'all' })
+    viaQuery.assertStatus(422)
+
+    assert.equal(
+      await ReleaseRun.query()
+        .count('* as total')
+        .then((r) => Number(r[0].$extras.total)),
+      0
+    )
+    assert.equal((await Order.findOrFail(orders[0].id)).status, 'pending')
+
+    const all = await post({ dryRun: false, confirm: 'all' })
+    all.assertStatus(201)
+    assert.isNull(all.body().productId)
+    assert.equal(all.body().ordersSubmitted, 1)
+  })
+
+  test('marking an order by hand takes JSON only', async ({ client, assert }) => {
+    const { token } = await adminWithToken()
+    const order = await makeOrder({ status: 'pending' })
+    const response = await fetch(
+      `http://${process.env.HOST}:${process.env.PORT}/api/admin/orders/${order.publicId}/mark`,
+      {
+        method: 'POST',
+        headers: { 'authorization': `Bearer ${token}`, 'content-type': 'text/plain' },
+        body: '{"status":"success"}',
+      }
+    )
+    assert.equal(response.status, 415)
+    assert.equal((await Order.findOrFail(order.id)).status, 'pending')
+    const json = await client
+      .post(`/api/admin/orders/${order.publicId}/mark`)
+      .bearerToken(token)
+      .json([{ status: 'success' }])
+    json.assertStatus(400)
   })
 })
