@@ -18,6 +18,11 @@ async function countOf(model: typeof PaymentLedgerEntry | typeof EmailMessage) {
   return Number(rows[0].$extras.total)
 }
 
+async function runCount() {
+  const rows = await ReleaseRun.query().count('* as total')
+  return Number(rows[0].$extras.total)
+}
+
 test.group('Admin: run release day from the console', (group) => {
   group.each.setup(() => testUtils.db().withGlobalTransaction())
 
@@ -170,7 +175,6 @@ test.group('Admin: run release day from the console', (group) => {
   })
 
   test('a request that is not parsed JSON runs nothing: 415 or 400, no run, no charge', async ({
-    client,
     assert,
   }) => {
     const { token } = await adminWithToken()
@@ -191,23 +195,18 @@ test.group('Admin: run release day from the console', (group) => {
     assert.equal(form.status, 415)
     const array = await send('application/json', '[{"dryRun":false,"confirm":"all"}]')
     assert.equal(array.status, 400)
-    assert.equal((await array.json()).code, 'malformed_body')
+    const arrayBody = (await array.json()) as { code: string }
+    assert.equal(arrayBody.code, 'malformed_body')
     const empty = await send('application/json', '')
     assert.equal(empty.status, 422)
-    assert.equal(
-      (await empty.json()).errors.dryRun,
-      'Say whether this is a dry run (dryRun: true or false).'
-    )
+    const emptyBody = (await empty.json()) as { errors: Record<string, string> }
+    assert.equal(emptyBody.errors.dryRun, 'Say whether this is a dry run (dryRun: true or false).')
 
-    assert.equal(
-      await ReleaseRun.query()
-        .count('* as total')
-        .then((r) => Number(r[0].$extras.total)),
-      0
-    )
+    assert.equal(await runCount(), 0)
     assert.equal(await countOf(PaymentLedgerEntry), ledgerBefore)
     for (const original of orders) {
-      assert.equal((await Order.findOrFail(original.id)).status, 'pending')
+      const order = await Order.findOrFail(original.id)
+      assert.equal(order.status, 'pending')
     }
   })
 
@@ -246,13 +245,9 @@ test.group('Admin: run release day from the console', (group) => {
     const viaQuery = await post({ dryRun: false }, { confirm: 'all' })
     viaQuery.assertStatus(422)
 
-    assert.equal(
-      await ReleaseRun.query()
-        .count('* as total')
-        .then((r) => Number(r[0].$extras.total)),
-      0
-    )
-    assert.equal((await Order.findOrFail(orders[0].id)).status, 'pending')
+    assert.equal(await runCount(), 0)
+    const order = await Order.findOrFail(orders[0].id)
+    assert.equal(order.status, 'pending')
 
     const all = await post({ dryRun: false, confirm: 'all' })
     all.assertStatus(201)
@@ -272,7 +267,8 @@ test.group('Admin: run release day from the console', (group) => {
       }
     )
     assert.equal(response.status, 415)
-    assert.equal((await Order.findOrFail(order.id)).status, 'pending')
+    await order.refresh()
+    assert.equal(order.status, 'pending')
     const json = await client
       .post(`/api/admin/orders/${order.publicId}/mark`)
       .bearerToken(token)

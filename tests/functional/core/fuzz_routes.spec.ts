@@ -182,7 +182,8 @@ test.group('Fuzz: no route answers a 5xx', (group) => {
         .map((segment) => route.matchers[segment.replace(/^:/, '').replace(/\?$/, '')]?.match)
       // A fresh admin per route: a route may sign its caller out or delete the account.
       const admin = await UserFactory.apply('admin').create()
-      const token = (await User.accessTokens.create(admin)).value!.release()
+      const accessToken = await User.accessTokens.create(admin)
+      const token = accessToken.value!.release()
 
       await fc.assert(
         fc.asyncProperty(

@@ -54,10 +54,8 @@ test.group('Malformed requests are 4xx, never 5xx', (group) => {
     for (const name of ['\\ud800', 'x\\udc00y']) {
       const response = await postRaw('/register', body(name))
       assert.equal(response.status, 400)
-      assert.equal(
-        (await response.json()).error,
-        'The request body contains text that is not valid Unicode.'
-      )
+      const answer = (await response.json()) as { error: string }
+      assert.equal(answer.error, 'The request body contains text that is not valid Unicode.')
     }
     const key = await postRaw('/register', '{"\\ud800":1}')
     assert.equal(key.status, 400)
@@ -65,7 +63,8 @@ test.group('Malformed requests are 4xx, never 5xx', (group) => {
     // A surrogate pair (an emoji) is ordinary text.
     const emoji = await postRaw('/login', '{"email":"\\ud83d\\ude00","password":"x"}')
     assert.equal(emoji.status, 400)
-    assert.equal((await emoji.json()).code, 'invalid_credentials')
+    const emojiAnswer = (await emoji.json()) as { code: string }
+    assert.equal(emojiAnswer.code, 'invalid_credentials')
   })
 
   test('numeric ids past the safe range are 404s before any SQL', async ({ client }) => {
@@ -128,8 +127,7 @@ test.group('Database outage', (group) => {
     db.manager.add('outage', {
       client: 'mysql2',
       connection: { host: '127.0.0.1', port: 9, user: 'nobody', database: 'none' },
-      pool: { min: 0, max: 1 },
-      acquireConnectionTimeout: 2000,
+      pool: { min: 0, max: 1, acquireTimeoutMillis: 2000 },
     })
     db.primaryConnectionName = 'outage'
     return async () => {
