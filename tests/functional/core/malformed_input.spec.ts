@@ -70,9 +70,12 @@ test.group('Malformed requests are 4xx, never 5xx', (group) => {
   test('numeric ids past the safe range are 404s before any SQL', async ({ client }) => {
     const { token } = await adminWithToken()
     const huge = '9'.repeat(5000)
+    for (const path of [`/api/products/${huge}`, `/api/products/${'9'.repeat(16)}`]) {
+      const response = await client.get(path)
+      response.assertStatus(404)
+      response.assertBodyContains({ success: false, code: 'product_not_found' })
+    }
     for (const path of [
-      `/api/products/${huge}`,
-      `/api/products/${'9'.repeat(16)}`,
       `/api/admin/products/${huge}`,
       `/api/admin/promo-codes/${huge}`,
       `/api/admin/release-runs/${huge}`,
