@@ -55,40 +55,47 @@ const THIRD_PARTY: Record<keyof typeof integrations, Partial<Sources>> = {
   },
   // Stripe.js (fraud signals on the storefront).
   cardProviderKey: {
-    script: ['https://js.stripe.com'],
+    script: ['https://js.stripe.com', 'https://*.js.stripe.com'],
     connect: ['https://api.stripe.com'],
-    frame: ['https://js.stripe.com', 'https://hooks.stripe.com'],
+    frame: ['https://js.stripe.com', 'https://*.js.stripe.com', 'https://hooks.stripe.com'],
   },
 }
 
-function sources(kind: keyof Sources): string[] {
-  const hosts = new Set<string>()
-  for (const [name, value] of Object.entries(integrations)) {
-    if (!value) continue
-    for (const host of THIRD_PARTY[name as keyof typeof integrations][kind] ?? []) hosts.add(host)
+type Integrations = { [Name in keyof typeof integrations]: string | null }
+
+/** The content security policy for the integrations that are configured. */
+export function contentSecurityDirectives(configured: Integrations) {
+  const sources = (kind: keyof Sources): string[] => {
+    const hosts = new Set<string>()
+    for (const [name, value] of Object.entries(configured)) {
+      if (!value) continue
+      for (const host of THIRD_PARTY[name as keyof Integrations][kind] ?? []) hosts.add(host)
+    }
+    return [...hosts]
   }
-  return [...hosts]
+  const frames = sources('frame')
+  return {
+    defaultSrc: [`'self'`],
+    scriptSrc: [`'self'`, ...sources('script')],
+    // The console's UI library injects <style> tags at run time, and its page shell and the
+    // placeholder page carry inline styles: styles (never scripts) may be inline.
+    styleSrc: [`'self'`, `'unsafe-inline'`, ...sources('style')],
+    // Product images may be any https URL an admin entered.
+    imgSrc: [`'self'`, 'data:', 'https:'],
+    fontSrc: [`'self'`, 'data:', ...sources('font')],
+    connectSrc: [`'self'`, ...sources('connect')],
+    frameSrc: frames.length > 0 ? frames : [`'none'`],
+    objectSrc: [`'none'`],
+    baseUri: [`'self'`],
+    formAction: [`'self'`],
+    frameAncestors: [`'none'`],
+  }
 }
 
 const shieldConfig = defineConfig({
   csp: {
     enabled: true,
-    directives: {
-      defaultSrc: [`'self'`],
-      scriptSrc: [`'self'`, ...sources('script')],
-      // The console's UI library injects <style> tags at run time, and its page shell and the
-      // placeholder page carry inline styles: styles (never scripts) may be inline.
-      styleSrc: [`'self'`, `'unsafe-inline'`, ...sources('style')],
-      // Product images may be any https URL an admin entered.
-      imgSrc: [`'self'`, 'data:', 'https:'],
-      fontSrc: [`'self'`, 'data:', ...sources('font')],
-      connectSrc: [`'self'`, ...sources('connect')],
-      frameSrc: sources('frame').length > 0 ? sources('frame') : [`'none'`],
-      objectSrc: [`'none'`],
-      baseUri: [`'self'`],
-      formAction: [`'self'`],
-      frameAncestors: [`'none'`],
-    },
+    directives: contentSecurityDirectives(integrations),
     reportOnly: false,
   },
   csrf: {

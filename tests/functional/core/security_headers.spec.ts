@@ -3,6 +3,7 @@ import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
 import testUtils from '@adonisjs/core/services/test_utils'
 import SecurityHeadersMiddleware from '#core/middleware/security_headers_middleware'
+import { contentSecurityDirectives } from '#config/shield'
 
 const base = () => `http://${process.env.HOST}:${process.env.PORT}`
 
@@ -77,5 +78,46 @@ test.group('Security headers', () => {
       'max-age=15552000; includeSubDomains'
     )
     assert.equal(ctx.response.getHeader('Referrer-Policy'), 'strict-origin-when-cross-origin')
+  })
+
+  test('the policy opens exactly the hosts of the integrations that are configured', ({
+    assert,
+  }) => {
+    const none = {
+      mapsApiKey: null,
+      chatWidgetId: null,
+      analyticsId: null,
+      socialTimelineUrl: null,
+      cardProviderKey: null,
+    }
+    const bare = contentSecurityDirectives(none)
+    assert.deepEqual(bare.scriptSrc, [`'self'`])
+    assert.deepEqual(bare.connectSrc, [`'self'`])
+    assert.deepEqual(bare.frameSrc, [`'none'`])
+
+    const stripe = contentSecurityDirectives({ ...none, cardProviderKey: 'pk_test_123' })
+    assert.include(stripe.scriptSrc, 'https://js.stripe.com')
+    assert.include(stripe.frameSrc, 'https://js.stripe.com')
+    assert.include(stripe.connectSrc, 'https://api.stripe.com')
+    assert.notInclude(stripe.scriptSrc, 'https://maps.googleapis.com')
+
+    const all = contentSecurityDirectives({
+      mapsApiKey: 'key',
+      chatWidgetId: 'abc123',
+      analyticsId: 'GTM-XXXX',
+      socialTimelineUrl: 'https://twitter.com/dropslot',
+      cardProviderKey: 'pk_test_123',
+    })
+    for (const host of [
+      'https://maps.googleapis.com',
+      'https://widget.intercom.io',
+      'https://www.googletagmanager.com',
+      'https://platform.twitter.com',
+      'https://js.stripe.com',
+    ]) {
+      assert.include(all.scriptSrc, host)
+    }
+    assert.notInclude(all.scriptSrc, `'unsafe-inline'`)
+    assert.deepEqual(all.frameAncestors, [`'none'`])
   })
 })
