@@ -8,17 +8,19 @@ server.errorHandler(() => import('#core/exceptions/handler'))
 
 server.use([
   () => import('#core/middleware/container_bindings_middleware'),
+  () => import('#core/middleware/security_headers_middleware'),
   () => import('#core/middleware/static_files_middleware'),
   () => import('@adonisjs/cors/cors_middleware'),
 ])
 
 router.use([
-  () => import('@adonisjs/core/bodyparser_middleware'),
+  () => import('#core/middleware/body_parser_middleware'),
   () => import('@adonisjs/auth/initialize_auth_middleware'),
 ])
 
 export const middleware = router.named({
   auth: () => import('#core/middleware/auth_middleware'),
   admin: () => import('#core/middleware/admin_middleware'),
+  jsonOnly: () => import('#core/middleware/json_only_middleware'),
   soldOutShortcut: () => import('#checkout/middleware/sold_out_shortcut_middleware'),
 })

@@ -62,8 +62,11 @@ export const dataProvider = {
     return json
   },
 
-  /** Runs release day now (the CLI's release:run); 409 while another run holds the lock. */
-  async runRelease(options: { productId?: number | null; dryRun?: boolean }) {
+  /**
+   * Runs release day now (the CLI's release:run); 409 while another run holds the lock. A real
+   * run names what it runs in `confirm`: the product id, or "all" without a product.
+   */
+  async runRelease(options: { productId?: number | null; dryRun: boolean; confirm?: string }) {
     const { json } = await httpClient(`${API_URL}/release-runs`, {
       method: 'POST',
       body: JSON.stringify(options),

@@ -8,11 +8,15 @@
 |   GET one, POST, PUT, DELETE under /api/admin/<resource>;
 | - the spec's own admin calls (products/create, products/edit, products/id/:id, GET orders).
 |
-| Numeric ids match `number`, public ids (orders, customers) match `uuid`, so a static path
+| Calls that move money (run release, mark an order) take `middleware.jsonOnly()`: a body that is
+| not a parsed JSON object is a 415/400, never a run with default values.
+|
+| Numeric ids match `numericId` (at most 15 digits), public ids (orders, customers) match `uuid`, so a static path
 | added later next to them (orders/resendAll, subscribers/export.csv) can never be taken for an id.
 */
 import router from '@adonisjs/core/services/router'
 import { middleware } from '#start/kernel'
+import { numericId } from '#core/helpers/route_matchers'
 
 const ConsoleController = () => import('#admin/controllers/console_controller')
 const DashboardController = () => import('#admin/controllers/dashboard_controller')
@@ -25,7 +29,7 @@ const EmailsController = () => import('#admin/controllers/emails_controller')
 const AuditLogController = () => import('#admin/controllers/audit_log_controller')
 const ReleaseRunsController = () => import('#admin/controllers/release_runs_controller')
 
-const id = { match: /^[0-9]+$/, cast: (value: string) => Number(value) }
+const id = numericId
 const publicId = router.matchers.uuid()
 
 router
@@ -62,6 +66,7 @@ router
     router
       .post('/orders/:id/mark', [OrdersController, 'mark'])
       .where('id', publicId)
+      .use(middleware.jsonOnly())
       .as('orders.mark')
     router
       .post('/orders/:id/refund', [OrdersController, 'refund'])
@@ -126,7 +131,10 @@ router
     router.get('/emails/:id', [EmailsController, 'show']).where('id', id).as('emails.show')
 
     // Run release day now (the list and one run are the release module's GET routes).
-    router.post('/release-runs', [ReleaseRunsController, 'store']).as('releaseRuns.store')
+    router
+      .post('/release-runs', [ReleaseRunsController, 'store'])
+      .use(middleware.jsonOnly())
+      .as('releaseRuns.store')
 
     router.get('/audit-log', [AuditLogController, 'index']).as('auditLog.index')
     router.get('/audit-log/:id', [AuditLogController, 'show']).where('id', id).as('auditLog.show')

@@ -4,11 +4,12 @@
 */
 import router from '@adonisjs/core/services/router'
 import { middleware } from '#start/kernel'
+import { numericId } from '#core/helpers/route_matchers'
 
 const CheckoutHooksController = () => import('#release/controllers/checkout_hooks_controller')
 const ReleaseAdminController = () => import('#release/controllers/release_admin_controller')
 
-const id = { match: /^[0-9]+$/, cast: (value: string) => Number(value) }
+const id = numericId
 const publicId = router.matchers.uuid()
 
 router

@@ -109,14 +109,21 @@ export function RunReleaseButton() {
   const [open, setOpen] = useState(false)
   const [productId, setProductId] = useState<number | ''>('')
   const [dryRun, setDryRun] = useState(false)
+  const [confirmation, setConfirmation] = useState('')
   const [busy, setBusy] = useState(false)
   const [result, setResult] = useState<ReleaseRunResult | null>(null)
   const products = useReleasedProducts(open)
+  // A real run moves money: the person types what runs (the product's id, or "all"), the way
+  // the API requires it, so a stray click or a wrong product choice runs nothing.
+  const expected = productId === '' ? 'all' : String(productId)
+  const confirmed = dryRun || confirmation.trim() === expected
+  const chosenTitle = products.find((product) => product.id === productId)?.productTitle ?? ''
 
   const close = () => {
     if (busy) return
     setOpen(false)
     setResult(null)
+    setConfirmation('')
   }
   const submit = async () => {
     setBusy(true)
@@ -124,6 +131,7 @@ export function RunReleaseButton() {
       const run = await dataProvider.runRelease({
         productId: productId === '' ? null : productId,
         dryRun,
+        ...(dryRun ? {} : { confirm: confirmation.trim() }),
       })
       setResult(run)
       refresh()
@@ -153,9 +161,10 @@ export function RunReleaseButton() {
                 margin="normal"
                 label={translate('dropslot.release_runs.product')}
                 value={productId}
-                onChange={(event) =>
+                onChange={(event) => {
                   setProductId(event.target.value === '' ? '' : Number(event.target.value))
-                }
+                  setConfirmation('')
+                }}
               >
                 <MenuItem value="">{translate('dropslot.release_runs.all_released')}</MenuItem>
                 {products.map((product) => (
@@ -175,6 +184,24 @@ export function RunReleaseButton() {
                   dryRun ? 'dropslot.release_runs.dry_run_hint' : 'dropslot.release_runs.real_hint'
                 )}
               </Typography>
+              {!dryRun && (
+                <MuiTextField
+                  fullWidth
+                  margin="normal"
+                  autoComplete="off"
+                  label={translate('dropslot.release_runs.confirm_label', { expected })}
+                  helperText={
+                    productId === ''
+                      ? translate('dropslot.release_runs.confirm_hint_all')
+                      : translate('dropslot.release_runs.confirm_hint_product', {
+                          title: chosenTitle,
+                          expected,
+                        })
+                  }
+                  value={confirmation}
+                  onChange={(event) => setConfirmation(event.target.value)}
+                />
+              )}
             </>
           )}
         </DialogContent>
@@ -183,7 +210,7 @@ export function RunReleaseButton() {
             {translate(result ? 'dropslot.release_runs.close' : 'dropslot.common.cancel')}
           </MuiButton>
           {!result && (
-            <MuiButton variant="contained" onClick={submit} disabled={busy}>
+            <MuiButton variant="contained" onClick={submit} disabled={busy || !confirmed}>
               {translate(
                 busy
                   ? 'dropslot.release_runs.running'

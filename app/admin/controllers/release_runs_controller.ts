@@ -3,11 +3,17 @@ import { adminRelease } from '#admin/services/admin_release_service'
 import { auditLog } from '#admin/services/audit_log_service'
 import { runReleaseValidator } from '#admin/validators/admin_validators'
 
-/** POST /api/admin/release-runs {productId?, dryRun?}: run release day now (201, the run record). */
+/**
+ * POST /api/admin/release-runs {productId?, dryRun, confirm?}: run release day now (201, the run
+ * record). JSON only (middleware.jsonOnly()), and only the body counts: a query string cannot
+ * turn a dry run into a real one.
+ */
 export default class ReleaseRunsController {
   async store(ctx: HttpContext) {
-    const payload = await ctx.request.validateUsing(runReleaseValidator)
-    const run = await adminRelease.run(payload, auditLog.fromRequest(ctx))
+    const { productId, dryRun } = await ctx.request.validateUsing(runReleaseValidator, {
+      data: ctx.request.body(),
+    })
+    const run = await adminRelease.run({ productId, dryRun }, auditLog.fromRequest(ctx))
     return ctx.response.created(run)
   }
 }

@@ -1,9 +1,9 @@
-import app from '@adonisjs/core/services/app'
 import { ExceptionHandler, type HttpContext } from '@adonisjs/core/http'
 import { errors as vineErrors } from '@vinejs/vine'
 import { errors as authErrors } from '@adonisjs/auth'
 import { errors as limiterErrors } from '@adonisjs/limiter'
 import { AppError, type FieldErrors } from '#core/exceptions/app_error'
+import { isDatabaseUnavailable } from '#core/helpers/db_errors'
 
 export type ErrorEnvelope = {
   success: false
@@ -25,13 +25,16 @@ const CODES_BY_STATUS: Record<number, string> = {
   429: 'too_many_requests',
 }
 
+/** Seconds a client is asked to wait before retrying while the database is unreachable. */
+export const DATABASE_RETRY_AFTER = 5
+
 /**
- * Every error leaves the server as the JSON envelope of design.md section 9, with the right
- * status. Anything unexpected is a 500 whose body says nothing about the internals.
+ * Every error leaves the server as the JSON envelope of the error contract, with the right
+ * status. Anything unexpected is a 500 whose body says nothing about the internals (no SQL, no
+ * host, no stack, in any environment): those go to the log with the request id. An unreachable
+ * database is a 503 with Retry-After, not a bug.
  */
 export default class HttpExceptionHandler extends ExceptionHandler {
-  protected debug = !app.inProduction
-
   async handle(error: unknown, ctx: HttpContext) {
     const { status, envelope, headers } = this.toEnvelope(error)
     for (const [name, value] of Object.entries(headers)) ctx.response.header(name, value)
@@ -41,7 +44,7 @@ export default class HttpExceptionHandler extends ExceptionHandler {
   async report(error: unknown, ctx: HttpContext) {
     const status = this.statusOf(error)
     if (status >= 500) {
-      ctx.logger.error({ err: error }, 'unexpected error')
+      ctx.logger.error({ err: error }, status === 503 ? 'database unavailable' : 'unexpected error')
     }
   }
 
@@ -105,6 +108,19 @@ export default class HttpExceptionHandler extends ExceptionHandler {
       }
     }
 
+    if (isDatabaseUnavailable(error)) {
+      headers['Retry-After'] = String(DATABASE_RETRY_AFTER)
+      return {
+        status: 503,
+        headers,
+        envelope: {
+          success: false,
+          error: 'The service is briefly unavailable. Please try again in a few seconds.',
+          code: 'service_unavailable',
+        },
+      }
+    }
+
     const status = this.statusOf(error)
     if (status >= 400 && status < 500) {
       return {
@@ -123,16 +139,14 @@ export default class HttpExceptionHandler extends ExceptionHandler {
       headers,
       envelope: {
         success: false,
-        error:
-          this.debug && error instanceof Error
-            ? `Something went wrong: ${error.message}`
-            : 'Something went wrong. Please try again.',
+        error: 'Something went wrong. Please try again.',
         code: 'server_error',
       },
     }
   }
 
   protected statusOf(error: unknown): number {
+    if (isDatabaseUnavailable(error)) return 503
     const candidate = (error as { status?: unknown; statusCode?: unknown }) ?? {}
     const status = Number(candidate.status ?? candidate.statusCode)
     return Number.isInteger(status) && status >= 400 && status <= 599 ? status : 500

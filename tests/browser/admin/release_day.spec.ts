@@ -48,7 +48,13 @@ test.group('Admin console: release day in Chromium', (group) => {
     const dialog = page.getByRole('dialog')
     await dialog.getByRole('combobox', { name: 'Product' }).click()
     await page.getByRole('option', { name: DEMO_RELEASE.title }).click()
-    await dialog.getByRole('button', { name: 'Run release', exact: true }).click()
+    // A real run is confirmed by typing the product's id; until then the button does nothing.
+    const runButton = dialog.getByRole('button', { name: 'Run release', exact: true })
+    assert.isTrue(await runButton.isDisabled())
+    await dialog.getByLabel(`Type ${product.id} to confirm`).fill('all')
+    assert.isTrue(await runButton.isDisabled())
+    await dialog.getByLabel(`Type ${product.id} to confirm`).fill(String(product.id))
+    await runButton.click()
 
     const result = dialog.getByTestId('release-run-result')
     await result.getByText(/8 submitted/).waitFor()

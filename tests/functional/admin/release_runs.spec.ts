@@ -18,6 +18,11 @@ async function countOf(model: typeof PaymentLedgerEntry | typeof EmailMessage) {
   return Number(rows[0].$extras.total)
 }
 
+async function runCount() {
+  const rows = await ReleaseRun.query().count('* as total')
+  return Number(rows[0].$extras.total)
+}
+
 test.group('Admin: run release day from the console', (group) => {
   group.each.setup(() => testUtils.db().withGlobalTransaction())
 
@@ -35,7 +40,7 @@ test.group('Admin: run release day from the console', (group) => {
     const response = await client
       .post('/api/admin/release-runs')
       .bearerToken(token)
-      .json({ productId: product.id })
+      .json({ productId: product.id, dryRun: false, confirm: String(product.id) })
     response.assertStatus(201)
     const run = response.body()
     assert.isNumber(run.id)
@@ -99,7 +104,7 @@ test.group('Admin: run release day from the console', (group) => {
     const response = await client
       .post('/api/admin/release-runs')
       .bearerToken(token)
-      .json({ productId: product.id })
+      .json({ productId: product.id, dryRun: false, confirm: String(product.id) })
     response.assertStatus(409)
     assert.equal(response.body().code, 'release_run_in_progress')
     assert.match(response.body().error, /Another release run is in progress \(cli:ops@host\)/)
@@ -120,7 +125,7 @@ test.group('Admin: run release day from the console', (group) => {
     const unknown = await client
       .post('/api/admin/release-runs')
       .bearerToken(token)
-      .json({ productId: 999999 })
+      .json({ productId: 999999, dryRun: false, confirm: '999999' })
     unknown.assertStatus(404)
     unknown.assertBodyContains({ code: 'product_not_found' })
   })
@@ -159,7 +164,7 @@ test.group('Admin: run release day from the console', (group) => {
     const run = await client
       .post('/api/admin/release-runs')
       .bearerToken(token)
-      .json({ productId: product.id })
+      .json({ productId: product.id, dryRun: false, confirm: String(product.id) })
     await client
       .post('/api/admin/release-runs')
       .bearerToken(token)
@@ -167,5 +172,107 @@ test.group('Admin: run release day from the console', (group) => {
     const after = await client.get('/api/admin/dashboard').bearerToken(token)
     assert.equal(after.body().lastReleaseRun.id, run.body().id)
     assert.equal(after.body().lastReleaseRun.ordersSubmitted, 1)
+  })
+
+  test('a request that is not parsed JSON runs nothing: 415 or 400, no run, no charge', async ({
+    assert,
+  }) => {
+    const { token } = await adminWithToken()
+    const { orders } = await releasedProductWithOrders(2)
+    const ledgerBefore = await countOf(PaymentLedgerEntry)
+    const base = `http://${process.env.HOST}:${process.env.PORT}/api/admin/release-runs`
+    const send = (contentType: string, body: string) =>
+      fetch(base, {
+        method: 'POST',
+        headers: { 'authorization': `Bearer ${token}`, 'content-type': contentType },
+        body,
+      })
+
+    const text = await send('text/plain', '{"dryRun":true}')
+    assert.equal(text.status, 415)
+    assert.deepInclude(await text.json(), { success: false, code: 'unsupported_media_type' })
+    const form = await send('application/x-www-form-urlencoded', 'dryRun=false&confirm=all')
+    assert.equal(form.status, 415)
+    const array = await send('application/json', '[{"dryRun":false,"confirm":"all"}]')
+    assert.equal(array.status, 400)
+    const arrayBody = (await array.json()) as { code: string }
+    assert.equal(arrayBody.code, 'malformed_body')
+    const empty = await send('application/json', '')
+    assert.equal(empty.status, 422)
+    const emptyBody = (await empty.json()) as { errors: Record<string, string> }
+    assert.equal(emptyBody.errors.dryRun, 'Say whether this is a dry run (dryRun: true or false).')
+
+    assert.equal(await runCount(), 0)
+    assert.equal(await countOf(PaymentLedgerEntry), ledgerBefore)
+    for (const original of orders) {
+      const order = await Order.findOrFail(original.id)
+      assert.equal(order.status, 'pending')
+    }
+  })
+
+  test('dryRun must be a real boolean, and a real run must name what it runs in confirm', async ({
+    client,
+    assert,
+  }) => {
+    const { token } = await adminWithToken()
+    const { product, orders } = await releasedProductWithOrders(1)
+    const post = (body: Record<string, unknown>, qs: Record<string, string> = {}) =>
+      client.post('/api/admin/release-runs').qs(qs).bearerToken(token).json(body)
+
+    const missing = await post({ productId: product.id })
+    missing.assertStatus(422)
+    assert.property(missing.body().errors, 'dryRun')
+    const stringly = await post({ productId: product.id, dryRun: 'true' })
+    stringly.assertStatus(422)
+    assert.property(stringly.body().errors, 'dryRun')
+
+    const unconfirmed = await post({ productId: product.id, dryRun: false })
+    unconfirmed.assertStatus(422)
+    assert.match(unconfirmed.body().errors.confirm, /confirm/i)
+    const wrongProduct = await post({ productId: product.id, dryRun: false, confirm: 'all' })
+    wrongProduct.assertStatus(422)
+    assert.equal(
+      wrongProduct.body().errors.confirm,
+      `Type "${product.id}" to confirm a real run of product ${product.id}.`
+    )
+    const allButNamed = await post({ dryRun: false, confirm: String(product.id) })
+    allButNamed.assertStatus(422)
+    assert.equal(
+      allButNamed.body().errors.confirm,
+      'Type "all" to confirm a real run of every released product.'
+    )
+    // The query string does not count: only the JSON body says what runs.
+    const viaQuery = await post({ dryRun: false }, { confirm: 'all' })
+    viaQuery.assertStatus(422)
+
+    assert.equal(await runCount(), 0)
+    const order = await Order.findOrFail(orders[0].id)
+    assert.equal(order.status, 'pending')
+
+    const all = await post({ dryRun: false, confirm: 'all' })
+    all.assertStatus(201)
+    assert.isNull(all.body().productId)
+    assert.equal(all.body().ordersSubmitted, 1)
+  })
+
+  test('marking an order by hand takes JSON only', async ({ client, assert }) => {
+    const { token } = await adminWithToken()
+    const order = await makeOrder({ status: 'pending' })
+    const response = await fetch(
+      `http://${process.env.HOST}:${process.env.PORT}/api/admin/orders/${order.publicId}/mark`,
+      {
+        method: 'POST',
+        headers: { 'authorization': `Bearer ${token}`, 'content-type': 'text/plain' },
+        body: '{"status":"success"}',
+      }
+    )
+    assert.equal(response.status, 415)
+    await order.refresh()
+    assert.equal(order.status, 'pending')
+    const json = await client
+      .post(`/api/admin/orders/${order.publicId}/mark`)
+      .bearerToken(token)
+      .json([{ status: 'success' }])
+    json.assertStatus(400)
   })
 })
