@@ -8,8 +8,9 @@
 |   GET one, POST, PUT, DELETE under /api/admin/<resource>;
 | - the spec's own admin calls (products/create, products/edit, products/id/:id, GET orders).
 |
-| Calls that move money (run release, mark an order) take `middleware.jsonOnly()`: a body that is
-| not a parsed JSON object is a 415/400, never a run with default values.
+| Calls that move money (run release; mark, refund, waive, retry or correct an order) take
+| `middleware.jsonOnly()`: a body that is not a parsed JSON object is a 415/400, never a run or a
+| money move with default values.
 |
 | Numeric ids match `numericId` (at most 15 digits), public ids (orders, customers) match `uuid`, so a static path
 | added later next to them (orders/resendAll, subscribers/export.csv) can never be taken for an id.
@@ -71,18 +72,22 @@ router
     router
       .post('/orders/:id/refund', [OrdersController, 'refund'])
       .where('id', publicId)
+      .use(middleware.jsonOnly())
       .as('orders.refund')
     router
       .post('/orders/:id/waive-fee', [OrdersController, 'waiveFee'])
       .where('id', publicId)
+      .use(middleware.jsonOnly())
       .as('orders.waiveFee')
     router
       .post('/orders/:id/retry', [OrdersController, 'retry'])
       .where('id', publicId)
+      .use(middleware.jsonOnly())
       .as('orders.retry')
     router
       .post('/orders/:id/correct', [OrdersController, 'correct'])
       .where('id', publicId)
+      .use(middleware.jsonOnly())
       .as('orders.correct')
     router
       .delete('/orders/:id', [OrdersController, 'destroy'])

@@ -139,6 +139,16 @@ test.group('Admin orders: tools to put money right', (group) => {
     const { token, user: admin } = await adminWithToken()
     const { order } = await paidOrder(3000)
 
+    // A form or a text body is never read as "refund everything": 415, nothing moves.
+    for (const tool of ['refund', 'waive-fee', 'retry', 'correct']) {
+      const form = await client
+        .post(`/api/admin/orders/${order.publicId}/${tool}`)
+        .bearerToken(token)
+        .form({ reason: 'Sent as a form' })
+      form.assertStatus(415)
+    }
+    assert.lengthOf(await gatewayFee(order).then(({ refunds }) => refunds), 0)
+
     const first = await client
       .post(`/api/admin/orders/${order.publicId}/refund`)
       .bearerToken(token)
