@@ -36,6 +36,14 @@ const dropslotConfig = {
     loginPerMinute: env.get('RATE_LIMIT_LOGIN_PER_MINUTE', 10),
     registerPerHour: env.get('RATE_LIMIT_REGISTER_PER_HOUR', 20),
     forgotPerHour: env.get('RATE_LIMIT_FORGOT_PER_HOUR', 5),
+    /** Card saves and token requests per customer, and per address (card testing). */
+    cardPerHour: env.get('RATE_LIMIT_CARD_PER_HOUR', 10),
+    cardPerIpPerHour: env.get('RATE_LIMIT_CARD_IP_PER_HOUR', 20),
+    promoPerMinute: env.get('RATE_LIMIT_PROMO_PER_MINUTE', 20),
+    /** Reset-token attempts (POST /api/resetpassword) per address: tokens cannot be guessed. */
+    resetPerHour: env.get('RATE_LIMIT_RESET_PER_HOUR', 10),
+    /** Newsletter sign-ups per address and per e-mail (each one sends an e-mail). */
+    newsletterPerHour: env.get('RATE_LIMIT_NEWSLETTER_PER_HOUR', 5),
   },
   /**
    * Public identifiers of the storefront's third-party pieces. Each one is optional: when it is

@@ -30,6 +30,7 @@ export default await Env.create(new URL('../', import.meta.url), {
   DB_POOL_MAX: Env.schema.number.optional(),
 
   REDIS_URL: Env.schema.string.optional(),
+  TRUSTED_PROXIES: Env.schema.string.optional(),
 
   PROFILE_TRANSPORT_KEY: (name: string, value?: string) => {
     if (!value || !/^[0-9a-fA-F]{64}$/.test(value)) {
@@ -53,6 +54,11 @@ export default await Env.create(new URL('../', import.meta.url), {
   RATE_LIMIT_LOGIN_PER_MINUTE: Env.schema.number.optional(),
   RATE_LIMIT_REGISTER_PER_HOUR: Env.schema.number.optional(),
   RATE_LIMIT_FORGOT_PER_HOUR: Env.schema.number.optional(),
+  RATE_LIMIT_CARD_PER_HOUR: Env.schema.number.optional(),
+  RATE_LIMIT_CARD_IP_PER_HOUR: Env.schema.number.optional(),
+  RATE_LIMIT_PROMO_PER_MINUTE: Env.schema.number.optional(),
+  RATE_LIMIT_RESET_PER_HOUR: Env.schema.number.optional(),
+  RATE_LIMIT_NEWSLETTER_PER_HOUR: Env.schema.number.optional(),
   RATE_LIMIT_CHECKOUT_PER_MINUTE: Env.schema.number.optional(),
   RATE_LIMIT_CHECKOUT_IP_PER_MINUTE: Env.schema.number.optional(),
 

@@ -2,6 +2,7 @@ import type { HttpContext } from '@adonisjs/core/http'
 import { accountService } from '#accounts/services/account_service'
 import { billingCardService } from '#accounts/services/billing_card_service'
 import { presentUserInfo, presentUserSummary } from '#accounts/services/user_presenter'
+import { consumeCardAttempt } from '#core/services/rate_limits'
 import {
   billingAddressValidator,
   updateProfileValidator,
@@ -21,7 +22,10 @@ export default class AccountController {
   async setBilling({ auth, request }: HttpContext) {
     const { billingAddress, token } = await request.validateUsing(billingAddressValidator)
     // The card first: if the gateway refuses it, nothing (not even the address) is written.
-    if (token) await billingCardService.saveToken(auth.getUserOrFail(), token)
+    if (token) {
+      await consumeCardAttempt({ ip: request.ip(), userId: auth.getUserOrFail().id })
+      await billingCardService.saveToken(auth.getUserOrFail(), token)
+    }
     const user = await accountService.setBillingAddress(auth.getUserOrFail(), {
       line1: billingAddress.address1,
       line2: billingAddress.address2 ?? null,
@@ -35,6 +39,7 @@ export default class AccountController {
 
   /** billing/genToken: `{encrypted}` card -> the gateway's one-time card token `{id}`. */
   async genToken({ auth, request }: HttpContext) {
+    await consumeCardAttempt({ ip: request.ip(), userId: auth.getUserOrFail().id })
     const token = await billingCardService.createToken(
       auth.getUserOrFail(),
       request.input('encrypted')

@@ -23,6 +23,12 @@ export default class PasswordResetController {
   }
 
   async reset({ request }: HttpContext) {
+    await consumeAttempt(
+      'reset',
+      { ip: request.ip() },
+      { requests: dropslotConfig.rateLimits.resetPerHour, duration: '1 hour' },
+      (wait) => `Too many reset attempts. Please wait ${wait} and try again.`
+    )
     const { hash, password } = await request.validateUsing(resetPasswordValidator)
     await passwordResetService.reset(hash, password)
     return { success: true, message: 'Your password has been changed. Please log in.' }

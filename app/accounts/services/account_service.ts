@@ -1,3 +1,4 @@
+import db from '@adonisjs/lucid/services/db'
 import { errors as authErrors } from '@adonisjs/auth'
 import User, { type BillingAddress } from '#accounts/models/user'
 import { AppError } from '#core/exceptions/app_error'
@@ -55,6 +56,21 @@ export class AccountService {
       dedupeKey: `user:${user.id}:welcome`,
     })
     return { user, token: await this.issueToken(user) }
+  }
+
+  /**
+   * Takes back an account this request has just created, when the request is refused after all
+   * (one-step checkout losing the last slot to a faster buyer): its tokens, its e-mails not sent
+   * yet and the account itself, in one transaction. Never for an account with orders.
+   */
+  async discardNew(user: User) {
+    await db.transaction(async (trx) => {
+      const orders = await trx.from('orders').where('user_id', user.id).count('* as total')
+      if (Number(orders[0].total) > 0) return
+      await trx.from('auth_access_tokens').where('tokenable_id', user.id).delete()
+      await trx.from('email_messages').where('user_id', user.id).where('status', 'queued').delete()
+      await trx.from('users').where('id', user.id).delete()
+    })
   }
 
   async login(email: string, password: string): Promise<{ user: User; token: string }> {

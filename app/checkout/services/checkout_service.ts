@@ -58,6 +58,11 @@ function soldOutSeen(productId: number) {
   return soldOut()
 }
 
+/** The 409 of a product whose release has dropped: its slots are no longer sold. */
+function releasedAlready() {
+  return AppError.conflict('This release has already dropped.', 'released')
+}
+
 /** A product id as the checkout reads it from a request body (number or numeric string). */
 export function productIdOf(value: unknown): number {
   return typeof value === 'number' ? value : Number(String(value))
@@ -100,9 +105,7 @@ export class CheckoutService {
       )
       if (!product || !product.avail) throw productNotFound()
       const { style, size } = this.chooseVariant(product, request.style, request.size)
-      if (product.isReleased) {
-        throw AppError.conflict('This release has already dropped.', 'released')
-      }
+      if (product.isReleased) throw releasedAlready()
       if (product.stockTaken >= product.totalStock) throw soldOutSeen(product.id)
       if (!profile) throw AppError.notFound(PROFILE_NOT_FOUND, 'profile_not_found')
       if (!(await cardOnFile(user))) {
@@ -216,7 +219,11 @@ export class CheckoutService {
       throw AppError.badRequest(INSUFFICIENT_CHECKOUT_DATA, 'insufficient_checkout_data')
     }
     const product = await catalogService.findAvailable(productIdOf(productId))
-    return { product, ...this.chooseVariant(product, style, size) }
+    const variant = this.chooseVariant(product, style, size)
+    // The refusals of the purchase itself, so a caller can refuse before it writes anything.
+    if (product.isReleased) throw releasedAlready()
+    if (product.stockTaken >= product.totalStock) throw soldOutSeen(product.id)
+    return { product, ...variant }
   }
 
   /**

@@ -37,7 +37,8 @@ export type CompleteUserRequest = {
  * the same CheckoutService as every other checkout.
  *
  * Everything that can be refused without writing (the e-mail, the envelope and its profile, the
- * product and its variant) is checked first. An existing account is used only by its own signed-in
+ * product and its variant, a product released or sold out) is checked first; a refusal that comes
+ * later (a slot lost to a faster buyer) takes back the profile and the new account. An existing account is used only by its own signed-in
  * owner: an anonymous caller cannot put a card or an order on someone else's account, so it is
  * asked to log in. Simultaneous calls for a new e-mail create one account (the unique index on
  * e-mail decides); the others are asked to log in. For a new e-mail the card is saved at the
@@ -101,14 +102,22 @@ export class CompleteUserService {
     }
 
     const profile = await profileService.create(user, profileData)
-    const order = await checkoutService.checkout(user, {
-      productId: variant.product.id,
-      style: variant.style,
-      size: variant.size,
-      profileId: profile.publicId,
-      promoCode: request.promoCode,
-    })
-    return { order, user, token: issuedToken }
+    try {
+      const order = await checkoutService.checkout(user, {
+        productId: variant.product.id,
+        style: variant.style,
+        size: variant.size,
+        profileId: profile.publicId,
+        promoCode: request.promoCode,
+      })
+      return { order, user, token: issuedToken }
+    } catch (error) {
+      // Refused after all (the last slot went to a faster buyer between the check and the
+      // purchase): what this request created is taken back, so a refusal leaves nothing behind.
+      await profileService.delete(user, profile.publicId)
+      if (!caller) await accountService.discardNew(user)
+      throw error
+    }
   }
 }
 

@@ -4,6 +4,7 @@ import { errors as authErrors } from '@adonisjs/auth'
 import { errors as limiterErrors } from '@adonisjs/limiter'
 import { AppError, type FieldErrors } from '#core/exceptions/app_error'
 import { isDatabaseUnavailable } from '#core/helpers/db_errors'
+import { TooManyAttemptsError } from '#core/services/rate_limits'
 
 export type ErrorEnvelope = {
   success: false
@@ -74,6 +75,9 @@ export default class HttpExceptionHandler extends ExceptionHandler {
     }
 
     if (error instanceof AppError) {
+      if (error instanceof TooManyAttemptsError) {
+        headers['Retry-After'] = String(error.retryAfterSeconds)
+      }
       return {
         status: error.status,
         headers,

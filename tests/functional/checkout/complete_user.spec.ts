@@ -159,6 +159,42 @@ test.group('One-step checkout (completeuser)', (group) => {
     await product.refresh()
     assert.equal(product.stockTaken, 0)
   })
+
+  test('a sold-out or released product is refused before anything is written', async ({
+    client,
+    assert,
+  }) => {
+    const soldOut = await productFor({ totalStock: 3, stockTaken: 3 })
+    const released = await productFor({ releaseAt: DateTime.now().minus({ hours: 1 }) })
+    const counts = async () => {
+      const tables = ['users', 'profiles', 'orders', 'auth_access_tokens', 'email_messages']
+      const gateway = ['sandbox_customers', 'sandbox_payment_methods']
+      const result: Record<string, number> = {}
+      for (const table of [...tables, ...gateway]) {
+        const [row] = await db.from(table).count('* as total')
+        result[table] = Number(row.total)
+      }
+      return result
+    }
+    const tokens = [await cardToken(), await cardToken()]
+    const before = await counts()
+
+    for (const [index, product, code] of [
+      [0, soldOut, 'sold_out'],
+      [1, released, 'released'],
+    ] as const) {
+      const response = await client.post('/api/checkout/completeuser').json({
+        email: `late-${index}@example.test`,
+        name: 'Late Buyer',
+        productId: product.id,
+        stripeToken: tokens[index],
+        acoDataPayload: envelope({ ...profilePayload(), style: 'Black', size: '9' }),
+      })
+      response.assertStatus(409)
+      assert.equal(response.body().code, code)
+    }
+    assert.deepEqual(await counts(), before)
+  })
 })
 
 test.group('One-step checkout under concurrency', (group) => {

@@ -1,5 +1,7 @@
 import { test } from '@japa/runner'
 import limiter from '@adonisjs/limiter/services/main'
+import { customerWithToken, envelope, TEST_CARDS } from '#tests/helpers'
+import { trustedProxies } from '#config/app'
 
 test.group('Rate limits', () => {
   test('{route} answers 429 with the envelope once the limit is spent')
@@ -45,6 +47,87 @@ test.group('Rate limits', () => {
       .post('/login')
       .json({ email: 'Target@Example.test', password: 'x' })
     response.assertStatus(429)
+  })
+
+  test('{name} has its own limit, refused in plain words')
+    .with([
+      {
+        name: 'the promo lookup',
+        limit: 20,
+        send: (client: any) => client.get('/api/promoLookup').qs({ promoCode: 'GUESS' }),
+        words: /^Too many promo code lookups\. Please wait .+ and try again\.$/,
+      },
+      {
+        name: 'a reset-token guess',
+        limit: 10,
+        send: (client: any) =>
+          client.post('/api/resetpassword').json({
+            hash: 'a'.repeat(64),
+            password: 'new-password',
+            confirmPassword: 'new-password',
+          }),
+        words: /^Too many reset attempts\. Please wait .+ and try again\.$/,
+      },
+      {
+        name: 'a newsletter sign-up',
+        limit: 5,
+        send: (client: any, n: number) =>
+          client.get('/api/addEmail').qs({ email: `n${n}@example.test` }),
+        words: /^Too many sign-ups\. Please wait .+ and try again\.$/,
+      },
+    ])
+    .run(async ({ client, assert }, row) => {
+      for (let attempt = 0; attempt < row.limit; attempt++) {
+        const response = await row.send(client, attempt)
+        assert.notEqual(response.status(), 429, `refused early, at attempt ${attempt + 1}`)
+      }
+      const refused = await row.send(client, row.limit)
+      refused.assertStatus(429)
+      assert.match(refused.body().error, row.words)
+      assert.isAbove(Number(refused.header('retry-after')), 0)
+    })
+
+  test('card attempts are limited per customer: declined cards cannot be tested one by one', async ({
+    client,
+    assert,
+  }) => {
+    const { token } = await customerWithToken()
+    const statuses: number[] = []
+    let refused: any = null
+    for (let attempt = 0; attempt < 11; attempt++) {
+      const response = await client
+        .post('/api/user/billing/genToken')
+        .bearerToken(token)
+        .json({
+          encrypted: envelope({
+            number: TEST_CARDS.declinedAtSave,
+            exp_month: 12,
+            exp_year: new Date().getFullYear() + 2,
+            cvc: '123',
+            name: 'Card Tester',
+          }),
+        })
+      statuses.push(response.status())
+      if (response.status() === 429) refused = response
+    }
+    assert.equal(statuses.filter((status) => status === 429).length, 1)
+    assert.equal(statuses.at(-1), 429)
+    assert.match(
+      refused.body().error,
+      /^Too many card attempts\. Please wait \d+ minutes and try again\.$/
+    )
+  })
+
+  test('forwarded addresses count only from configured proxies, never from anyone', ({
+    assert,
+  }) => {
+    const none = trustedProxies(undefined)
+    assert.isFalse(none('127.0.0.1', 0))
+    assert.isFalse(none('203.0.113.9', 0))
+    const proxies = trustedProxies('127.0.0.1, 10.0.0.0/8')
+    assert.isTrue(proxies('127.0.0.1', 0))
+    assert.isTrue(proxies('10.1.2.3', 0))
+    assert.isFalse(proxies('203.0.113.9', 0))
   })
 
   test('the Redis store counts attempts in Redis', async ({ assert }) => {

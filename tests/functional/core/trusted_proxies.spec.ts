@@ -1,0 +1,67 @@
+import { test } from '@japa/runner'
+import { spawn, spawnSync } from 'node:child_process'
+import { rmSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { setTimeout as sleep } from 'node:timers/promises'
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
+const LOADER = '--import=ts-node-maintained/register/esm'
+
+/**
+ * The production server as deployed with no TRUSTED_PROXIES: a client rotating X-Forwarded-For
+ * must still meet the per-address limits (before, production trusted every forwarded address).
+ */
+test.group('Trusted proxies in production', () => {
+  test('rotating X-Forwarded-For does not escape the password-reset limit', async ({ assert }) => {
+    const sqlite = `${ROOT}tmp/trusted-proxies-check.sqlite3`
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${sqlite}${suffix}`, { force: true })
+    const port = Number(process.env.PORT ?? 3334) + 60
+    const env = {
+      PATH: process.env.PATH,
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      APP_KEY: 'trusted-proxies-check-0123456789abcdef0123',
+      PROFILE_TRANSPORT_KEY: 'ab'.repeat(32),
+      VAULT_KEYS: `p1:${'cd'.repeat(32)}`,
+      INSTALLATION_ID: 'trustedproxiescheck01',
+      SANDBOX_WEBHOOK_SECRET: `whsec_${'7e'.repeat(24)}`,
+      SQLITE_PATH: sqlite,
+      HOLD_WORKER_ENABLED: 'false',
+      LOG_LEVEL: 'silent',
+    } as NodeJS.ProcessEnv
+    const migrated = spawnSync(process.execPath, [LOADER, 'ace.js', 'migration:run', '--force'], {
+      cwd: ROOT,
+      env,
+      encoding: 'utf8',
+    })
+    assert.equal(migrated.status, 0, migrated.stderr)
+
+    const server = spawn(process.execPath, [LOADER, 'bin/server.ts'], { cwd: ROOT, env })
+    try {
+      const base = `http://127.0.0.1:${port}`
+      for (let wait = 0; wait < 150; wait++) {
+        const up = await fetch(`${base}/health`).catch(() => null)
+        if (up) break
+        await sleep(200)
+      }
+      const statuses: number[] = []
+      for (let attempt = 0; attempt < 8; attempt++) {
+        const response = await fetch(`${base}/api/forgotpw`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'x-forwarded-for': `198.51.100.${attempt + 1}`,
+          },
+          body: JSON.stringify({ email: `someone-${attempt}@example.test` }),
+        })
+        statuses.push(response.status)
+      }
+      // The limit is 5 an hour per address: the forwarded addresses are not believed.
+      assert.deepEqual(statuses, [200, 200, 200, 200, 200, 429, 429, 429])
+    } finally {
+      server.kill('SIGKILL')
+      for (const suffix of ['', '-wal', '-shm']) rmSync(`${sqlite}${suffix}`, { force: true })
+    }
+  }).timeout(90_000)
+})
