@@ -60,8 +60,14 @@ export class PasswordResetService {
       const user = await User.findOrFail(record.userId, { client: trx })
       user.password = newPassword
       await user.save()
-      // A new password signs out every session that used the old one.
+      // A new password signs out every session that used the old one, and every other reset
+      // link of the account stops working: an older e-mail must not reset it again.
       await trx.from('auth_access_tokens').where('tokenable_id', user.id).delete()
+      await trx
+        .from('password_reset_tokens')
+        .where('user_id', user.id)
+        .whereNull('used_at')
+        .update({ used_at: sqlTime() })
     })
   }
 }

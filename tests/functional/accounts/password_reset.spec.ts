@@ -54,6 +54,31 @@ test.group('Password reset', (group) => {
     again.assertBodyContains({ code: 'invalid_reset_token' })
   })
 
+  test('a reset makes every other reset link of the account stop working', async ({
+    client,
+    assert,
+  }) => {
+    const { user } = await customerWithToken()
+    const { token: older } = await requestReset(client, user.email)
+    const { token: newer } = await requestReset(client, user.email)
+    assert.notEqual(older, newer)
+
+    const reset = await client
+      .post('/api/resetpassword')
+      .json({ hash: newer, password: 'brand-new-pass', confirmPassword: 'brand-new-pass' })
+    reset.assertStatus(200)
+
+    const stale = await client
+      .post('/api/resetpassword')
+      .json({ hash: older, password: 'someone-elses', confirmPassword: 'someone-elses' })
+    stale.assertStatus(400)
+    stale.assertBodyContains({ code: 'invalid_reset_token' })
+    const login = await client
+      .post('/login')
+      .json({ email: user.email, password: 'brand-new-pass' })
+    login.assertStatus(200)
+  })
+
   test('an unknown e-mail gets the same answer and no message', async ({ client }) => {
     const { message } = await requestReset(client, 'ghost@example.test')
     if (message) throw new Error('no e-mail should be recorded for an unknown address')
