@@ -10,6 +10,8 @@ import { isUniqueViolation } from '#core/helpers/db_errors'
 import type Order from '#orders/models/order'
 import type { OrderStatus } from '#orders/models/order'
 import { AppError } from '#core/exceptions/app_error'
+import { orderCardData } from '#orders/services/order_card_data'
+import { profileService } from '#profiles/services/profile_service'
 import { orderLifecycle, type Settlement } from '#orders/services/order_lifecycle'
 import { orderQueries } from '#orders/services/order_queries'
 import { checkoutService } from '#checkout/services/checkout_service'
@@ -268,6 +270,9 @@ export class AdminOrderActionsService {
     if (!order) {
       throw AppError.conflict('This order changed meanwhile; reload it.', 'order_changed')
     }
+    // Its card data was deleted when it failed: the checkout bot gets the profile's card again.
+    const card = await profileService.cardOf(order.userId, order.profileId)
+    if (card) await orderCardData.restore(order.id, card)
     await orderEmails.sendRetry(order)
     await this.trail(order, who, via, {
       kind: 'retry',

@@ -7,6 +7,7 @@ import { affectedRows } from '#core/helpers/db_errors'
 import { orderPaymentState } from '#orders/services/order_payment_state'
 import { slotStock } from '#checkout/services/slot_stock'
 import { paymentService } from '#payments/services/payment_service'
+import { orderCardData } from '#orders/services/order_card_data'
 import { crashPoint } from '#release/services/crash_points'
 import { sqlTime } from '#core/helpers/sql_time'
 import type { DriverSession } from '#core/services/driver_session'
@@ -362,6 +363,8 @@ export class OrderLifecycle {
         await orderPaymentState.feeWaived(order.id)
       }
     }
+    // A final order needs no card data any more (the fee uses the card saved at the gateway).
+    await orderCardData.purge(id)
     order = await Order.findOrFail(id)
     return { order, settlement }
   }

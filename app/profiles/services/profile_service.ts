@@ -92,6 +92,15 @@ export class ProfileService {
     await profile.delete()
   }
 
+  /** The full card of a customer's profile by its public id, or null (gone, or no card). */
+  async cardOf(userId: number, profileId: string): Promise<VaultedCard | null> {
+    const profile = await Profile.query()
+      .where('public_id', profileId)
+      .where('user_id', userId)
+      .first()
+    return profile?.cardVault ? this.openCard(profile) : null
+  }
+
   /** The full card, for the release-day export only (audited by the caller). */
   openCard(profile: Pick<Profile, 'cardVault'>): VaultedCard {
     return cardVault.open<VaultedCard>(profile.cardVault)

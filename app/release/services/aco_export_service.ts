@@ -13,6 +13,7 @@ import {
 } from '#profiles/services/bot_export_formats'
 import { auditLog, type AuditActor } from '#admin/services/audit_log_service'
 import { AppError } from '#core/exceptions/app_error'
+import { FINAL_STATUSES } from '#orders/services/order_card_data'
 
 export type ExportRequest = {
   format: unknown
@@ -44,6 +45,12 @@ export class AcoExportService {
   async forOrder(publicId: unknown, request: ExportRequest) {
     const { format, reason } = this.validate(request)
     const order = await orderQueries.findByPublicId(publicId)
+    if ((FINAL_STATUSES as readonly string[]).includes(order.status)) {
+      throw AppError.conflict(
+        `This order is final (${order.status === 'fail' ? 'failed' : order.status}); its card data was deleted, so there is nothing to export.`,
+        'order_final'
+      )
+    }
     return this.export([order], format, reason, request, {
       subjectType: 'order',
       subjectId: order.publicId,

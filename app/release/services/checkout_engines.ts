@@ -1,5 +1,5 @@
 import { createHash, createHmac } from 'node:crypto'
-import { mkdir, rename, writeFile } from 'node:fs/promises'
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises'
 import { isAbsolute, join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import app from '@adonisjs/core/services/app'
@@ -142,6 +142,16 @@ export class FilesEngine implements CheckoutEngine {
     await rename(`${target}.tmp`, target)
     return { status: 'submitted' }
   }
+}
+
+/**
+ * Deletes an order's task file once its result is in: the file holds the card number and CVV
+ * for the bot, which needs it no longer. A file already gone is fine.
+ */
+export async function removeTaskFile(orderPublicId: string, directory = releaseConfig().filesDir) {
+  const engine = new FilesEngine(directory)
+  await rm(join(engine.path, `${orderPublicId}.json`), { force: true })
+  await rm(join(engine.path, `${orderPublicId}.json.tmp`), { force: true })
 }
 
 export function createEngine(name: EngineName = releaseConfig().engine): CheckoutEngine {

@@ -6,6 +6,7 @@ import { failureCode } from '#orders/services/failure_reasons'
 import { orderEmails } from '#notifications/services/order_emails'
 import { isUniqueViolation } from '#core/helpers/db_errors'
 import { crashPoint } from '#release/services/crash_points'
+import { removeTaskFile } from '#release/services/checkout_engines'
 import type { OutcomeSource } from '#release/services/order_outcome'
 import { sqlTime } from '#core/helpers/sql_time'
 
@@ -146,6 +147,7 @@ export class ReleaseResults {
             code: task.reason_code ?? failureCode(null, task.reason),
           })
     crashPoint('settled')
+    if (task.engine === 'files') await removeTaskFile(order.publicId)
     await orderEmails.sendOutcome(order)
     crashPoint('emailed')
     const moneyPending = settlement.fee?.status === 'retry' || settlement.hold?.status === 'retry'

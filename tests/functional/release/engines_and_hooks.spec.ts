@@ -256,14 +256,16 @@ test.group('Release: webhook engine and result callbacks', (group) => {
 
   test('files engine writes task files; a results file settles them', async ({ assert }) => {
     const { product, orders } = await releasedProductWithOrders(3)
-    const directory = await mkdtemp(join(tmpdir(), 'dropslot-tasks-'))
+    // The configured folder, where the engine writes and results delete; results elsewhere.
+    const engine = new FilesEngine()
+    const directory = engine.path
+    const mine = (files: string[]) =>
+      files.filter((file) => orders.some((order) => file.startsWith(order.publicId)))
+    const resultsDirectory = await mkdtemp(join(tmpdir(), 'dropslot-results-'))
     try {
-      const report = await releaseRunner.run({
-        productId: product.id,
-        engine: new FilesEngine(directory),
-      })
+      const report = await releaseRunner.run({ productId: product.id, engine })
       assert.equal(report.awaitingResult, 3)
-      const files = await readdir(directory)
+      const files = mine(await readdir(directory))
       assert.sameMembers(
         files,
         orders.map((order) => `${order.publicId}.json`)
@@ -271,7 +273,7 @@ test.group('Release: webhook engine and result callbacks', (group) => {
       const task = JSON.parse(await readFile(join(directory, files[0]), 'utf8'))
       assert.properties(task, ['taskId', 'orderId', 'aco'])
 
-      const results = join(directory, 'results.csv')
+      const results = join(resultsDirectory, 'results.csv')
       await writeFile(
         results,
         [
@@ -293,6 +295,8 @@ test.group('Release: webhook engine and result callbacks', (group) => {
       assert.equal(await field(orders[0].id, 'feeStatus'), 'paid')
       assert.equal(await field(orders[1].id, 'status'), 'fail')
       assert.equal(await field(orders[2].id, 'status'), 'processing')
+      // The task files of the two results, with their card data, are gone; the third waits.
+      assert.deepEqual(mine(await readdir(directory)), [`${orders[2].publicId}.json`])
 
       // Importing the same file again applies nothing twice.
       const again = await importResults(results, { actor: { label: 'test' } })
@@ -302,7 +306,9 @@ test.group('Release: webhook engine and result callbacks', (group) => {
         .where('kind', 'fee')
       assert.lengthOf(fees, 1)
     } finally {
-      await rm(directory, { recursive: true, force: true })
+      await rm(resultsDirectory, { recursive: true, force: true })
+      for (const order of orders)
+        await rm(join(directory, `${order.publicId}.json`), { force: true })
     }
   })
 })

@@ -1,0 +1,68 @@
+import db from '@adonisjs/lucid/services/db'
+import { cardVault } from '#core/services/card_vault'
+import { affectedRows } from '#core/helpers/db_errors'
+
+/** The card inside an order's sealed snapshot: full while the order may still be checked out. */
+type SnapshotCard = {
+  name?: string
+  number?: string
+  code?: string
+  month?: string
+  year?: string
+  cardType?: string
+  last4?: string
+}
+type Snapshot = { card?: SnapshotCard | null } & Record<string, unknown>
+
+export const FINAL_STATUSES = ['success', 'fail', 'cancelled'] as const
+
+/**
+ * The card data an order keeps. The sealed snapshot holds the full card only for a checkout
+ * bot on release day; the fee and refunds use the card saved at the gateway, never this copy.
+ * So once an order is final (success, fail, cancelled) its number and CVV are deleted: the
+ * snapshot keeps the name, brand, expiry and last 4 digits. A failed order tried again gets its
+ * card back from the customer's profile.
+ */
+export class OrderCardData {
+  /** Deletes number and CVV from a final order's snapshot; false when nothing was left to do. */
+  async purge(orderId: number): Promise<boolean> {
+    const row = await db.from('orders').where('id', orderId).select('aco_vault', 'status').first()
+    if (!row?.aco_vault || !FINAL_STATUSES.includes(row.status)) return false
+    const snapshot = cardVault.open<Snapshot>(row.aco_vault)
+    const card = snapshot.card
+    if (!card || (!card.number && !card.code)) return false
+    const kept: SnapshotCard = { ...card, last4: card.last4 ?? String(card.number ?? '').slice(-4) }
+    delete kept.number
+    delete kept.code
+    snapshot.card = kept
+    // Conditional on the row as read: a concurrent change (a retry restoring the card) wins.
+    const updated = await db
+      .from('orders')
+      .where('id', orderId)
+      .where('aco_vault', row.aco_vault)
+      .update({ aco_vault: cardVault.seal(snapshot) })
+    return affectedRows(updated) === 1
+  }
+
+  /** Puts a full card back into the snapshot of an order that is active again (a retry). */
+  async restore(orderId: number, card: Required<Omit<SnapshotCard, 'last4'>>) {
+    const row = await db.from('orders').where('id', orderId).select('aco_vault').first()
+    if (!row?.aco_vault) return
+    const snapshot = cardVault.open<Snapshot>(row.aco_vault)
+    snapshot.card = { ...card }
+    await db
+      .from('orders')
+      .where('id', orderId)
+      .update({ aco_vault: cardVault.seal(snapshot) })
+  }
+
+  /** Whether the order's snapshot still holds a full card number or CVV. */
+  async holdsCard(orderId: number): Promise<boolean> {
+    const row = await db.from('orders').where('id', orderId).select('aco_vault').first()
+    if (!row?.aco_vault) return false
+    const card = cardVault.open<Snapshot>(row.aco_vault).card
+    return Boolean(card?.number || card?.code)
+  }
+}
+
+export const orderCardData = new OrderCardData()
