@@ -102,6 +102,8 @@ test.group('Payments settings: per-install secrets and ids', () => {
       }
     }
     for (const env of values) {
+      // Links in e-mails follow PORT unless APP_URL is set on purpose: no fixed port is copied.
+      assert.notProperty(env, 'APP_URL')
       assert.match(env.INSTALLATION_ID, INSTALLATION_ID_PATTERN)
       assert.match(env.SANDBOX_WEBHOOK_SECRET, /^whsec_[0-9a-f]{48}$/)
       const settings = resolvePaymentsSettings({
