@@ -1,7 +1,7 @@
 import { fetchUtils, HttpError } from 'react-admin'
 import { session } from './session'
 
-/** The server's error envelope (design.md section 9). */
+/** The server's error envelope (docs/decisions.md, "Error envelope"). */
 export type Envelope = {
   success: false
   error: string

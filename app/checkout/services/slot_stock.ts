@@ -9,9 +9,10 @@ const TAKE_SLOT = `UPDATE products SET stock_taken = stock_taken + 1 WHERE id = 
   AND stock_taken < total_stock AND (release_at IS NULL OR release_at > ?)`
 
 /**
- * The product's slot counter, changed only by single conditional statements (design.md 5), so
- * no interleaving of checkouts can ever take more than `total_stock` slots: the row is changed
- * only while `stock_taken < total_stock`, and the database applies each UPDATE atomically.
+ * The product's slot counter, changed only by single conditional statements (docs/decisions.md,
+ * "Order lifecycle"), so no interleaving of checkouts can ever take more than `total_stock` slots:
+ * the row is changed only while `stock_taken < total_stock`, and the database applies each UPDATE
+ * atomically.
  * (The catalog module owns the products table; these two statements are the slot purchase.)
  */
 export class SlotStock {

@@ -21,8 +21,8 @@ export type Settlement = {
 }
 
 /**
- * The order lifecycle of design.md section 5: (slot bought) -> pending -> processing -> success | fail, and
- * pending -> cancelled. Each transition is one conditional UPDATE (applied only from the states
+ * The order lifecycle (docs/decisions.md): (slot bought) -> pending -> processing -> success |
+ * fail, and pending -> cancelled. Each transition is one conditional UPDATE (applied only from the states
  * it may leave, with its timestamp), so re-applying it is a no-op; the money that follows a
  * transition is settled by `settle`, which is itself idempotent and ledger-backed. A crash at any
  * line is repaired by calling the same method again.

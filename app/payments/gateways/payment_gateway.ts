@@ -1,5 +1,5 @@
 /*
-| PaymentGateway (design.md section 6): amounts in cents, our own references, and an
+| PaymentGateway (docs/decisions.md, "Money"): amounts in cents, our own references, and an
 | idempotency key on every call that moves money or creates something, so a retried call is the
 | same provider request. Implementations: SandboxGateway (default) and StripeGateway.
 */

@@ -63,7 +63,10 @@ const profileFields = {
   billing: address(),
 }
 
-/** The decrypted `eProfile` of profiles/add: spec section 5, "Encrypted profile must have". */
+/**
+ * The decrypted `eProfile` of profiles/add: what an encrypted profile must have
+ * (docs/product.md, "Validation").
+ */
 export const newProfileValidator = vine.compile(vine.object({ ...profileFields, card: card() }))
 
 /** profiles/edit: the same, with the profile's id; the card may be left out to keep the saved one. */

@@ -61,12 +61,12 @@ function labelOf(actor: AuditActor | null | undefined) {
 }
 
 /**
- * The one outcome path (design section 7). Every way an order's result arrives (the simulator
- * within a run, a bot's callback, a results file, `orders:mark`, the console's Mark buttons)
- * comes here: the result is checked against the order and its release task first (nothing is
- * written for a result that is refused), then recorded on the task and applied (the lifecycle
- * moves the order and settles the money: fee on success, hold released; the customer is
- * e-mailed once), appended to the order's timeline and written to the audit log with who sent it.
+ * The one outcome path (docs/decisions.md, "Release day"). Every way an order's result arrives (the
+ * simulator within a run, a bot's callback, a results file, `orders:mark`, the console's Mark
+ * buttons) comes here: the result is checked against the order and its release task first (nothing
+ * is written for a result that is refused), then recorded on the task and applied (the lifecycle
+ * moves the order and settles the money: fee on success, hold released; the customer is e-mailed
+ * once), appended to the order's timeline and written to the audit log with who sent it.
  */
 export class OrderOutcome {
   /** Checks a result without changing anything: null when it may be applied. */
