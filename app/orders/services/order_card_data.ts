@@ -1,4 +1,5 @@
 import db from '@adonisjs/lucid/services/db'
+import logger from '@adonisjs/core/services/logger'
 import { cardVault } from '#core/services/card_vault'
 import { affectedRows } from '#core/helpers/db_errors'
 
@@ -14,6 +15,19 @@ type SnapshotCard = {
 }
 type Snapshot = { card?: SnapshotCard | null } & Record<string, unknown>
 
+/**
+ * The snapshot, or null when no key of ours opens it (a retired vault key): the order's outcome
+ * must never fail on its card copy, so that case is logged and left as it is.
+ */
+function readable(sealed: string, orderId: number): Snapshot | null {
+  try {
+    return cardVault.open<Snapshot>(sealed)
+  } catch {
+    logger.warn({ orderId }, 'order card snapshot cannot be opened with the vault keys')
+    return null
+  }
+}
+
 export const FINAL_STATUSES = ['success', 'fail', 'cancelled'] as const
 
 /**
@@ -28,9 +42,9 @@ export class OrderCardData {
   async purge(orderId: number): Promise<boolean> {
     const row = await db.from('orders').where('id', orderId).select('aco_vault', 'status').first()
     if (!row?.aco_vault || !FINAL_STATUSES.includes(row.status)) return false
-    const snapshot = cardVault.open<Snapshot>(row.aco_vault)
-    const card = snapshot.card
-    if (!card || (!card.number && !card.code)) return false
+    const snapshot = readable(row.aco_vault, orderId)
+    const card = snapshot?.card
+    if (!snapshot || !card || (!card.number && !card.code)) return false
     const kept: SnapshotCard = { ...card, last4: card.last4 ?? String(card.number ?? '').slice(-4) }
     delete kept.number
     delete kept.code
@@ -47,8 +61,8 @@ export class OrderCardData {
   /** Puts a full card back into the snapshot of an order that is active again (a retry). */
   async restore(orderId: number, card: Required<Omit<SnapshotCard, 'last4'>>) {
     const row = await db.from('orders').where('id', orderId).select('aco_vault').first()
-    if (!row?.aco_vault) return
-    const snapshot = cardVault.open<Snapshot>(row.aco_vault)
+    const snapshot = row?.aco_vault ? readable(row.aco_vault, orderId) : null
+    if (!snapshot) return
     snapshot.card = { ...card }
     await db
       .from('orders')
@@ -59,8 +73,7 @@ export class OrderCardData {
   /** Whether the order's snapshot still holds a full card number or CVV. */
   async holdsCard(orderId: number): Promise<boolean> {
     const row = await db.from('orders').where('id', orderId).select('aco_vault').first()
-    if (!row?.aco_vault) return false
-    const card = cardVault.open<Snapshot>(row.aco_vault).card
+    const card = row?.aco_vault ? readable(row.aco_vault, orderId)?.card : null
     return Boolean(card?.number || card?.code)
   }
 }

@@ -58,6 +58,13 @@ test.group('Card data of orders', (group) => {
     assert.equal(kept.number, '4242424242424242')
   })
 
+  test('an order whose card copy no key opens still ends normally', async ({ assert }) => {
+    const { orders } = await releasedProductWithOrders(1)
+    await Order.query().where('id', orders[0].id).update({ aco_vault: 'v1:not-ours' })
+    const { order } = await orderLifecycle.cancel(orders[0], { reason: 'Customer asked.' })
+    assert.equal(order.status, 'cancelled')
+  })
+
   test('the ACO download of a final order is refused with the reason', async ({
     client,
     assert,
