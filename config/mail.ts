@@ -2,8 +2,8 @@ import env from '#start/env'
 import { defineConfig, transports } from '@adonisjs/mail'
 
 /*
-| E-mail goes out over SMTP when SMTP_HOST is set. Without it, every message is still written to
-| the outbox (email_messages) with status "recorded", so nothing is lost and admins can read it.
+| E-mail goes out over SMTP when SMTP_HOST is set. Every message is written to the outbox
+| (email_messages) as "queued" whatever the writer's settings; a process with SMTP delivers it.
 */
 export const smtpConfigured = Boolean(env.get('SMTP_HOST'))
 

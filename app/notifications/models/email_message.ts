@@ -2,7 +2,8 @@ import { DateTime } from 'luxon'
 import { BaseModel, column } from '@adonisjs/lucid/orm'
 
 /**
- * recorded: kept in the outbox only (no SMTP configured); queued: waiting for delivery;
+ * queued: waiting for any process with SMTP to deliver it; recorded: only on rows written before
+ * every message was queued (nothing writes it now);
  * sending: claimed by a worker; sent; failed: gave up after the last attempt.
  */
 export type EmailStatus = 'recorded' | 'queued' | 'sending' | 'sent' | 'failed'

@@ -1,6 +1,5 @@
 import type { RenderedEmail } from '#notifications/templates'
 import { isUniqueViolation } from '#core/helpers/db_errors'
-import { smtpConfigured } from '#config/mail'
 import { sqlTime } from '#core/helpers/sql_time'
 import { type DriverSession, withDriverSession } from '#core/services/driver_session'
 
@@ -20,9 +19,10 @@ const RECORD_EMAIL = `INSERT INTO email_messages (to_address, template, subject,
 
 /**
  * Every e-mail goes through here and is recorded in the outbox (email_messages) before any
- * transport sees it, so admins can read what was sent and failed sends can be retried. With SMTP
- * configured the message is queued for the delivery worker (EmailDelivery); without it, it is
- * kept as "recorded".
+ * transport sees it, so admins can read what was sent and failed sends can be retried. Every
+ * message is queued whatever the writer's settings: any process with SMTP configured runs the
+ * delivery worker (EmailDelivery) and delivers it, so a message written by the CLI without SMTP
+ * is not stranded. It stays queued only while no process anywhere has SMTP.
  */
 export class NotificationService {
   /**
@@ -42,7 +42,7 @@ export class NotificationService {
         email.userId ?? null,
         email.orderId ?? null,
         email.dedupeKey ?? null,
-        smtpConfigured ? 'queued' : 'recorded',
+        'queued',
         now,
         now,
       ])
