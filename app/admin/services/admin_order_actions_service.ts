@@ -10,6 +10,7 @@ import { isUniqueViolation } from '#core/helpers/db_errors'
 import type Order from '#orders/models/order'
 import type { OrderStatus } from '#orders/models/order'
 import { AppError } from '#core/exceptions/app_error'
+import { transitionRefusal } from '#orders/services/transition_refusal'
 import { orderCardData } from '#orders/services/order_card_data'
 import { profileService } from '#profiles/services/profile_service'
 import { orderLifecycle, type Settlement } from '#orders/services/order_lifecycle'
@@ -40,19 +41,8 @@ export type AdminNewOrder = {
   promoCode?: string | null
 }
 
-const LABEL: Record<OrderStatus, string> = {
-  pending: 'pending',
-  processing: 'being processed',
-  success: 'successful',
-  fail: 'failed (refunded)',
-  cancelled: 'cancelled',
-}
-
 function refused(order: Pick<Order, 'status'>, wanted: string) {
-  return AppError.conflict(
-    `This order is ${LABEL[order.status]}; it cannot be ${wanted}.`,
-    'invalid_transition'
-  )
+  return AppError.conflict(transitionRefusal(order.status, wanted), 'invalid_transition')
 }
 
 /** What the money did, for the audit record (outcome statuses only, never card data). */

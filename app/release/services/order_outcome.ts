@@ -7,6 +7,7 @@ import { orderTimeline } from '#orders/services/order_timeline'
 import { failureCode } from '#orders/services/failure_reasons'
 import { auditLog, type AuditActor } from '#admin/services/audit_log_service'
 import { AppError } from '#core/exceptions/app_error'
+import { transitionRefusal } from '#orders/services/transition_refusal'
 import { affectedRows } from '#core/helpers/db_errors'
 import { sqlTime } from '#core/helpers/sql_time'
 import { crashPoint } from '#release/services/crash_points'
@@ -44,14 +45,6 @@ export type OutcomePlan = {
   repeat: boolean
   /** The service fee that would be charged now, in cents (0 for a failure or a repeat). */
   feeCents: number
-}
-
-const LABEL: Record<OrderStatus, string> = {
-  pending: 'pending',
-  processing: 'being processed',
-  success: 'successful',
-  fail: 'failed (refunded)',
-  cancelled: 'cancelled',
 }
 
 const ENGINES = new Set<OutcomeSource>(['simulator', 'webhook', 'files'])
@@ -275,7 +268,7 @@ function refusal(order: Pick<Order, 'status'>, wanted: string): Rejection {
   return {
     status: 409,
     code: 'invalid_transition',
-    reason: `This order is ${LABEL[order.status]}; it cannot be ${wanted}.`,
+    reason: transitionRefusal(order.status, wanted),
   }
 }
 
