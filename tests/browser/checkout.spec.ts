@@ -12,6 +12,7 @@ import {
   signInAs,
   uniqueEmail,
   useBrowser,
+  waitUntil,
 } from './helpers.js'
 
 /** Sign up, billing address, card, then the shop filtered to Nike and a product opened. */
@@ -125,7 +126,7 @@ test.group('Storefront: the customer journey to a Pending order', (group) => {
     assert.equal(await page.getByLabel('Size').count(), 0)
 
     await page.goto(`/product/${product.id}?promoCode=NOPE`)
-    await page.waitForFunction("localStorage.getItem('promoCode') === null")
+    await waitUntil(page, "localStorage.getItem('promoCode') === null")
     assert.equal(await page.locator('.product__price-old').count(), 0)
   })
 
@@ -204,7 +205,7 @@ test.group('Storefront: the customer journey to a Pending order', (group) => {
       route.fulfill({ contentType: 'text/javascript', body: '/* tag manager stand-in */' })
     )
     await page.goto(`/product/${product.id}`)
-    await page.waitForFunction('Array.isArray(window.dataLayer)')
+    await waitUntil(page, 'Array.isArray(window.dataLayer)')
     await checkOut(page, '9')
     await page.getByRole('button', { name: 'Secured' }).waitFor()
 

@@ -8,6 +8,7 @@ import { UserFactory } from '#database/factories/user_factory'
 import { profileService } from '#profiles/services/profile_service'
 import { envelope, profilePayload } from '#tests/helpers'
 import { newProfileValidator } from '#profiles/validators/profile_validator'
+import { contentSecurityDirectives } from '#config/shield'
 
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -126,4 +127,49 @@ export const STORED_USER = "localStorage.getItem('user')"
 /** The text of a locator, trimmed. */
 export async function textOf(page: Page, selector: string) {
   return ((await page.locator(selector).first().textContent()) ?? '').trim()
+}
+
+/**
+ * Waits until a JavaScript expression is true in the page. The pages run under a content
+ * security policy without 'unsafe-eval', which Playwright's waitForFunction needs for polling;
+ * page.evaluate is the browser's own evaluation and is not subject to it.
+ */
+export async function waitUntil(page: Page, expression: string, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs
+  while (!(await page.evaluate<boolean>(`Boolean(${expression})`))) {
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for: ${expression}`)
+    await page.waitForTimeout(50)
+  }
+}
+
+type Integrations = Parameters<typeof contentSecurityDirectives>[0]
+
+/**
+ * Serves the pages with the content security policy the server sends when these integrations
+ * are configured: for tests that configure integrations in the browser only (through a stand-in
+ * `/api/config`), where the real server's policy would rightly block the vendors' scripts.
+ */
+export async function servePolicyFor(page: Page, configured: Partial<Integrations>) {
+  const none: Integrations = {
+    mapsApiKey: null,
+    chatWidgetId: null,
+    analyticsId: null,
+    socialTimelineUrl: null,
+    cardProviderKey: null,
+  }
+  const directives = contentSecurityDirectives({ ...none, ...configured })
+  const policy = Object.entries(directives)
+    .map(
+      ([name, values]) =>
+        `${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} ${values.join(' ')}`
+    )
+    .join('; ')
+  await page.route('**/*', async (route) => {
+    if (route.request().resourceType() !== 'document') return route.fallback()
+    const response = await route.fetch()
+    await route.fulfill({
+      response,
+      headers: { ...response.headers(), 'content-security-policy': policy },
+    })
+  })
 }

@@ -4,7 +4,7 @@ import Product from '#catalog/models/product'
 import { DEMO_PRODUCTS } from '#database/seeders/demo_seeder'
 import { UserFactory } from '#database/factories/user_factory'
 import EmailMessage from '#notifications/models/email_message'
-import { PHONE, uniqueEmail, useBrowser } from './helpers.js'
+import { PHONE, servePolicyFor, uniqueEmail, useBrowser, waitUntil } from './helpers.js'
 
 const titlesIn = async (page: import('playwright-core').Page) =>
   page.locator('[data-testid="product-grid"] .product-card__title').allTextContents()
@@ -112,7 +112,8 @@ test.group('Storefront: home, shop and public pages', (group) => {
     await page.goto('/shop')
     const first = page.locator('.product-card img').first()
     await first.waitFor()
-    await page.waitForFunction(
+    await waitUntil(
+      page,
       "[...document.querySelectorAll('.product-card img')].slice(0, 3).every((img) => img.complete && img.naturalWidth > 0)"
     )
     assert.notInclude((await first.getAttribute('src')) ?? '', 'fallback')
@@ -138,6 +139,11 @@ test.group('Storefront: home, shop and public pages', (group) => {
     assert,
   }) => {
     const page = await browser.newPage()
+    await servePolicyFor(page, {
+      chatWidgetId: 'app123',
+      analyticsId: 'GTM-TEST',
+      socialTimelineUrl: 'https://x.com/dropslot',
+    })
     // Stand-ins for the vendors' scripts: nothing leaves the machine.
     await page.route('**/api/config', async (route) => {
       const upstream = await route.fetch()
@@ -164,12 +170,12 @@ test.group('Storefront: home, shop and public pages', (group) => {
     )
     await page.goto('/testimonials')
     await page.locator('.social-timeline a.twitter-timeline').waitFor()
-    await page.waitForFunction('Array.isArray(window.Intercom?.q)')
+    await waitUntil(page, 'Array.isArray(window.Intercom?.q)')
     const before = await page.evaluate<number>('window.Intercom.q.length')
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Shop' }).click()
     await page.waitForURL('**/shop')
     // The widget is told after the route renders: wait for the call rather than racing it.
-    await page.waitForFunction(`window.Intercom.q.length > ${before}`)
+    await waitUntil(page, `window.Intercom.q.length > ${before}`)
     const calls = await page.evaluate<string[]>('window.Intercom.q.map((call) => call[0])')
     assert.isAbove(calls.length, before)
     assert.equal(calls[0], 'boot')

@@ -156,7 +156,7 @@ test.group('Admin console in Chromium', (group) => {
     await page.getByText('Order marked Success').waitFor()
     await ledger.getByText('Service fee').waitFor()
     await ledger.getByText('Hold released').waitFor()
-    await page.getByText('NK-BROWSER-1').waitFor()
+    await page.getByText('NK-BROWSER-1', { exact: true }).waitFor()
     // The status chip next to the title says Success; the mark buttons are gone.
     await page.locator('.MuiChip-root', { hasText: 'Success' }).first().waitFor()
     assert.equal(await page.getByRole('button', { name: 'Mark success' }).count(), 0)
