@@ -52,7 +52,7 @@ export default class CheckoutController {
     })
   }
 
-  /** Generous per-customer and per-address limits (design.md 8); 429 envelope when exceeded. */
+  /** Generous per-customer and per-address limits (docs/decisions.md, "Security"); 429 after. */
   private async limit(ip: string, customerKey: string | null) {
     const limits = checkoutConfig.rateLimits
     await consumeAttempt(

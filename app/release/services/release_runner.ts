@@ -66,9 +66,9 @@ export type RunReport = {
 }
 
 /**
- * Release day (design.md section 7): products whose release time has come have their pending
- * orders submitted to the configured checkout engine; results are applied through the order
- * lifecycle (fee on success only, holds released) and the customer is e-mailed.
+ * Release day (docs/decisions.md, "Release day"): products whose release time has come have their
+ * pending orders submitted to the configured checkout engine; results are applied through the
+ * order lifecycle (fee on success only, holds released) and the customer is e-mailed.
  *
  * Safe to run every minute and after a crash: one run at a time (a DB lock with an expiry and
  * heartbeat), each order claimed by a conditional pending -> processing move, and every later
