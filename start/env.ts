@@ -96,6 +96,7 @@ export default await Env.create(new URL('../', import.meta.url), {
   CHECKOUT_WEBHOOK_URL: Env.schema.string.optional(),
   CHECKOUT_WEBHOOK_SECRET: Env.schema.string.optional(),
   CHECKOUT_WEBHOOK_ATTEMPTS: Env.schema.number.optional(),
+  CHECKOUT_BREAKER_FAILURES: Env.schema.number.optional(),
   CHECKOUT_WEBHOOK_BACKOFF_MS: Env.schema.number.optional(),
   CHECKOUT_WEBHOOK_TIMEOUT_MS: Env.schema.number.optional(),
   CHECKOUT_WEBHOOK_TOLERANCE_SECONDS: Env.schema.number.optional(),

@@ -167,6 +167,19 @@ export class OrderLifecycle {
   }
 
   /**
+   * processing -> pending: a claim given back because the order never reached the checkout
+   * engine (it could not be reached), so the next run takes it like any pending order.
+   */
+  async unclaim(orderOrId: Order | number): Promise<boolean> {
+    const result = await db
+      .from('orders')
+      .where('id', idOf(orderOrId))
+      .where('status', 'processing')
+      .update({ status: 'pending', processing_at: null, updated_at: sqlTime() })
+    return affectedRows(result) === 1
+  }
+
+  /**
    * pending|processing -> success (the retailer confirmed), then the fee is charged off-session
    * and the hold released. Calling it again on a successful order finishes whatever money step a
    * crash or an outage left undone.

@@ -31,7 +31,24 @@ export interface CheckoutEngine {
   submit(task: CheckoutTask): Promise<EngineResult>
 }
 
-export class EngineError extends Error {}
+export class EngineError extends Error {
+  constructor(
+    message: string,
+    /** The engine could not be reached (network, timeout, 5xx): the run's breaker counts these. */
+    public unreachable = false
+  ) {
+    super(message)
+  }
+}
+
+/** What went wrong with one delivery, in an operator's words: the system's code, not a class. */
+function deliveryFailure(error: unknown, timeoutMs: number): string {
+  const failure = error as { name?: string; cause?: { code?: string; message?: string } }
+  if (failure?.name === 'TimeoutError' || failure?.name === 'AbortError') {
+    return `no answer within ${timeoutMs} ms`
+  }
+  return failure?.cause?.code ?? failure?.cause?.message ?? failure?.name ?? 'network error'
+}
 
 /**
  * Local engine for demos and tests: deterministic per order and seed (a hash of both decides),
@@ -111,11 +128,13 @@ export class WebhookEngine implements CheckoutEngine {
         }
       } catch (error) {
         if (error instanceof EngineError) throw error
-        lastError = error instanceof Error ? error.name : 'network error'
+        lastError = deliveryFailure(error, this.options.timeoutMs)
       }
     }
+    const { url, attempts } = this.options
     throw new EngineError(
-      `The checkout bot did not accept task ${task.taskId} after ${this.options.attempts} attempts (${lastError}).`
+      `checkout engine unreachable at ${url}: ${lastError} after ${attempts} tries`,
+      true
     )
   }
 }

@@ -15,13 +15,18 @@ export function releaseConfig() {
     webhook: {
       url: env.get('CHECKOUT_WEBHOOK_URL', ''),
       secret: env.get('CHECKOUT_WEBHOOK_SECRET', ''),
-      attempts: env.get('CHECKOUT_WEBHOOK_ATTEMPTS', 4),
+      attempts: env.get('CHECKOUT_WEBHOOK_ATTEMPTS', 3),
       backoffMs: env.get('CHECKOUT_WEBHOOK_BACKOFF_MS', 500),
       timeoutMs: env.get('CHECKOUT_WEBHOOK_TIMEOUT_MS', 5000),
       /** How old (seconds) a signed result callback may be before it is refused. */
       toleranceSeconds: env.get('CHECKOUT_WEBHOOK_TOLERANCE_SECONDS', 300),
     },
     filesDir: env.get('CHECKOUT_FILES_DIR', 'tmp/checkout-tasks'),
+    /**
+     * The circuit breaker: after this many orders in a row whose engine could not be reached, the
+     * run stops submitting and ends failed (the orders stay pending for the next run).
+     */
+    breakerFailures: env.get('CHECKOUT_BREAKER_FAILURES', 3),
     /** A declined fee is tried again by later runs, at most this many attempts in all... */
     feeMaxAttempts: env.get('FEE_MAX_ATTEMPTS', 3),
     /** ...and no sooner than this many minutes after the last one. */

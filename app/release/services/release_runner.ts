@@ -175,17 +175,20 @@ export class ReleaseRunner {
         }
       } else {
         options.onPlan?.(ready.length + processing.length + unfinished.length + feeDue.length)
+        const breaker = { failuresInARow: 0, limit: Math.max(1, config.breakerFailures) }
         const step = async (work: () => Promise<void>) => {
           await work()
           await this.heartbeat(run, owner, config.lockTtlMs, report)
           options.onItem?.()
         }
-        for (const order of processing) await step(() => this.submit(order, engine!, run, report))
+        for (const order of processing) {
+          await step(() => this.submit(order, engine!, run, report, breaker))
+        }
         for (const order of ready) {
           await step(async () => {
             if (!(await orderLifecycle.claimForProcessing(order))) return
             crashPoint('claimed')
-            await this.submit(order, engine!, run, report)
+            await this.submit(order, engine!, run, report, breaker)
           })
         }
         for (const task of unfinished) {
@@ -228,7 +231,13 @@ export class ReleaseRunner {
     return orders.filter((order) => !handled.has(order.id))
   }
 
-  private async submit(order: Order, engine: CheckoutEngine, run: ReleaseRun, report: RunReport) {
+  private async submit(
+    order: Order,
+    engine: CheckoutEngine,
+    run: ReleaseRun,
+    report: RunReport,
+    breaker: { failuresInARow: number; limit: number }
+  ) {
     const task = await releaseResults.ensureTask(order, engine.name, run.id)
     if (task.status !== 'submitting') return
     await releaseResults.noteSubmitAttempt(order.id, run.id, engine.name)
@@ -259,8 +268,20 @@ export class ReleaseRunner {
       if (!(error instanceof EngineError)) throw error
       await releaseResults.noteSubmitError(order.id, error.message)
       report.submitErrors++
+      if (error.unreachable) {
+        // It never reached the engine: pending again, for the next run.
+        await orderLifecycle.unclaim(order)
+        breaker.failuresInARow++
+        if (breaker.failuresInARow >= breaker.limit) {
+          throw new EngineError(
+            `${error.message}; stopped after ${breaker.limit} orders in a row, all left pending`,
+            true
+          )
+        }
+      }
       return
     }
+    breaker.failuresInARow = 0
     crashPoint('submitted')
     report.submitted++
     if (result.status === 'submitted') {

@@ -9,10 +9,12 @@ import Order from '#orders/models/order'
 import PaymentLedgerEntry from '#payments/models/payment_ledger_entry'
 import AuditLog from '#admin/models/audit_log'
 import { releaseRunner } from '#release/services/release_runner'
+import ReleaseRun from '#release/models/release_run'
 import {
   EngineError,
   FilesEngine,
   signPayload,
+  SimulatorEngine,
   WebhookEngine,
 } from '#release/services/checkout_engines'
 import { importResults } from '#release/services/import_files'
@@ -194,6 +196,39 @@ test.group('Release: webhook engine and result callbacks', (group) => {
     } finally {
       await ok.close()
     }
+  })
+
+  test('a bot that is down stops the run after 3 orders in a row: failed, with the reason, orders left pending', async ({
+    assert,
+  }) => {
+    const { product, orders } = await releasedProductWithOrders(6)
+    // A port nothing listens on: opened, then closed again.
+    const probe = createServer()
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
+    const port = (probe.address() as AddressInfo).port
+    await new Promise((resolve) => probe.close(resolve))
+    const url = `http://127.0.0.1:${port}/hook`
+    const report = await releaseRunner.run({ productId: product.id, engine: webhook(url, 2) })
+    assert.equal(report.status, 'failed')
+    assert.equal(
+      report.error,
+      `checkout engine unreachable at ${url}: ECONNREFUSED after 2 tries; stopped after 3 orders in a row, all left pending`
+    )
+    assert.equal(report.submitted, 0)
+    assert.equal(report.submitErrors, 3)
+    const run = await ReleaseRun.findOrFail(report.runId)
+    assert.equal(run.status, 'failed')
+    assert.equal(run.error, report.error)
+    for (const order of orders) assert.equal(await field(order.id, 'status'), 'pending')
+
+    // With the engine back, the next run takes every order.
+    const next = await releaseRunner.run({
+      productId: product.id,
+      engine: new SimulatorEngine({ successRate: 1, delayMs: 0, seed: 'breaker' }),
+    })
+    assert.equal(next.status, 'finished')
+    assert.equal(next.submitted, 6)
+    assert.equal(next.succeeded, 6)
   })
 
   test('a bot that does not answer in time is tried again', async ({ assert }) => {
