@@ -51,10 +51,11 @@ export class CheckoutHooks {
    * for shape first (a malformed item: 422, nothing applied). Then each result goes through the
    * one outcome path on its own: an unknown order, or one not submitted to the webhook engine in
    * a run, is refused for that item with a code and reason, and the others are applied. The
-   * answer is stored with the delivery's id, so a replay gets the first answer again.
+   * answer is stored under a hash of the body, so a replay (even signed afresh) gets the first
+   * answer again.
    */
   async receive(rawBody: string, header: string | undefined) {
-    const signature = this.verify(rawBody, header)
+    this.verify(rawBody, header)
     let body: unknown
     try {
       body = JSON.parse(rawBody)
@@ -71,7 +72,8 @@ export class CheckoutHooks {
     }
     const results = items.map((item: unknown, index: number) => parseResult(item, index))
 
-    const eventId = createHash('sha256').update(signature).digest('hex')
+    // The delivery is known by its body, not its signature: a bot that retries signs afresh.
+    const eventId = createHash('sha256').update(rawBody).digest('hex')
     const stored = await this.storedAnswer(eventId)
     if (stored) return { ...stored, duplicate: true }
 
