@@ -49,5 +49,9 @@ export default defineConfig({
     forceExit: false,
   },
 
-  metaFiles: [{ pattern: 'database/seeders/data/**', reloadServer: false }],
+  metaFiles: [
+    { pattern: 'database/seeders/data/**', reloadServer: false },
+    // The operator CLI's launcher, so `npx dropslot` works from the production build.
+    { pattern: 'cli/dropslot.js', reloadServer: false },
+  ],
 })

@@ -11,13 +11,14 @@
 */
 import { fork, spawn, execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg, totalmem } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
 import { connect, resetDatabase, seed, verifyProduct } from './lib/store.js'
+import { buildWhenStale } from './lib/build.js'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const buildDir = join(root, 'build')
@@ -60,33 +61,6 @@ const load = () =>
   loadavg()
     .map((value) => value.toFixed(2))
     .join(' ')
-
-function newestMtime(target) {
-  if (!existsSync(target)) return 0
-  const stats = statSync(target)
-  if (!stats.isDirectory()) return stats.mtimeMs
-  let newest = stats.mtimeMs
-  for (const entry of readdirSync(target))
-    newest = Math.max(newest, newestMtime(join(target, entry)))
-  return newest
-}
-
-/** Builds the production server (node ace build) when build/ is missing or older than the code. */
-function buildWhenStale() {
-  const server = join(buildDir, 'bin', 'server.js')
-  const sources = ['app', 'config', 'start', 'database', 'bin', 'adonisrc.ts', 'package.json']
-  if (
-    existsSync(server) &&
-    sources.every((source) => newestMtime(join(root, source)) <= statSync(server).mtimeMs)
-  ) {
-    return
-  }
-  log('building the app (node ace build)...')
-  execFileSync(process.execPath, ['ace', 'build'], {
-    cwd: root,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  })
-}
 
 function appEnv(db, secrets) {
   return {
@@ -611,7 +585,7 @@ function printTable(kind, rows) {
   for (const line of lines) console.log(format(line))
 }
 
-buildWhenStale()
+buildWhenStale(root, log)
 console.log(
   `drop benchmark: U=${settings.users} S=${settings.slots} C=${settings.connections} ` +
     `duration=${settings.duration}s pool=${settings.pool ?? 10} | ${cpus().length} x ${cpus()[0]?.model} ` +

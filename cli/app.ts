@@ -4,14 +4,15 @@
 */
 process.env.TZ = 'UTC'
 
-import 'reflect-metadata'
 import type { ApplicationService } from '@adonisjs/core/types'
-import { createIgnitor } from '../bin/ignitor.js'
 
 let booted: ApplicationService | null = null
 
 export async function bootApp(): Promise<ApplicationService> {
   if (booted) return booted
+  // Loaded here, not at the top: `--help` and bad usage answer without loading the framework.
+  await import('reflect-metadata')
+  const { createIgnitor } = await import('../bin/ignitor.js')
   const app = createIgnitor().createApp('console')
   await app.init()
   await app.boot()

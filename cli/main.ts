@@ -8,6 +8,7 @@ import { registerOrderCommands } from './commands/orders.js'
 import { registerEmailCommands } from './commands/emails.js'
 import { registerAcoCommands } from './commands/aco.js'
 import { registerProductCommands } from './commands/products.js'
+import { registerCardCommands } from './commands/cards.js'
 
 const program = new Command()
   .name('dropslot')
@@ -24,6 +25,7 @@ registerOrderCommands(program)
 registerEmailCommands(program)
 registerAcoCommands(program)
 registerProductCommands(program)
+registerCardCommands(program)
 
 function messageOf(error: unknown): string {
   const candidate = error as { messages?: { field: string; message: string }[]; message?: string }

@@ -32,6 +32,11 @@ const dropslotConfig = {
   /** Server-only keys of the card vault; the first one encrypts, all of them decrypt. */
   vaultKeys: parseVaultKeys(env.get('VAULT_KEYS')),
   passwordResetTtlMinutes: env.get('PASSWORD_RESET_TTL_MINUTES', 60),
+  /**
+   * How long a profile's card security code is kept after it was entered, when the customer did
+   * not choose to keep it and has no active order with the profile.
+   */
+  cardCodeRetentionHours: env.get('CARD_CODE_RETENTION_HOURS', 24),
   rateLimits: {
     loginPerMinute: env.get('RATE_LIMIT_LOGIN_PER_MINUTE', 10),
     registerPerHour: env.get('RATE_LIMIT_REGISTER_PER_HOUR', 20),

@@ -2,6 +2,23 @@ import env from '#start/env'
 import app from '@adonisjs/core/services/app'
 import { defineConfig, targets } from '@adonisjs/core/logger'
 
+/*
+| Servers log to stdout. The operator CLI (and ace) log to stderr, so a command's own output on
+| stdout (`--json` included) stays clean while the operations log streams beside it.
+*/
+const destination = app.getEnvironment() === 'console' ? 2 : 1
+
+/** pino-pretty is a dev dependency: a build installed with `--omit=dev` logs plain JSON. */
+function prettyInstalled() {
+  try {
+    import.meta.resolve('pino-pretty')
+    return true
+  } catch {
+    return false
+  }
+}
+const pretty = !app.inProduction && prettyInstalled()
+
 const loggerConfig = defineConfig({
   default: 'app',
 
@@ -36,8 +53,8 @@ const loggerConfig = defineConfig({
       },
       transport: {
         targets: targets()
-          .pushIf(!app.inProduction, targets.pretty())
-          .pushIf(app.inProduction, targets.file({ destination: 1 }))
+          .pushIf(pretty, targets.pretty({ destination }))
+          .pushIf(!pretty, targets.file({ destination }))
           .toArray(),
       },
     },

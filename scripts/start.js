@@ -4,26 +4,15 @@
 | seeds the demo data outside production, then serves everything on PORT (3333 by default).
 */
 import { spawnSync, spawn } from 'node:child_process'
-import { existsSync, readdirSync, statSync, symlinkSync, mkdirSync, lstatSync } from 'node:fs'
+import { existsSync, statSync, symlinkSync, mkdirSync, lstatSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import path from 'node:path'
 import { ensureEnvFile, readEnvFile } from './env_file.js'
+import { newestMtime } from './newest_mtime.js'
 
 const rootUrl = new URL('../', import.meta.url)
 const root = fileURLToPath(rootUrl)
 const buildDir = path.join(root, 'build')
-
-function newestMtime(target) {
-  if (!existsSync(target)) return 0
-  const stats = statSync(target)
-  if (!stats.isDirectory()) return stats.mtimeMs
-  let newest = stats.mtimeMs
-  for (const entry of readdirSync(target)) {
-    if (entry === 'node_modules' || entry === 'dist') continue
-    newest = Math.max(newest, newestMtime(path.join(target, entry)))
-  }
-  return newest
-}
 
 function isStale(output, sources) {
   if (!existsSync(output)) return true

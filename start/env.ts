@@ -42,6 +42,7 @@ export default await Env.create(new URL('../', import.meta.url), {
 
   ACCESS_TOKEN_TTL: Env.schema.string.optional(),
   TOKEN_LAST_USED_FLUSH_MS: Env.schema.number.optional(),
+  CARD_CODE_RETENTION_HOURS: Env.schema.number.optional(),
   PASSWORD_RESET_TTL_MINUTES: Env.schema.number.optional(),
   SUPPORT_EMAIL: Env.schema.string.optional(),
   MAIL_FROM: Env.schema.string.optional(),

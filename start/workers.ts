@@ -1,6 +1,7 @@
 /*
 | Background loops of the web process (preloaded for the "web" environment only; tests and the
-| CLI call the same services directly): e-mail delivery and the hold worker.
+| CLI call the same services directly): e-mail delivery, the hold worker and the
+| card security code retention.
 */
 import app from '@adonisjs/core/services/app'
 import { backgroundWorkers } from '#core/services/background_workers'
@@ -8,6 +9,7 @@ import { emailDelivery } from '#notifications/services/email_delivery'
 import { smtpConfigured } from '#config/mail'
 import paymentsConfig from '#config/payments'
 import { holdWorker } from '#payments/services/hold_worker'
+import { cardCodeRetention } from '#profiles/services/card_code_retention'
 
 if (smtpConfigured) {
   backgroundWorkers.register({
@@ -16,6 +18,13 @@ if (smtpConfigured) {
     run: () => emailDelivery.deliverDue(),
   })
 }
+
+// Card security codes past their retention are deleted (also `dropslot cards:purge`).
+backgroundWorkers.register({
+  name: 'card-code-retention',
+  everyMs: 15 * 60 * 1000,
+  run: () => cardCodeRetention.purgeDue(),
+})
 
 backgroundWorkers.start()
 app.terminating(() => backgroundWorkers.stop())

@@ -182,6 +182,7 @@ const messages: TranslationMessages = {
     products: {
       slots_hint: 'Total slots can never go below the %{taken} already taken.',
       sizes_hint: 'Shoes 4-14 in half steps, clothing XS-XL, or one size (OS).',
+      brands_hint: 'Pick from the brands in the catalogue, or type a new one and press Enter.',
       styles_hint: 'Comma-separated, e.g. Black,White',
       image_hint: 'An https:// URL or a path on this site, like /images/products/x.svg',
       total_below_taken: 'Must be at least the %{taken} slots already taken',
@@ -339,7 +340,13 @@ const messages: TranslationMessages = {
       submitted: 'Submitted',
       succeeded: 'Succeeded',
       failed: 'Failed',
+      awaiting: 'Awaiting bot',
+      error: 'Error',
       took: 'Took',
+      status_running: 'Running',
+      status_finished: 'Finished',
+      status_failed: 'Failed',
+      status_interrupted: 'Interrupted',
     },
     search: {
       products: 'Search title, slug, brand',

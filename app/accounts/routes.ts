@@ -20,6 +20,7 @@ router
     router
       .post('/api/user/billing/genToken', [AccountController, 'genToken'])
       .as('billing.genToken')
+    router.post('/api/user/delete', [AccountController, 'destroy']).as('delete')
   })
   .as('accounts')
   .use(middleware.auth())

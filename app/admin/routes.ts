@@ -103,6 +103,10 @@ router
       .put('/customers/:id', [CustomersController, 'update'])
       .where('id', publicId)
       .as('customers.update')
+    router
+      .delete('/customers/:id', [CustomersController, 'destroy'])
+      .where('id', publicId)
+      .as('customers.destroy')
 
     router.get('/promo-codes', [PromoCodesController, 'index']).as('promoCodes.index')
     router.post('/promo-codes', [PromoCodesController, 'store']).as('promoCodes.store')

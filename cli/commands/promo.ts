@@ -1,6 +1,7 @@
 import type { Command } from 'commander'
 import { bootApp } from '../app.js'
 import { printResult, UsageError } from '../output.js'
+import { cliActor } from '../actor.js'
 
 function positiveInteger(value: string, name: string) {
   if (!/^\d+$/.test(value)) throw new UsageError(`${name} must be a whole number`)
@@ -30,8 +31,22 @@ export function registerPromoCommands(program: Command) {
           expiresAt: options.expires ?? null,
         }
         await bootApp()
+        const actor = await cliActor(program)
         const { promoCodeService } = await import('#checkout/services/promo_code_service')
+        const { auditLog } = await import('#admin/services/audit_log_service')
         const promo = await promoCodeService.create(parsed)
+        await auditLog.record({
+          actor,
+          action: 'promo.create',
+          subjectType: 'promo_code',
+          subjectId: promo.id,
+          meta: {
+            promoCode: promo.code,
+            percent: promo.percent,
+            maxUses: promo.maxUses,
+            via: 'cli',
+          },
+        })
         printResult(program.opts(), { success: true, promo: promoCodeService.present(promo) }, [
           `Created ${promo.code}: ${promo.percent}% off` +
             (promo.maxUses ? `, ${promo.maxUses} uses` : '') +

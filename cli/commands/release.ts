@@ -1,6 +1,7 @@
 import type { Command } from 'commander'
 import { bootApp } from '../app.js'
 import { CommandFailed, printResult, printTable, progressBar, UsageError } from '../output.js'
+import { cliActor } from '../actor.js'
 
 export function positiveId(value: string | undefined, name: string): number | null {
   if (value === undefined) return null
@@ -26,7 +27,9 @@ export function registerReleaseCommands(program: Command) {
         throw new UsageError('--engine must be simulator, webhook or files')
       }
       await bootApp()
+      const actor = await cliActor(program)
       const { releaseRunner } = await import('#release/services/release_runner')
+      const { auditLog } = await import('#admin/services/audit_log_service')
       let bar = progressBar(program.opts(), 0, 'release')
       const report = await releaseRunner.run({
         productId,
@@ -36,12 +39,39 @@ export function registerReleaseCommands(program: Command) {
         onItem: () => bar.increment(),
       })
       bar.stop()
+      if (report.runId !== null) {
+        await auditLog.record({
+          actor,
+          action: report.dryRun ? 'release.dry_run' : 'release.run',
+          subjectType: 'release_run',
+          subjectId: report.runId,
+          meta: {
+            productId,
+            engine: report.engine,
+            status: report.status,
+            submitted: report.submitted,
+            succeeded: report.succeeded,
+            failed: report.failed,
+            feesCharged: report.feesCharged,
+            feesDue: report.feesDue,
+            via: 'cli',
+            ...(report.error ? { error: report.error } : {}),
+          },
+        })
+      }
       if (report.status === 'failed') {
         throw new CommandFailed(`Release run #${report.runId} failed: ${report.error}`, report)
       }
       const lines: string[] = []
       if (report.status === 'skipped') {
         lines.push(`Another release run is in progress (${report.lockedBy}); nothing done.`)
+      } else if (report.runId === null) {
+        lines.push(
+          report.products.length
+            ? 'Nothing to do: no order of a released product waits for a submission, a result ' +
+                'or a fee (no run recorded).'
+            : 'Nothing to do: no product has reached its release time (no run recorded).'
+        )
       } else {
         lines.push(
           `Release run #${report.runId}${report.dryRun ? ' (dry run)' : ''}, engine ${report.engine}`
@@ -77,14 +107,50 @@ export function registerReleaseCommands(program: Command) {
     })
 
   program
+    .command('release:unlock')
+    .description(
+      'Free the release lock of a run whose process died, so the next run starts now; audited'
+    )
+    .requiredOption('--reason <text>', 'why (kept in the audit log)')
+    .option('--force', 'free it even though its holder renewed it recently')
+    .action(async (options: { reason: string; force?: boolean }) => {
+      if (!options.reason.trim()) throw new UsageError('--reason must say why')
+      await bootApp()
+      const actor = await cliActor(program)
+      const { releaseRunner } = await import('#release/services/release_runner')
+      const { auditLog } = await import('#admin/services/audit_log_service')
+      const { AppError } = await import('#core/exceptions/app_error')
+      let result
+      try {
+        result = await releaseRunner.unlock({ force: options.force, by: actor.label })
+      } catch (error) {
+        if (error instanceof AppError) throw new CommandFailed(error.message)
+        throw error
+      }
+      await auditLog.record({
+        actor,
+        action: 'release.unlock',
+        subjectType: 'release_lock',
+        reason: options.reason.trim(),
+        meta: { ...result, forced: Boolean(options.force) },
+      })
+      printResult(program.opts(), { success: true, ...result }, [
+        result.unlocked
+          ? `Freed the release lock held by ${result.owner}.`
+          : 'The release lock was free.',
+        `${result.interruptedRuns} run(s) marked interrupted; the next run takes their orders over.`,
+      ])
+    })
+
+  program
     .command('release:status')
     .description('Orders by status, fees charged and due, holds open, last run')
     .option('--product <id>', 'only this product')
     .action(async (options: { product?: string }) => {
       const productId = positiveId(options.product, '--product')
       await bootApp()
-      const { releaseRunner } = await import('#release/services/release_runner')
-      const status = await releaseRunner.status(productId)
+      const { releaseStatus } = await import('#release/services/release_status')
+      const status = await releaseStatus.status(productId)
       const run = status.lastRun
       printResult(program.opts(), { success: true, ...status }, [
         productId ? `Product #${productId}` : 'All products',
@@ -100,7 +166,9 @@ export function registerReleaseCommands(program: Command) {
         `Awaiting a bot's result: ${status.awaitingResult}`,
         run
           ? `Last run: #${run.id} ${run.status} at ${run.finishedAt ?? run.startedAt} (${run.engine}; ` +
-            `${run.ordersSubmitted} submitted, ${run.ordersSucceeded} succeeded, ${run.ordersFailed} failed)`
+            `${run.ordersSubmitted} submitted, ${run.ordersAwaiting} awaiting, ` +
+            `${run.ordersSucceeded} succeeded, ${run.ordersFailed} failed)` +
+            (run.error ? `\n  ${run.error}` : '')
           : 'Last run: none yet',
         ...(status.runningNow ? [`Running now: ${status.runningNow}`] : []),
       ])
@@ -109,7 +177,8 @@ export function registerReleaseCommands(program: Command) {
   program
     .command('schedule:work')
     .description(
-      'Run release:run every minute in this process (for hosts without cron); also delivers e-mail'
+      'Run release:run every minute in this process (for hosts without cron); also delivers ' +
+        'e-mail and deletes card security codes no longer needed'
     )
     .option('--every <seconds>', 'interval in seconds', '60')
     .option('--once', 'run one tick and exit (for testing the scheduler)')
@@ -121,12 +190,14 @@ export function registerReleaseCommands(program: Command) {
       const { releaseRunner } = await import('#release/services/release_runner')
       const { smtpConfigured } = await import('#config/mail')
       const { emailDelivery } = await import('#notifications/services/email_delivery')
+      const { cardCodeRetention } = await import('#profiles/services/card_code_retention')
       const json = program.opts().json
       const tick = async () => {
         try {
           const report = await releaseRunner.run({ trigger: 'schedule' })
           // Hosts without the web process still get their e-mail out.
           if (smtpConfigured) await emailDelivery.deliverDue()
+          await cardCodeRetention.purgeDue()
           const line = json
             ? JSON.stringify({ at: new Date().toISOString(), ...report })
             : `${new Date().toISOString()} run #${report.runId ?? '-'} ${report.status}: ` +

@@ -1,6 +1,7 @@
 import { test } from '@japa/runner'
 import User from '#accounts/models/user'
-import { PHONE, readyCustomer, signInAs, useBrowser } from './helpers.js'
+import Profile from '#profiles/models/profile'
+import { PHONE, readyCustomer, signInAs, STORED_USER, useBrowser } from './helpers.js'
 
 test.group('Storefront: account overview', (group) => {
   const browser = useBrowser(group)
@@ -89,5 +90,26 @@ test.group('Storefront: account overview', (group) => {
     await page.getByText('•••• 4444').waitFor()
     const saved = await User.findOrFail(user.id)
     assert.equal(saved.cardLast4, '4444')
+  })
+
+  test('deleting the account asks for the password, then signs out', async ({ assert }) => {
+    const { user } = await readyCustomer()
+    const page = await browser.newPage(PHONE)
+    await signInAs(page, user)
+    await page.goto('/user/account')
+    await page.getByRole('button', { name: 'Delete account' }).click()
+    await page.getByLabel('Password').fill('not-my-password')
+    await page.getByRole('button', { name: 'Delete my account' }).click()
+    await page.getByText('Your password is not correct.').waitFor()
+    const stillThere = await User.findOrFail(user.id)
+    assert.isNull(stillThere.deletedAt)
+
+    await page.getByLabel('Password').fill('correct-horse-battery')
+    await page.getByRole('button', { name: 'Delete my account' }).click()
+    await page.getByText('Your account was deleted.').waitFor()
+    assert.isNull(await page.evaluate(STORED_USER))
+    const deleted = await User.findOrFail(user.id)
+    assert.isNotNull(deleted.deletedAt)
+    assert.lengthOf(await Profile.query().where('user_id', user.id), 0)
   })
 })

@@ -2,6 +2,12 @@ import { test } from '@japa/runner'
 import type { Page } from 'playwright-core'
 import Product from '#catalog/models/product'
 import User from '#accounts/models/user'
+import Profile from '#profiles/models/profile'
+import db from '@adonisjs/lucid/services/db'
+import { DateTime } from 'luxon'
+import { cardVault } from '#core/services/card_vault'
+import { sqlTime } from '#core/helpers/sql_time'
+import { cardCodeRetention } from '#profiles/services/card_code_retention'
 import { UserFactory } from '#database/factories/user_factory'
 import { DEMO_PROMO } from '#database/seeders/demo_seeder'
 import {
@@ -108,6 +114,38 @@ test.group('Storefront: the customer journey to a Pending order', (group) => {
     const button = page.getByRole('button', { name: 'Select New Profile' })
     await button.waitFor()
     assert.isTrue(await button.isDisabled())
+    // Disabled, but legible: full colour, not faded below a 4.5:1 contrast.
+    const opacity = await button.evaluate(
+      (element) => (globalThis as any).getComputedStyle(element).opacity
+    )
+    assert.equal(opacity, '1')
+  })
+
+  test('a profile whose security code was deleted asks for it at Confirm', async ({ assert }) => {
+    const { user, profile } = await readyCustomer('Code')
+    await db
+      .from('profiles')
+      .where('id', profile.id)
+      .update({ card_code_at: sqlTime(DateTime.now().minus({ hours: 48 })) })
+    await cardCodeRetention.purgeDue()
+    const product = await Product.findByOrFail('slug', 'adidas-samba-og-cloud-white')
+    const page = await browser.newPage(PHONE)
+    await saveCardThroughApi(await signInAs(page, user))
+
+    await page.goto(`/product/${product.id}`)
+    await page.getByLabel('Size').selectOption('9')
+    await page.getByRole('button', { name: 'Checkout' }).click()
+    const code = page.getByLabel('Card security code')
+    await code.waitFor()
+    await page.getByRole('button', { name: 'Confirm' }).click()
+    await page.getByText("Please enter your card's 3 or 4 digit security code.").waitFor()
+    await code.pressSequentially('4x21')
+    assert.equal(await code.inputValue(), '421')
+    await page.getByRole('button', { name: 'Confirm' }).click()
+    await page.waitForURL('**/user/orders', { timeout: 20000 })
+
+    const saved = await Profile.findOrFail(profile.id)
+    assert.equal(cardVault.open<{ code: string }>(saved.cardVault).code, '421')
   })
 
   test('a promo code from the link strikes the price through; a bad one is cleared', async ({
@@ -145,6 +183,40 @@ test.group('Storefront: the customer journey to a Pending order', (group) => {
     await page.getByRole('button', { name: 'Checkout' }).click()
     await page.getByRole('button', { name: 'Cancel' }).click()
     await page.getByRole('button', { name: 'Checkout' }).waitFor()
+    // Focus comes back to the Checkout button, not to the top of the page.
+    await waitUntil(page, "document.activeElement?.textContent?.trim() === 'Checkout'")
+  })
+
+  test('a product link opened logged out comes back to the product after login', async () => {
+    const { user } = await readyCustomer()
+    const product = await Product.findByOrFail('slug', 'adidas-samba-og-cloud-white')
+    const page = await browser.newPage(PHONE)
+    await page.goto(`/product/${product.id}`)
+    await page.waitForURL(`**/login?next=%2Fproduct%2F${product.id}`)
+    await page.getByLabel('Email').fill(user.email)
+    await page.getByLabel('Password').fill('correct-horse-battery')
+    await page.getByRole('button', { name: 'Log in' }).click()
+    await page.waitForURL(`**/product/${product.id}`)
+    await page.getByRole('heading', { name: product.title }).waitFor()
+
+    // A crafted link to another site is not followed.
+    const other = await browser.newPage()
+    await other.goto('/login?next=%2F%2Fevil.example%2F')
+    await other.getByLabel('Email').fill(user.email)
+    await other.getByLabel('Password').fill('correct-horse-battery')
+    await other.getByRole('button', { name: 'Log in' }).click()
+    await other.waitForURL('**/shop')
+  })
+
+  test('a card the gateway declines says so on the card step', async () => {
+    const page = await browser.newPage()
+    await signInAs(page, await UserFactory.apply('withBilling').create())
+    await page.goto('/addCard')
+    await page.getByLabel('Card Number').pressSequentially('4000000000000002')
+    await page.getByLabel('MM/YY').pressSequentially('1230')
+    await page.getByLabel('CVV').fill('123')
+    await page.getByRole('button', { name: 'Add and Shop' }).click()
+    await page.getByText('Your card was declined. Try another card.').waitFor()
   })
 
   test('a customer without billing address or card is sent to finish those steps', async ({
@@ -154,13 +226,13 @@ test.group('Storefront: the customer journey to a Pending order', (group) => {
     const page = await browser.newPage()
     await signInAs(page, await UserFactory.create())
     await page.goto(`/product/${product.id}`)
-    await page.waitForURL('**/addBilling')
+    await page.waitForURL(`**/addBilling?next=%2Fproduct%2F${product.id}`)
 
     const withBilling = await UserFactory.apply('withBilling').create()
     const other = await browser.newPage()
     await signInAs(other, withBilling)
     await other.goto(`/product/${product.id}`)
-    await other.waitForURL('**/addCard')
+    await other.waitForURL(`**/addCard?next=%2Fproduct%2F${product.id}`)
     assert.equal(await other.getByLabel('Card Number').getAttribute('maxlength'), '19')
     await other.getByLabel('Card Number').pressSequentially('4242424242424241')
     assert.equal(await other.getByLabel('Card Number').inputValue(), '4242 4242 4242 4241')

@@ -47,6 +47,7 @@ test.group('Storefront: checkout profiles', (group) => {
     await dialog.getByText('Please enter a valid card.').waitFor()
 
     await dialog.getByLabel('Card Number').fill('5555555555554444')
+    await dialog.getByLabel('Keep my security code for later releases', { exact: false }).check()
     await dialog.getByRole('button', { name: 'Save' }).click()
     await page.getByRole('dialog').waitFor({ state: 'hidden' })
 
@@ -62,6 +63,7 @@ test.group('Storefront: checkout profiles', (group) => {
     assert.equal(saved.shipping.firstName, 'Sam')
     assert.equal(saved.shipping.lastName, 'Carter')
     assert.equal(saved.cardLast4, '4444')
+    assert.isTrue(Boolean(saved.keepCardCode))
   })
 
   test('editing a profile keeps its card when the card step is left blank', async ({ assert }) => {

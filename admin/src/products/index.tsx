@@ -3,6 +3,7 @@ import { Avatar, Box, Typography } from '@mui/material'
 import InventoryIcon from '@mui/icons-material/Inventory2'
 import { useFormContext, useWatch } from 'react-hook-form'
 import {
+  AutocompleteArrayInput,
   BooleanField,
   BooleanInput,
   CheckboxGroupInput,
@@ -34,6 +35,7 @@ import {
   minValue,
   maxValue,
   required,
+  useGetList,
   useRecordContext,
   useTranslate,
   type Validator,
@@ -164,20 +166,38 @@ function SizesInput() {
   )
 }
 
+/** Every brand tag the catalogue uses (plus the usual ones), so new products pick from them. */
+function useKnownBrands() {
+  const { data } = useGetList('products', {
+    pagination: { page: 1, perPage: 500 },
+    sort: { field: 'id', order: 'DESC' },
+  })
+  const used = (data ?? []).flatMap((product) => String(product.tags ?? '').split(','))
+  return [...new Set([...BRANDS, ...used].map((tag) => tag.trim().toLowerCase()))]
+    .filter(Boolean)
+    .sort()
+}
+
+/** Brands from the catalogue's tags; typing a name that is not there yet adds it. */
 function BrandInput() {
   const record = useRecordContext()
   const existing = String(record?.tags ?? '')
     .split(',')
     .filter(Boolean)
-  const choices = [...new Set([...BRANDS, ...existing])].map((tag) => ({ id: tag, name: tag }))
+  const known = useKnownBrands()
+  const choices = [...new Set([...known, ...existing])].map((tag) => ({ id: tag, name: tag }))
   return (
-    <CheckboxGroupInput
+    <AutocompleteArrayInput
       source="tags"
       choices={choices}
       format={(value: unknown) =>
         typeof value === 'string' ? value.split(',').filter(Boolean) : ((value as string[]) ?? [])
       }
-      row
+      onCreate={(typed?: string) => {
+        const tag = (typed ?? '').trim().toLowerCase()
+        return tag ? { id: tag, name: tag } : undefined
+      }}
+      helperText="dropslot.products.brands_hint"
     />
   )
 }

@@ -2,6 +2,7 @@ import { useState } from 'react'
 import {
   Alert,
   Box,
+  Chip,
   Button as MuiButton,
   Dialog,
   DialogActions,
@@ -242,7 +243,15 @@ const ReleaseRunActions = () => (
 )
 
 /** Release runs, as the release-day module records them (GET /api/admin/release-runs). */
+const RUN_STATUS_COLORS: Record<string, 'default' | 'info' | 'success' | 'error'> = {
+  running: 'info',
+  finished: 'success',
+  failed: 'error',
+  interrupted: 'error',
+}
+
 export function ReleaseRunList() {
+  const translate = useTranslate()
   return (
     <List
       sort={{ field: 'startedAt', order: 'DESC' }}
@@ -251,9 +260,38 @@ export function ReleaseRunList() {
       exporter={false}
       actions={<ReleaseRunActions />}
     >
-      <Datagrid bulkActionButtons={false} empty={<Empty />}>
+      <Datagrid
+        bulkActionButtons={false}
+        empty={<Empty />}
+        rowSx={(record) =>
+          record.status === 'failed' || record.status === 'interrupted'
+            ? { backgroundColor: 'rgba(211, 47, 47, 0.08)' }
+            : {}
+        }
+      >
         <DateField source="startedAt" showTime />
-        <TextField source="status" />
+        <FunctionField
+          source="status"
+          render={(record) => (
+            <Chip
+              size="small"
+              color={RUN_STATUS_COLORS[record.status] ?? 'default'}
+              label={translate(`dropslot.release_runs.status_${record.status}`, {
+                _: record.status,
+              })}
+            />
+          )}
+        />
+        <FunctionField
+          source="productId"
+          label="dropslot.release_runs.product"
+          sortable={false}
+          render={(record) =>
+            record.productId
+              ? `#${record.productId} ${record.productTitle ?? ''}`
+              : translate('dropslot.release_runs.all_released')
+          }
+        />
         <TextField source="trigger" />
         <FunctionField
           source="dryRun"
@@ -262,15 +300,38 @@ export function ReleaseRunList() {
         />
         <TextField source="engine" />
         <NumberField source="ordersSubmitted" label="dropslot.release_runs.submitted" />
-        <NumberField source="ordersSucceeded" label="dropslot.release_runs.succeeded" />
-        <NumberField source="ordersFailed" label="dropslot.release_runs.failed" />
+        <NumberField
+          source="ordersAwaiting"
+          label="dropslot.release_runs.awaiting"
+          sortable={false}
+        />
+        <NumberField
+          source="ordersSucceeded"
+          label="dropslot.release_runs.succeeded"
+          sortable={false}
+        />
+        <NumberField source="ordersFailed" label="dropslot.release_runs.failed" sortable={false} />
         <NumberField source="feesDue" label="dropslot.release_runs.fees_due" sortable={false} />
         <FunctionField
           label="dropslot.release_runs.took"
           render={(record) =>
-            record.finishedAt && record.startedAt
-              ? `${Math.round((new Date(record.finishedAt).getTime() - new Date(record.startedAt).getTime()) / 1000)} s`
-              : '…'
+            record.durationSeconds === null || record.durationSeconds === undefined
+              ? '…'
+              : `${record.durationSeconds} s`
+          }
+        />
+        <FunctionField
+          source="error"
+          label="dropslot.release_runs.error"
+          sortable={false}
+          render={(record) =>
+            record.error ? (
+              <Typography variant="body2" color="error" sx={{ maxWidth: 360 }}>
+                {record.error}
+              </Typography>
+            ) : (
+              ''
+            )
           }
         />
       </Datagrid>

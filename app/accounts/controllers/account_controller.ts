@@ -2,7 +2,9 @@ import type { HttpContext } from '@adonisjs/core/http'
 import { accountService } from '#accounts/services/account_service'
 import { billingCardService } from '#accounts/services/billing_card_service'
 import { presentUserInfo, presentUserSummary } from '#accounts/services/user_presenter'
-import { consumeCardAttempt } from '#core/services/rate_limits'
+import { consumeAttempt, consumeCardAttempt } from '#core/services/rate_limits'
+import { accountDeletion } from '#accounts/services/account_deletion'
+import dropslotConfig from '#config/dropslot'
 import {
   billingAddressValidator,
   updateProfileValidator,
@@ -55,6 +57,18 @@ export default class AccountController {
         expYear: token.expYear,
       },
     }
+  }
+
+  /** POST /api/user/delete {password}: the account and its card data, confirmed by password. */
+  async destroy({ auth, request }: HttpContext) {
+    const user = auth.getUserOrFail()
+    await consumeAttempt(
+      'account-delete',
+      { ip: request.ip(), email: user.email },
+      { requests: dropslotConfig.rateLimits.loginPerMinute, duration: '1 minute' }
+    )
+    await accountDeletion.byCustomer(user, request.input('password'), request.ip())
+    return { success: true }
   }
 
   async listUsers() {

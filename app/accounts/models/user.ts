@@ -82,6 +82,10 @@ export default class User extends compose(BaseModel, AuthFinder) {
   @column.dateTime({ autoCreate: true, autoUpdate: true })
   declare updatedAt: DateTime | null
 
+  /** Set when the customer deleted the account (the row stays, emptied, for its orders). */
+  @column.dateTime()
+  declare deletedAt: DateTime | null
+
   @beforeCreate()
   static assignUuid(user: User) {
     user.uuid ??= randomUUID()

@@ -63,13 +63,14 @@ export class AccountService {
    * (one-step checkout losing the last slot to a faster buyer): its tokens, its e-mails not sent
    * yet and the account itself, in one transaction. Never for an account with orders.
    */
-  async discardNew(user: User) {
-    await db.transaction(async (trx) => {
+  async discardNew(user: User): Promise<boolean> {
+    return db.transaction(async (trx) => {
       const orders = await trx.from('orders').where('user_id', user.id).count('* as total')
-      if (Number(orders[0].total) > 0) return
+      if (Number(orders[0].total) > 0) return false
       await trx.from('auth_access_tokens').where('tokenable_id', user.id).delete()
       await trx.from('email_messages').where('user_id', user.id).where('status', 'queued').delete()
       await trx.from('users').where('id', user.id).delete()
+      return true
     })
   }
 
@@ -115,16 +116,41 @@ export class AccountService {
   }
 
   /** Creates an admin, or promotes the existing account with that e-mail (its password stays). */
-  async createAdmin(input: { email: string; password: string; name: string }) {
-    const payload = await adminAccountValidator.validate(input)
-    const existing = await User.findBy('email', payload.email)
+  /**
+   * `users:create-admin`: a new admin, or an existing account promoted. For an existing account a
+   * password given on purpose (`setPassword`) replaces its password, and its tokens and reset links
+   * stop working, as after a password reset.
+   */
+  async createAdmin(input: {
+    email: string
+    password: string
+    name: string
+    setPassword?: boolean
+  }) {
+    const payload = await adminAccountValidator.validate({
+      email: input.email,
+      password: input.password,
+      name: input.name,
+    })
+    const existing = await User.query()
+      .where('email', payload.email)
+      .whereNull('deleted_at')
+      .first()
     if (existing) {
-      existing.role = 'admin'
-      await existing.save()
-      return { user: existing, created: false }
+      await db.transaction(async (trx) => {
+        existing.useTransaction(trx)
+        existing.role = 'admin'
+        if (input.setPassword) {
+          existing.password = payload.password
+          await trx.from('auth_access_tokens').where('tokenable_id', existing.id).delete()
+          await trx.from('password_reset_tokens').where('user_id', existing.id).delete()
+        }
+        await existing.save()
+      })
+      return { user: existing, created: false, passwordSet: Boolean(input.setPassword) }
     }
     const user = await User.create({ ...payload, role: 'admin' })
-    return { user, created: true }
+    return { user, created: true, passwordSet: true }
   }
 
   async issueToken(user: User): Promise<string> {

@@ -21,4 +21,8 @@ export default class CustomersController {
       auditLog.fromRequest(ctx)
     )
   }
+
+  async destroy(ctx: HttpContext) {
+    return adminCustomers.destroy(String(ctx.params.id).toLowerCase(), auditLog.fromRequest(ctx))
+  }
 }

@@ -5,6 +5,7 @@ import { auditLog, type AuditEntry } from '#admin/services/audit_log_service'
 import { customerList } from '#admin/services/list_definitions'
 import { presentCustomer } from '#admin/services/presenters'
 import { runList } from '#admin/services/rest_query'
+import { accountDeletion } from '#accounts/services/account_deletion'
 
 type Who = Pick<AuditEntry, 'actor' | 'ip'>
 
@@ -78,6 +79,28 @@ export class AdminCustomersService {
       meta: { email: user.email, changed },
     })
     return this.show(user.uuid)
+  }
+
+  /**
+   * Deletes a customer's account and card data, as the customer can from the storefront (refused
+   * while an order is active). Admin accounts are demoted first, so no one deletes an admin by a
+   * slip of the hand, nor themselves.
+   */
+  async destroy(uuid: string, who: Who) {
+    const user = await this.find(uuid)
+    if (user.role === 'admin') {
+      throw AppError.conflict(
+        'This account is an admin: change its role to customer before deleting it.',
+        'admin_account'
+      )
+    }
+    const shown = presentCustomer(user)
+    await accountDeletion.delete(user, {
+      actor: who.actor ?? { label: 'admin' },
+      ip: who.ip,
+      via: 'admin',
+    })
+    return shown
   }
 }
 

@@ -243,6 +243,15 @@ export class AdminOrderActionsService {
         'release_not_open'
       )
     }
+    // Its card data was deleted when it failed: the checkout bot needs the profile's card again.
+    const card = await profileService.cardOf(before.userId, before.profileId)
+    if (!card?.number || !card.code) {
+      throw AppError.conflict(
+        "The customer's card for this order is no longer kept (profile deleted, or its security " +
+          'code deleted after the retention period); they need to check out again.',
+        'card_not_kept'
+      )
+    }
     let order
     try {
       order = await orderLifecycle.retry(before.id, (trx) =>
@@ -260,9 +269,7 @@ export class AdminOrderActionsService {
     if (!order) {
       throw AppError.conflict('This order changed meanwhile; reload it.', 'order_changed')
     }
-    // Its card data was deleted when it failed: the checkout bot gets the profile's card again.
-    const card = await profileService.cardOf(order.userId, order.profileId)
-    if (card) await orderCardData.restore(order.id, card)
+    await orderCardData.restore(order.id, card)
     await orderEmails.sendRetry(order)
     await this.trail(order, who, via, {
       kind: 'retry',

@@ -1,6 +1,6 @@
 import { AppError } from '#core/exceptions/app_error'
 import { auditLog, type AuditEntry } from '#admin/services/audit_log_service'
-import { releaseRunner, presentRun, type RunReport } from '#release/services/release_runner'
+import { releaseRunner, presentOneRun, type RunReport } from '#release/services/release_runner'
 
 export type ConsoleRunOptions = { productId?: number | null; dryRun?: boolean }
 
@@ -40,7 +40,7 @@ export class AdminReleaseService {
         ...(report.error ? { error: report.error } : {}),
       },
     })
-    return { ...presentRun(run), report: presentReport(report) }
+    return { ...(await presentOneRun(run)), report: presentReport(report) }
   }
 }
 

@@ -7,7 +7,7 @@ import { completeUserService } from '#checkout/services/complete_user_service'
 import { presentOrder } from '#orders/services/order_presenter'
 
 export default class CheckoutController {
-  /** POST /api/checkout/withprofile {productId, style, size, profileId, promoCode?} */
+  /** POST /api/checkout/withprofile {productId, style, size, profileId, promoCode?, eCardCode?} */
   async withProfile({ auth, request, response }: HttpContext) {
     const user = auth.getUserOrFail()
     await this.limit(request.ip(), `customer-${user.uuid}`)
@@ -18,6 +18,7 @@ export default class CheckoutController {
       size: body.size,
       profileId: body.profileId,
       promoCode: body.promoCode,
+      eCardCode: body.eCardCode,
     })
     return response.created({ success: true, order: presentOrder(order) })
   }

@@ -12,6 +12,8 @@ import { orderLifecycle, type NewOrder, type OpenedOrder } from '#orders/service
 import { AppError } from '#core/exceptions/app_error'
 import { isUniqueViolation } from '#core/helpers/db_errors'
 import { cardVault } from '#core/services/card_vault'
+import { transportEnvelope } from '#core/services/transport_envelope'
+import { cardCodeValidator } from '#profiles/validators/profile_validator'
 import { notifications } from '#notifications/services/notification_service'
 import { templates } from '#notifications/templates'
 import paymentsConfig from '#config/payments'
@@ -21,6 +23,8 @@ import { slotStock } from '#checkout/services/slot_stock'
 import { holdWorker } from '#payments/services/hold_worker'
 
 export const INSUFFICIENT_CHECKOUT_DATA = 'insufficient checkout data'
+export const CARD_CODE_REQUIRED = "Enter your card's security code to check out with this profile."
+export const INVALID_CARD_CODE = "Please enter your card's 3 or 4 digit security code."
 export const SOLD_OUT = 'Sorry, this release is sold out.'
 export const DUPLICATE_ORDER =
   'You already have a slot for this release with this profile. Select a new profile.'
@@ -31,6 +35,8 @@ export type CheckoutRequest = {
   size?: unknown
   profileId: unknown
   promoCode?: unknown
+  /** The card's security code in the transport envelope, when the profile no longer keeps it. */
+  eCardCode?: unknown
 }
 
 /** The sealed copy an order keeps, so release day works even if the profile changes later. */
@@ -94,9 +100,10 @@ export class CheckoutService {
     // transaction. Both are shortcuts only: while slots remain, the conditional UPDATE decides.
     const productId = productIdOf(request.productId)
     if (soldOutMemory.has(productId)) throw soldOut()
+    let enteredCode: string | null = null
     // Every statement of the purchase, the receipt included, goes on one driver session: the
     // release-day rush is bound by the app's CPU, and this is the cheapest way to the database.
-    return withDriverSession(async (session) => {
+    const opened = await withDriverSession(async (session) => {
       const { product, profile } = await readProductAndProfile(
         session,
         productId,
@@ -115,6 +122,11 @@ export class CheckoutService {
         })
       }
 
+      const card = profileService.openCard(profile)
+      if (!card.code) {
+        enteredCode = await this.cardCodeFrom(request.eCardCode)
+        card.code = enteredCode
+      }
       const snapshot: AcoSnapshot = {
         profile: {
           profileId: profile.publicId,
@@ -124,7 +136,7 @@ export class CheckoutService {
           shipping: profile.shipping,
           billing: profile.billing,
         },
-        card: profileService.openCard(profile),
+        card,
         order: { productId: product.id, productTitle: product.title, style, size },
       }
       const promoCode = present(request.promoCode) ? String(request.promoCode) : null
@@ -175,6 +187,31 @@ export class CheckoutService {
       holdWorker.kick()
       return order
     })
+    if (enteredCode) await profileService.rememberCardCode(opened.profileId, enteredCode)
+    return opened
+  }
+
+  /**
+   * The security code entered again for a profile whose code was deleted (docs/decisions.md,
+   * card data retention): asked for with a 409 the storefront answers with a code field.
+   */
+  private async cardCodeFrom(envelope: unknown): Promise<string> {
+    if (!present(envelope)) {
+      throw AppError.conflict(CARD_CODE_REQUIRED, 'card_code_required')
+    }
+    try {
+      const { code } = await cardCodeValidator.validate(
+        transportEnvelope.open(envelope, 'eCardCode')
+      )
+      return code
+    } catch (error) {
+      if (error instanceof AppError) throw error
+      throw AppError.unprocessable(
+        INVALID_CARD_CODE,
+        { eCardCode: INVALID_CARD_CODE },
+        'invalid_card_code'
+      )
+    }
   }
 
   /**

@@ -9,6 +9,8 @@ import { AppError } from '#core/exceptions/app_error'
 import { transportEnvelope } from '#core/services/transport_envelope'
 import { checkoutService, INSUFFICIENT_CHECKOUT_DATA } from '#checkout/services/checkout_service'
 import type { OpenedOrder } from '#orders/services/order_lifecycle'
+import { paymentService } from '#payments/services/payment_service'
+import logger from '@adonisjs/core/services/logger'
 
 export const ACCOUNT_EXISTS =
   'An account with this e-mail already exists. Please log in to check out.'
@@ -75,6 +77,7 @@ export class CompleteUserService {
 
     let user: User
     let issuedToken: string | null = null
+    let newCustomerId: string | null = null
     if (caller) {
       if (caller.email !== email) {
         throw AppError.forbidden('You can only check out for your own account.')
@@ -84,6 +87,7 @@ export class CompleteUserService {
     } else {
       // The card first: a declined card creates no account.
       const saved = await billingCardService.saveTokenForNewAccount(email, name, token)
+      newCustomerId = saved.customerId
       try {
         const created = await accountService.register({
           email,
@@ -93,6 +97,7 @@ export class CompleteUserService {
         user = created.user
         issuedToken = created.token
       } catch (error) {
+        await this.deleteGatewayCustomer(newCustomerId)
         if (error instanceof AppError && error.code === 'email_taken') {
           throw AppError.conflict(ACCOUNT_EXISTS, 'account_exists')
         }
@@ -115,8 +120,21 @@ export class CompleteUserService {
       // Refused after all (the last slot went to a faster buyer between the check and the
       // purchase): what this request created is taken back, so a refusal leaves nothing behind.
       await profileService.delete(user, profile.publicId)
-      if (!caller) await accountService.discardNew(user)
+      if (!caller && (await accountService.discardNew(user))) {
+        await this.deleteGatewayCustomer(newCustomerId)
+      }
       throw error
+    }
+  }
+
+  /** Takes back the customer (and card) saved at the gateway for an account that was not made. */
+  private async deleteGatewayCustomer(customerId: string | null) {
+    if (!customerId) return
+    try {
+      await paymentService.deleteCustomer({ userId: null, customerId })
+    } catch (error) {
+      // The refusal is what the caller must see; the ledger row shows the deletion to finish.
+      logger.error({ customerId, err: error }, 'could not delete a gateway customer')
     }
   }
 }

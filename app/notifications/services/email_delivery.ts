@@ -5,6 +5,7 @@ import db from '@adonisjs/lucid/services/db'
 import env from '#start/env'
 import EmailMessage from '#notifications/models/email_message'
 import { affectedRows } from '#core/helpers/db_errors'
+import { opsLog } from '#core/services/ops_log'
 
 /** The part of an @adonisjs/mail mailer that delivery needs. */
 export type EmailSender = {
@@ -67,6 +68,7 @@ export class EmailDelivery {
           last_error: null,
           next_attempt_at: null,
         })
+      opsLog('email.sent', await this.opsFields(message, attempts))
       return 'sent'
     } catch (error) {
       const giveUp = attempts >= this.maxAttempts
@@ -79,8 +81,21 @@ export class EmailDelivery {
           last_error: describe(error),
           next_attempt_at: giveUp ? null : sqlTime(DateTime.utc().plus({ seconds: delaySeconds })),
         })
+      opsLog('email.failed', {
+        ...(await this.opsFields(message, attempts)),
+        final: giveUp,
+        error: describe(error),
+      })
       return giveUp ? 'failed' : 'retrying'
     }
+  }
+
+  /** What the operations log says of a message: never its address or its body. */
+  private async opsFields(message: EmailMessage, attempts: number) {
+    const order = message.orderId
+      ? await db.from('orders').where('id', message.orderId).select('public_id').first()
+      : null
+    return { email: message.id, template: message.template, order: order?.public_id, attempts }
   }
 
   private async requeueStaleClaims() {

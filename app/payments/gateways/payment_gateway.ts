@@ -65,6 +65,12 @@ export interface PaymentGateway {
     idempotencyKey: string
   }): Promise<SavedCard>
 
+  /**
+   * Deletes the customer and its saved cards (account deletion; a one-step checkout refused after
+   * its card was saved). Deleting a customer that is already gone is a success.
+   */
+  deleteCustomer(input: { customerId: string; idempotencyKey: string }): Promise<void>
+
   /** The card check: an uncaptured authorisation (manual capture) we cancel later. */
   placeHold(input: {
     customerId: string
@@ -153,6 +159,16 @@ export class WebhookSignatureError extends Error {
 }
 
 /** Customer-facing wording of a decline; never the provider's raw text. */
+/**
+ * What a customer saving a card is told when the gateway declines it: the reason and what to do
+ * ("Your card was declined. Try another card."), never "enter a valid card" for a valid number.
+ */
+export function savedCardDeclinedMessage(code: string | null | undefined): string {
+  const reason = declineMessage(code)
+  if (code === 'incorrect_cvc') return `${reason} Check it and try again.`
+  return /another card/.test(reason) ? reason : `${reason} Try another card.`
+}
+
 export function declineMessage(code: string | null | undefined): string {
   switch (code) {
     case 'insufficient_funds':

@@ -175,6 +175,15 @@ export class SandboxGateway implements PaymentGateway {
     })
   }
 
+  async deleteCustomer(input: { customerId: string; idempotencyKey: string }): Promise<void> {
+    await this.enter()
+    await this.idempotent(input.idempotencyKey, 'delete_customer', async (trx) => {
+      await trx.from('sandbox_payment_methods').where('customer_id', input.customerId).delete()
+      await trx.from('sandbox_customers').where('id', input.customerId).delete()
+      return { id: input.customerId, deleted: true }
+    })
+  }
+
   async placeHold(input: {
     customerId: string
     paymentMethodId: string

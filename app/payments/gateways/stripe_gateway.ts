@@ -119,6 +119,16 @@ export class StripeGateway implements PaymentGateway {
     }
   }
 
+  async deleteCustomer(input: { customerId: string; idempotencyKey: string }): Promise<void> {
+    try {
+      // A DELETE needs no idempotency key at Stripe: deleting twice is answered resource_missing.
+      await this.call(() => this.client.customers.del(input.customerId))
+    } catch (error) {
+      if (error instanceof GatewayRequestError && error.code === 'resource_missing') return
+      throw error
+    }
+  }
+
   async placeHold(input: {
     customerId: string
     paymentMethodId: string

@@ -1,7 +1,8 @@
 import { DateTime } from 'luxon'
 import { BaseModel, column } from '@adonisjs/lucid/orm'
 
-export type LedgerKind = 'customer_card' | 'hold' | 'hold_release' | 'fee' | 'refund'
+export type LedgerKind =
+  'customer_card' | 'customer_delete' | 'hold' | 'hold_release' | 'fee' | 'refund'
 
 export type LedgerStatus = 'started' | 'succeeded' | 'failed'
 

@@ -14,6 +14,7 @@ import {
   GatewayRequestError,
   GatewayUnavailableError,
   declineMessage,
+  savedCardDeclinedMessage,
   type CardInput,
   type CardToken,
   type SavedCard,
@@ -21,6 +22,7 @@ import {
 import { gateway } from '#payments/services/gateway'
 import { crashPoint } from '#release/services/crash_points'
 import { ledger } from '#payments/services/ledger'
+import { opsLog } from '#core/services/ops_log'
 
 export const INVALID_CARD = 'Please enter a valid card.'
 
@@ -73,6 +75,7 @@ export const paymentKeys = {
   refund: (order: KeyedOrder, n = 1) =>
     n <= 1 ? installKey(order.publicId, 'refund') : installKey(order.publicId, 'refund', n),
   saveCard: (userUuid: string, token: string) => installKey('user', userUuid, 'card', token),
+  deleteCustomer: (customerId: string) => installKey('customer', customerId, 'delete'),
 }
 
 /**
@@ -173,6 +176,33 @@ export class PaymentService {
   }
 
   /**
+   * Deletes the customer and its saved cards at the gateway (account deletion, or a one-step
+   * checkout refused after its card was saved), through the ledger like every gateway call.
+   */
+  async deleteCustomer(input: { userId: number | null; customerId: string }): Promise<void> {
+    const entry = await ledger.begin({
+      ...keysOf('deleteCustomer', input.customerId),
+      kind: 'customer_delete',
+      gateway: gateway().name,
+      userId: input.userId,
+      amountCents: 0,
+    })
+    if (entry.status === 'succeeded') return
+    try {
+      await this.withRateLimitRetry(() =>
+        gateway().deleteCustomer({
+          customerId: input.customerId,
+          idempotencyKey: entry.idempotencyKey,
+        })
+      )
+      await ledger.succeed(entry, input.customerId)
+    } catch (error) {
+      await this.recordFailure(entry, error)
+      throw error
+    }
+  }
+
+  /**
    * Places the order's $1.00 hold and reports the outcome; on `declined` the caller (the hold
    * worker) cancels the order and then marks the hold declined, in that order, so a crash between
    * the two leaves a stale claim that is picked up and finished.
@@ -220,6 +250,7 @@ export class PaymentService {
       })
       await ledger.succeed(entry, ref.id)
       await orderPaymentState.holdPlaced(order.id, ref.id)
+      opsLog('hold.placed', { order: order.publicId, amountCents: order.holdAmountCents })
       return { status: 'placed', paymentId: ref.id }
     } catch (error) {
       if (isRetryable(error)) {
@@ -257,6 +288,7 @@ export class PaymentService {
           idempotencyKey: entry.idempotencyKey,
         })
         await ledger.succeed(entry, ref.id)
+        opsLog('hold.released', { order: order.publicId, amountCents: order.holdAmountCents })
       } catch (error) {
         await this.recordFailure(entry, error)
         if (isRetryable(error)) return { status: 'retry', code: error.code, message: error.message }
@@ -353,6 +385,7 @@ export class PaymentService {
       crashPoint('fee-charged')
       await ledger.succeed(entry, ref.id)
       await orderPaymentState.feePaid(order.id, ref.id)
+      opsLog('fee.charged', { order: order.publicId, amountCents: order.priceCents, attempt })
       return { status: 'paid', paymentId: ref.id }
     } catch (error) {
       if (isRetryable(error)) {
@@ -449,6 +482,7 @@ export class PaymentService {
         })
         await ledger.succeed(entry, ref.id)
         refundId = ref.id
+        opsLog('fee.refunded', { order: order.publicId, amountCents: amount })
       } catch (error) {
         await this.recordFailure(entry, error)
         if (isRetryable(error)) return { status: 'retry', code: error.code, message: error.message }
@@ -479,6 +513,7 @@ export class PaymentService {
   private async feeDeclined(order: Order, code: string, attempt: number): Promise<FeeOutcome> {
     const status = code === 'authentication_required' ? 'requires_action' : 'failed'
     await orderPaymentState.feeFailed(order.id, status, code)
+    opsLog('fee.declined', { order: order.publicId, code, attempt })
     await notifications.send({
       to: order.email,
       template: 'fee_declined',
@@ -532,10 +567,11 @@ export class PaymentService {
 
   private cardErrorToAppError(error: unknown): unknown {
     if (error instanceof CardDeclinedError) {
-      return new AppError(INVALID_CARD, {
+      const message = savedCardDeclinedMessage(error.declineCode ?? error.code)
+      return new AppError(message, {
         status: 402,
         code: 'card_declined',
-        errors: { card: declineMessage(error.declineCode ?? error.code) },
+        errors: { card: message },
       })
     }
     if (error instanceof GatewayRequestError && error.code !== 'gateway_misconfigured') {

@@ -67,6 +67,14 @@ export default class Profile extends BaseModel {
   @column()
   declare cardExpYear: number
 
+  /** When the card's security code was last entered; null once it has been deleted. */
+  @column.dateTime()
+  declare cardCodeAt: DateTime | null
+
+  /** The customer chose to keep the security code for later releases. */
+  @column({ consume: (value) => Boolean(value) })
+  declare keepCardCode: boolean
+
   @column.dateTime({ autoCreate: true })
   declare createdAt: DateTime
 

@@ -1,3 +1,4 @@
+import { DateTime } from 'luxon'
 import type { Infer } from '@vinejs/vine/types'
 import type User from '#accounts/models/user'
 import Profile, { type Address, type VaultedCard } from '#profiles/models/profile'
@@ -27,7 +28,10 @@ export function presentProfile(profile: Profile) {
       cardType: profile.cardBrand,
       month: String(profile.cardExpMonth).padStart(2, '0'),
       year: String(profile.cardExpYear),
+      /** Whether the security code is kept; without it the next checkout asks for it again. */
+      codeKept: profile.cardCodeAt !== null && profile.cardCodeAt !== undefined,
     },
+    keepCardCode: Boolean(profile.keepCardCode),
     createdAt: profile.createdAt.toISO(),
   }
 }
@@ -106,7 +110,21 @@ export class ProfileService {
     return cardVault.open<VaultedCard>(profile.cardVault)
   }
 
+  /**
+   * Seals the security code the customer entered again at checkout into the profile's card,
+   * which keeps it for the retention period (or for good, if they chose to keep it).
+   */
+  async rememberCardCode(profileId: string, code: string): Promise<void> {
+    const profile = await Profile.query().where('public_id', profileId).first()
+    if (!profile) return
+    profile.cardVault = cardVault.seal({ ...this.openCard(profile), code })
+    profile.cardCodeAt = DateTime.now()
+    await profile.save()
+  }
+
   private fill(profile: Profile, data: Omit<NewProfile, 'card'>) {
+    if (data.keepCardCode !== undefined) profile.keepCardCode = data.keepCardCode
+    else profile.keepCardCode ??= false
     profile.profileName = data.profileName
     profile.email = data.email
     profile.phone = data.phone
@@ -131,6 +149,7 @@ export class ProfileService {
     profile.cardLast4 = card.number.slice(-4)
     profile.cardExpMonth = Number(card.month)
     profile.cardExpYear = Number(card.year)
+    profile.cardCodeAt = DateTime.now()
   }
 }
 

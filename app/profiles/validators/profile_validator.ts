@@ -61,6 +61,8 @@ const profileFields = {
     .transform((value) => value.replace(/[\s-]/g, '')),
   shipping: address(),
   billing: address(),
+  /** Keep the card's security code for later releases (otherwise it is deleted after use). */
+  keepCardCode: vine.boolean().optional(),
 }
 
 /**
@@ -75,6 +77,16 @@ export const editProfileValidator = vine.compile(
     ...profileFields,
     profileId: vine.string().trim().maxLength(64),
     card: card().optional(),
+  })
+)
+
+/** The card security code entered again at checkout, for a profile whose code was deleted. */
+export const cardCodeValidator = vine.compile(
+  vine.object({
+    code: vine
+      .string()
+      .trim()
+      .regex(/^\d{3,4}$/),
   })
 )
 

@@ -4,7 +4,7 @@ import { runList, sendList, filters, integer, oneOf, boolean } from '#admin/serv
 import type { ListDefinition } from '#admin/services/rest_query'
 import { auditLog } from '#admin/services/audit_log_service'
 import ReleaseRun from '#release/models/release_run'
-import { presentRun } from '#release/services/release_runner'
+import { presentOneRun, presentRuns } from '#release/services/release_runner'
 import { acoExportService } from '#release/services/aco_export_service'
 import { orderEmails } from '#notifications/services/order_emails'
 import { orderQueries } from '#orders/services/order_queries'
@@ -24,7 +24,10 @@ const releaseRunList: ListDefinition = {
   defaultSort: ['startedAt', 'desc'],
   filters: {
     id: filters.anyOf('id', integer()),
-    status: filters.equals('status', oneOf(['running', 'finished', 'failed'] as const)),
+    status: filters.equals(
+      'status',
+      oneOf(['running', 'finished', 'failed', 'interrupted'] as const)
+    ),
     productId: filters.equals('product_id', integer()),
     dryRun: filters.equals('dry_run', boolean()),
     startedAt_gte: filters.from('started_at'),
@@ -35,16 +38,14 @@ const releaseRunList: ListDefinition = {
 /** Release-day admin calls: run history, the spec's e-mail resends and ACO download. */
 export default class ReleaseAdminController {
   async runs({ request, response }: HttpContext) {
-    return sendList(
-      response,
-      await runList(ReleaseRun.query(), releaseRunList, request.qs(), presentRun)
-    )
+    const list = await runList(ReleaseRun.query(), releaseRunList, request.qs(), (run) => run)
+    return sendList(response, { ...list, rows: await presentRuns(list.rows) })
   }
 
   async run({ params }: HttpContext) {
     const run = await ReleaseRun.find(params.id)
     if (!run) throw AppError.notFound('Release run not found.', 'release_run_not_found')
-    return presentRun(run)
+    return presentOneRun(run)
   }
 
   /** GET /api/admin/orders/resendEmail/:id (the order's public id). */

@@ -1,7 +1,8 @@
 import { DateTime } from 'luxon'
 import { BaseModel, column } from '@adonisjs/lucid/orm'
 
-export type ReleaseRunStatus = 'running' | 'finished' | 'failed'
+/** `interrupted`: the process running it died (no heartbeat); a later run took its orders over. */
+export type ReleaseRunStatus = 'running' | 'finished' | 'failed' | 'interrupted'
 
 /** One `release:run` (CLI, cron or the in-process scheduler): what it did and how it ended. */
 export default class ReleaseRun extends BaseModel {

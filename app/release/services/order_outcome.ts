@@ -11,6 +11,7 @@ import { transitionRefusal } from '#orders/services/transition_refusal'
 import { affectedRows } from '#core/helpers/db_errors'
 import { sqlTime } from '#core/helpers/sql_time'
 import { crashPoint } from '#release/services/crash_points'
+import { opsLog } from '#core/services/ops_log'
 import {
   releaseResults,
   type CheckoutResult,
@@ -208,6 +209,16 @@ export class OrderOutcome {
     const after = finished.order
 
     if (changed) {
+      opsLog('order.result', {
+        order: after.publicId,
+        run: task?.run_id ?? null,
+        source: context.source,
+        outcome: result.status,
+        status: after.status,
+        fee: after.feeStatus,
+        hold: after.holdStatus,
+        failCode: code,
+      })
       await orderTimeline.append({
         orderId: after.id,
         kind: 'outcome',

@@ -1,6 +1,9 @@
 import db from '@adonisjs/lucid/services/db'
 import { affectedRows, isUniqueViolation } from '#core/helpers/db_errors'
 
+/** The one lock every release run takes. */
+export const RELEASE_LOCK = 'release:run'
+
 /**
  * A named lock shared by every process on the same database (SQLite or MariaDB): one row per
  * name, claimed by an INSERT or by a conditional UPDATE of an expired row. The holder renews it

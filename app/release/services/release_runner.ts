@@ -12,7 +12,7 @@ import { orderEmails } from '#notifications/services/order_emails'
 import { auditLog } from '#admin/services/audit_log_service'
 import { AppError } from '#core/exceptions/app_error'
 import ReleaseRun from '#release/models/release_run'
-import { releaseLock } from '#release/services/release_lock'
+import { releaseLock, RELEASE_LOCK } from '#release/services/release_lock'
 import { releaseConfig, type EngineName } from '#release/services/release_config'
 import { releaseResults } from '#release/services/release_results'
 import { acoExportService } from '#release/services/aco_export_service'
@@ -24,8 +24,11 @@ import {
   type CheckoutTask,
 } from '#release/services/checkout_engines'
 import { sqlTime } from '#core/helpers/sql_time'
+import { opsLog } from '#core/services/ops_log'
+import { releaseStatus } from '#release/services/release_status'
 
-export const RELEASE_LOCK = 'release:run'
+export { RELEASE_LOCK }
+export { presentRun, presentRuns, presentOneRun } from '#release/services/release_status'
 
 export type RunOptions = {
   productId?: number | null
@@ -80,6 +83,13 @@ export class ReleaseRunner {
     if (productId !== null) {
       const product = await Product.find(productId)
       if (!product) throw AppError.notFound(`Product ${productId} not found.`, 'product_not_found')
+      if (!product.avail) {
+        throw AppError.conflict(
+          `Product ${productId} is paused (not available): its release waits until it is ` +
+            'made available again.',
+          'product_paused'
+        )
+      }
       if (!product.releaseAt || product.releaseAt > DateTime.now()) {
         throw AppError.conflict(
           `Product ${productId} is not released yet` +
@@ -89,7 +99,9 @@ export class ReleaseRunner {
       }
       return [product]
     }
+    // A product made unavailable (avail=false) pauses its release: nothing of it is submitted.
     return Product.query()
+      .where('avail', true)
       .whereNotNull('release_at')
       .where('release_at', '<=', sqlTime())
       .orderBy('release_at', 'asc')
@@ -152,7 +164,18 @@ export class ReleaseRunner {
       heartbeatAt: DateTime.now(),
     })
     report.runId = run.id
+    opsLog('run.start', {
+      run: run.id,
+      engine: engineName,
+      trigger: run.trigger,
+      dryRun,
+      products: productIds,
+    })
+    if (!dryRun) {
+      await this.closeInterrupted(`run #${run.id} took its orders over`, { exceptRunId: run.id })
+    }
     crashPoint('run-started')
+    let idle = false
 
     try {
       if (!dryRun) await holdWorker.drain()
@@ -173,6 +196,13 @@ export class ReleaseRunner {
           toFinish: unfinished.length,
           feeRetries: feeDue.length,
         }
+      } else if (
+        ready.length + processing.length + unfinished.length + feeDue.length === 0 &&
+        report.awaitingHold === 0 &&
+        run.trigger !== 'console'
+      ) {
+        // Nothing to do (most cron ticks): no row, so the history shows runs that did something.
+        idle = true
       } else {
         options.onPlan?.(ready.length + processing.length + unfinished.length + feeDue.length)
         const breaker = { failuresInARow: 0, limit: Math.max(1, config.breakerFailures) }
@@ -207,12 +237,73 @@ export class ReleaseRunner {
       report.status = 'failed'
       report.error = run.error
     } finally {
-      this.copyCounts(run, report)
-      run.finishedAt = DateTime.now()
-      await run.save()
+      if (idle && run.status === 'finished') {
+        await run.delete()
+        report.runId = null
+        opsLog('run.end', { run: run.id, status: 'idle' }, 'nothing to do; no run recorded')
+      } else {
+        this.copyCounts(run, report)
+        run.finishedAt = DateTime.now()
+        await run.save()
+        opsLog('run.end', {
+          run: run.id,
+          status: run.status,
+          submitted: report.submitted,
+          succeeded: report.succeeded,
+          failed: report.failed,
+          awaitingResult: report.awaitingResult,
+          feesCharged: report.feesCharged,
+          feesDue: report.feesDue,
+          seconds: Math.round(run.finishedAt.diff(run.startedAt).as('seconds')),
+          error: run.error,
+        })
+      }
       if (!dryRun) await releaseLock.release(RELEASE_LOCK, owner)
     }
     return report
+  }
+
+  /**
+   * Real runs still marked running whose process died (they stopped renewing the lock). Called by
+   * the run that holds the lock now (so none of the others can be alive) and by `release:unlock`.
+   */
+  async closeInterrupted(takenOverBy: string, only: { exceptRunId?: number; owner?: string } = {}) {
+    const runs = ReleaseRun.query().where('status', 'running').where('dry_run', false)
+    if (only.exceptRunId) runs.whereNot('id', only.exceptRunId)
+    if (only.owner) runs.where('lock_owner', only.owner)
+    const stale = await runs
+    for (const dead of stale) {
+      dead.status = 'interrupted'
+      dead.error = `The process running it stopped without finishing; ${takenOverBy}.`.slice(0, 255)
+      dead.finishedAt = dead.heartbeatAt ?? dead.startedAt
+      await dead.save()
+    }
+    return stale.length
+  }
+
+  /**
+   * `release:unlock`: frees the release lock left by a run whose process died, so the next run
+   * starts at once instead of waiting for the lock to lapse. Refused while the holder is alive
+   * (it renewed the lock within its expiry) unless forced. The caller audits it.
+   */
+  async unlock(options: { force?: boolean; by: string }) {
+    const row = await db.from('release_locks').where('name', RELEASE_LOCK).first()
+    if (!row) {
+      const closed = await this.closeInterrupted(`the lock was already free (${options.by})`)
+      return { unlocked: false, owner: null, interruptedRuns: closed }
+    }
+    const alive = Number(row.expires_at_ms) >= Date.now()
+    if (alive && !options.force) {
+      const seconds = Math.ceil((Number(row.expires_at_ms) - Date.now()) / 1000)
+      throw AppError.conflict(
+        `A release run holds the lock and is alive (${row.owner}; the lock lapses in ` +
+          `${seconds} s unless it renews it). Use --force only if that process is gone.`,
+        'release_run_alive'
+      )
+    }
+    await db.from('release_locks').where('name', RELEASE_LOCK).where('owner', row.owner).delete()
+    const closed = await this.closeInterrupted(`unlocked by ${options.by}`, { owner: row.owner })
+    return { unlocked: true, owner: row.owner as string, interruptedRuns: closed }
   }
 
   /** Processing orders whose task never reached the engine (a run died between the two). */
@@ -268,6 +359,13 @@ export class ReleaseRunner {
       if (!(error instanceof EngineError)) throw error
       await releaseResults.noteSubmitError(order.id, error.message)
       report.submitErrors++
+      opsLog('order.submit_failed', {
+        order: order.publicId,
+        run: run.id,
+        engine: engine.name,
+        unreachable: error.unreachable,
+        error: error.message,
+      })
       if (error.unreachable) {
         // It never reached the engine: pending again, for the next run.
         await orderLifecycle.unclaim(order)
@@ -284,6 +382,12 @@ export class ReleaseRunner {
     breaker.failuresInARow = 0
     crashPoint('submitted')
     report.submitted++
+    opsLog('order.submitted', {
+      order: order.publicId,
+      run: run.id,
+      engine: engine.name,
+      answer: result.status,
+    })
     if (result.status === 'submitted') {
       await releaseResults.noteSubmitted(order.id)
       report.awaitingResult++
@@ -350,49 +454,13 @@ export class ReleaseRunner {
   }
 
   /** The latest real (not dry) run, as the console shows it, or null before the first one. */
-  async lastRun() {
-    const run = await ReleaseRun.query().where('dry_run', false).orderBy('id', 'desc').first()
-    return run ? presentRun(run) : null
+  lastRun() {
+    return releaseStatus.lastRun()
   }
 
   /** Release-day figures for `release:status` and the console. */
-  async status(productId: number | null = null) {
-    if (productId !== null && !(await Product.find(productId))) {
-      throw AppError.notFound(`Product ${productId} not found.`, 'product_not_found')
-    }
-    const figures = await releaseOrderQueries.releaseFigures(productId)
-    const tasks = db.from('release_tasks').select('status').count('* as total').groupBy('status')
-    if (productId !== null) tasks.where('product_id', productId)
-    const taskCounts: Record<string, number> = {}
-    for (const row of await tasks) taskCounts[row.status] = Number(row.total)
-    const lastRun = await ReleaseRun.query().where('dry_run', false).orderBy('id', 'desc').first()
-    const lock = await releaseLock.holder(RELEASE_LOCK)
-    return {
-      productId,
-      ...figures,
-      awaitingResult: taskCounts.submitted ?? 0,
-      lastRun: lastRun ? presentRun(lastRun) : null,
-      runningNow: lock ? lock.owner : null,
-    }
-  }
-}
-
-export function presentRun(run: ReleaseRun) {
-  return {
-    id: run.id,
-    productId: run.productId,
-    engine: run.engine,
-    dryRun: run.dryRun,
-    status: run.status,
-    trigger: run.trigger,
-    ordersSubmitted: run.ordersSubmitted,
-    ordersSucceeded: run.ordersSucceeded,
-    ordersFailed: run.ordersFailed,
-    feesCharged: run.feesCharged,
-    feesDue: run.feesDue,
-    error: run.error,
-    startedAt: run.startedAt.toISO(),
-    finishedAt: run.finishedAt?.toISO() ?? null,
+  status(productId: number | null = null) {
+    return releaseStatus.status(productId)
   }
 }
 

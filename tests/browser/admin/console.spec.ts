@@ -41,7 +41,15 @@ test.group('Admin console in Chromium', (group) => {
     await page.goto(`${baseUrl()}/admin/products/create`)
     await page.getByLabel('Title').fill('Browser Test Runner 1')
     await page.getByLabel('Image').fill('/images/products/runner.svg')
-    await page.getByRole('checkbox', { name: 'nike' }).check()
+    // Brands come from the catalogue's tags; a new one is typed in.
+    const brand = page.getByRole('combobox', { name: 'Brand' })
+    await brand.click()
+    await page.getByRole('option', { name: 'nike', exact: true }).click()
+    await brand.fill('stussy')
+    await page
+      .getByRole('option', { name: /stussy/ })
+      .first()
+      .click()
     await page.getByRole('tab', { name: 'Release & slots' }).click()
     await page.getByLabel('Fee').fill('27.5')
     await page.getByLabel('Total slots').fill('120')
@@ -57,7 +65,7 @@ test.group('Admin console in Chromium', (group) => {
     assert.equal(product.priceCents, 2750)
     assert.equal(product.totalStock, 120)
     assert.deepEqual(product.sizes, ['XS', 'S', 'M', 'L'])
-    assert.equal(product.tags, 'nike')
+    assert.equal(product.tags, 'nike,stussy')
     assert.equal(product.styles, 'Black,Bone')
 
     const shop = (await fetch(`${baseUrl()}/api/products`).then((response) =>

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises'
+import { DateTime } from 'luxon'
 import { test } from '@japa/runner'
 import testUtils from '@adonisjs/core/services/test_utils'
 import type { Browser, Page } from 'playwright-core'
@@ -94,6 +95,64 @@ test.group('Admin console: release day in Chromium', (group) => {
     // The dashboard names the run.
     await page.getByRole('menuitem', { name: 'Dashboard' }).click()
     await page.getByTestId('last-release-run').getByText(`Last release run #${run.id}`).waitFor()
+  })
+
+  test('a failed run and a dead one stand out in red with their reason', async ({ assert }) => {
+    const product = await Product.findByOrFail('slug', DEMO_RELEASE.slug)
+    const started = DateTime.now().minus({ minutes: 10 })
+    const failed = await ReleaseRun.create({
+      productId: product.id,
+      engine: 'webhook',
+      dryRun: false,
+      status: 'failed',
+      trigger: 'cli',
+      ordersSubmitted: 0,
+      ordersSucceeded: 0,
+      ordersFailed: 0,
+      feesCharged: 0,
+      feesDue: 0,
+      lockOwner: null,
+      error: 'checkout engine unreachable at http://127.0.0.1:9/hook: ECONNREFUSED after 3 tries',
+      startedAt: started,
+      finishedAt: started.plus({ seconds: 4 }),
+      heartbeatAt: started,
+    })
+    const dead = await ReleaseRun.create({
+      productId: null,
+      engine: 'simulator',
+      dryRun: false,
+      status: 'running',
+      trigger: 'schedule',
+      ordersSubmitted: 3,
+      ordersSucceeded: 0,
+      ordersFailed: 0,
+      feesCharged: 0,
+      feesDue: 0,
+      lockOwner: 'gone:1:dead',
+      error: null,
+      startedAt: started,
+      heartbeatAt: started.plus({ seconds: 30 }),
+    })
+
+    await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password)
+    await page.getByText('Next release').waitFor()
+    await page.goto(`${baseUrl()}/admin/release-runs`)
+    const failedRow = page.locator('tbody tr', { hasText: 'ECONNREFUSED after 3 tries' })
+    await failedRow.waitFor()
+    assert.include(await failedRow.innerText(), 'Failed')
+    assert.include(await failedRow.innerText(), DEMO_RELEASE.title)
+    assert.include(await failedRow.innerText(), '4 s')
+    const deadRow = page.locator('tbody tr', { hasText: 'the process running it stopped' })
+    await deadRow.waitFor()
+    assert.include(await deadRow.innerText(), 'Interrupted')
+    for (const row of [failedRow, deadRow]) {
+      const background = await row.evaluate(
+        (element) => (globalThis as any).getComputedStyle(element).backgroundColor
+      )
+      assert.notEqual(background, 'rgba(0, 0, 0, 0)', 'the row is tinted red')
+    }
+    assert.isAbove(failed.id, 0)
+    assert.isAbove(dead.id, 0)
   })
 
   test('an admin downloads an order ACO file in a chosen format, with a reason', async ({

@@ -117,6 +117,45 @@ test.group('Admin customers', (group) => {
     const after = await client.get('/api/admin/orders').bearerToken(other.token)
     after.assertStatus(403)
   })
+
+  test('Delete removes a customer without active orders, audited; admins and active ones stay', async ({
+    client,
+    assert,
+  }) => {
+    const admin = await adminWithToken()
+    const busy = await UserFactory.create()
+    await makeOrder({ user: busy, status: 'pending' })
+    const refused = await client
+      .delete(`/api/admin/customers/${busy.uuid}`)
+      .bearerToken(admin.token)
+    refused.assertStatus(409)
+    assert.equal(refused.body().code, 'active_orders')
+
+    const self = await client
+      .delete(`/api/admin/customers/${admin.user.uuid}`)
+      .bearerToken(admin.token)
+    self.assertStatus(409)
+    assert.equal(self.body().code, 'admin_account')
+
+    const done = await UserFactory.create()
+    await makeOrder({ user: done, status: 'fail' })
+    await profileService.create(done, profilePayload({ profileName: 'Gone' }))
+    const deleted = await client
+      .delete(`/api/admin/customers/${done.uuid}`)
+      .bearerToken(admin.token)
+    deleted.assertStatus(200)
+    assert.equal(deleted.body().id, done.uuid)
+    await done.refresh()
+    assert.isNotNull(done.deletedAt)
+    const shown = await client.get(`/api/admin/customers/${done.uuid}`).bearerToken(admin.token)
+    assert.lengthOf(shown.body().profiles, 0)
+    const audit = await AuditLog.query()
+      .where('action', 'customer.delete')
+      .where('subject_id', done.uuid)
+      .firstOrFail()
+    assert.equal(audit.actorUserId, admin.user.id)
+    assert.equal(audit.meta?.via, 'admin')
+  })
 })
 
 test.group('Admin promo codes', (group) => {

@@ -112,6 +112,9 @@ test.group('One-step checkout (completeuser)', (group) => {
     assert.equal(user.cardPaymentMethodId, before)
     assert.lengthOf(await Profile.query().where('user_id', user.id), 0)
     assert.lengthOf(await Order.query().where('user_id', user.id), 0)
+    // The card saved at the gateway for the refused account is taken back.
+    const reference = `new-${createHash('sha256').update(user.email).digest('hex').slice(0, 24)}`
+    assert.lengthOf(await db.from('sandbox_customers').where('reference', reference), 0)
   })
 
   test('refuses missing data, a bad envelope, a bad profile or a declined card without an account', async ({
@@ -153,7 +156,10 @@ test.group('One-step checkout (completeuser)', (group) => {
       .post('/api/checkout/completeuser')
       .json({ ...(await base()), stripeToken: await cardToken(TEST_CARDS.declinedAtSave) })
     declined.assertStatus(402)
-    declined.assertBodyContains({ code: 'card_declined', error: 'Please enter a valid card.' })
+    declined.assertBodyContains({
+      code: 'card_declined',
+      error: 'Your card was declined. Try another card.',
+    })
 
     assert.isNull(await User.findBy('email', 'someone@example.test'))
     await product.refresh()
@@ -204,6 +210,8 @@ test.group('One-step checkout under concurrency', (group) => {
     const email = `race-${Date.now()}@example.test`
     const reference = `new-${createHash('sha256').update(email).digest('hex').slice(0, 24)}`
     const tokens = await Promise.all(Array.from({ length: 6 }, () => cardToken()))
+    const lastLedgerRow = await db.from('payment_ledger').max('id as id').first()
+    const lastRequest = await db.from('sandbox_requests').max('id as id').first()
     try {
       const responses = await Promise.all(
         tokens.map((stripeToken) =>
@@ -222,6 +230,8 @@ test.group('One-step checkout under concurrency', (group) => {
         assert.equal(response.body().code, 'account_exists')
       }
       assert.lengthOf(await User.query().where('email', email), 1)
+      // The refused calls' cards were taken back at the gateway: only the winner's customer stays.
+      assert.lengthOf(await db.from('sandbox_customers').where('reference', reference), 1)
     } finally {
       const users = await User.query().where('email', email)
       const ids = users.map((user) => user.id)
@@ -232,7 +242,12 @@ test.group('One-step checkout under concurrency', (group) => {
       await db.from('payment_ledger').whereIn('gateway_ref', tokens).delete()
       await db
         .from('payment_ledger')
-        .where('idempotency_key', 'like', `user:${reference}:%`)
+        .where('id', '>', Number(lastLedgerRow?.id ?? 0))
+        .where('kind', 'customer_delete')
+        .delete()
+      await db
+        .from('payment_ledger')
+        .where('idempotency_key', 'like', `%-user-${reference}-%`)
         .delete()
       const rows = await db.from('sandbox_customers').where('reference', reference)
       const customers = rows.map((row) => row.id)
@@ -241,7 +256,7 @@ test.group('One-step checkout under concurrency', (group) => {
       await db.from('sandbox_tokens').whereIn('id', tokens).delete()
       await db
         .from('sandbox_requests')
-        .where('idempotency_key', 'like', `user:${reference}:%`)
+        .where('id', '>', Number(lastRequest?.id ?? 0))
         .delete()
       await db.from('users').whereIn('id', ids).delete()
       await db.from('products').where('id', product.id).delete()

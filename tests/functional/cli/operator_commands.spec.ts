@@ -1,12 +1,14 @@
 import { test } from '@japa/runner'
 import User from '#accounts/models/user'
 import PromoCode from '#checkout/models/promo_code'
+import AuditLog from '#admin/models/audit_log'
 import { runCli } from '#tests/support/cli'
 
 test.group('CLI: accounts and promo codes', (group) => {
   group.each.teardown(async () => {
     await User.query().where('email', 'like', 'cli-%').delete()
     await PromoCode.query().where('code', 'like', 'CLI%').delete()
+    await AuditLog.query().where('actor_label', 'like', 'cli:%').delete()
   })
 
   test('--help lists the commands and exits 0; an unknown command exits 2', async ({ assert }) => {
@@ -42,6 +44,38 @@ test.group('CLI: accounts and promo codes', (group) => {
     const short = await runCli(['users:create-admin', 'cli-x@example.test', '--password', 'short'])
     assert.equal(short.code, 2)
     assert.include(short.stderr, 'Password must be at least 8 characters.')
+
+    // An existing account: --password replaces its password and signs its sessions out.
+    const oldToken = login.body().token
+    const reset = await runCli([
+      '--json',
+      'users:create-admin',
+      'cli-ops@example.test',
+      '--password',
+      'cli-new-admin-pass',
+    ])
+    assert.equal(reset.code, 0, reset.stderr)
+    assert.containsSubset(reset.json, { created: false, passwordSet: true })
+    const oldLogin = await client
+      .post('/login')
+      .json({ email: 'cli-ops@example.test', password: 'cli-admin-pass' })
+    assert.notEqual(oldLogin.status(), 200)
+    const newLogin = await client
+      .post('/login')
+      .json({ email: 'cli-ops@example.test', password: 'cli-new-admin-pass' })
+    newLogin.assertStatus(200)
+    const info = await client.get('/api/user/info').bearerToken(oldToken)
+    info.assertStatus(401)
+    const audits = await AuditLog.query()
+      .whereIn('action', ['admin.create', 'admin.promote'])
+      .where('subject_id', newLogin.body().user.uuid)
+      .orderBy('id', 'asc')
+    assert.deepEqual(
+      audits.map((audit) => audit.action),
+      ['admin.create', 'admin.promote']
+    )
+    assert.match(audits[1].actorLabel ?? '', /^cli:/)
+    assert.notInclude(JSON.stringify(audits.map((audit) => audit.meta)), 'cli-new-admin-pass')
   })
 
   test('promo:create makes a usable code; bad input exits 2, a duplicate exits 1', async ({
@@ -53,6 +87,8 @@ test.group('CLI: accounts and promo codes', (group) => {
     assert.containsSubset(created.json.promo, { code: 'CLI25', percent: 25, maxUses: 10 })
     const lookup = await client.get('/api/promoLookup').qs({ promoCode: 'CLI25' })
     lookup.assertBody({ success: true, code: 'CLI25', percent: 25 })
+    const audit = await AuditLog.query().where('action', 'promo.create').firstOrFail()
+    assert.equal(audit.meta?.promoCode, 'CLI25')
 
     const badPercent = await runCli(['promo:create', 'CLIBAD', '150'])
     assert.equal(badPercent.code, 2)

@@ -44,6 +44,8 @@ test.group('CLI: release-day commands', (group) => {
       'aco:export',
       'products:import',
       'schedule:work',
+      'release:unlock',
+      'cards:purge',
     ]) {
       assert.include(help.stdout, command)
     }
@@ -255,6 +257,56 @@ test.group('CLI: release-day commands', (group) => {
       .where('actor_label', 'like', 'cli:%')
     assert.lengthOf(resendAudit, 1)
   }).timeout(300_000)
+
+  test('release:run writes the operations log on stderr, stdout stays JSON', async ({ assert }) => {
+    const { product, orders } = await releasedProductWithOrders(1, { emailPrefix: 'clirel-' })
+    const result = await runCli(['--json', 'release:run', '--product', String(product.id)], {
+      LOG_LEVEL: 'info',
+    })
+    assert.equal(result.code, 0, result.stderr)
+    assert.equal(result.json.submitted, 1)
+    const runId = String(result.json.runId)
+    for (const event of ['run.start', 'order.submitted', 'order.result', 'run.end']) {
+      assert.include(result.stderr, event)
+    }
+    assert.include(result.stderr, orders[0].publicId)
+    assert.include(result.stderr, runId)
+    assert.match(result.stderr, /fee\.charged|hold\.released/)
+    assert.notInclude(result.stderr, '4242424242424242')
+    assert.notInclude(result.stdout, 'run.start')
+  })
+
+  test('release:unlock frees a dead run lock, audited with the reason', async ({ assert }) => {
+    const then = new Date(Date.now() - 5 * 60_000).toISOString().slice(0, 19).replace('T', ' ')
+    const [runId] = await db.table('release_runs').insert({
+      engine: 'simulator',
+      dry_run: false,
+      status: 'running',
+      trigger: 'cli',
+      lock_owner: 'clirel-host:1:dead',
+      started_at: then,
+      heartbeat_at: then,
+    })
+    await db
+      .table('release_locks')
+      .insert({ name: 'release:run', owner: 'clirel-host:1:dead', expires_at_ms: Date.now() - 1 })
+    try {
+      const missing = await runCli(['release:unlock'])
+      assert.equal(missing.code, 2)
+      const freed = await runCli(['release:unlock', '--reason', 'Host rebooted mid-run'])
+      assert.equal(freed.code, 0, freed.stderr)
+      assert.include(freed.stdout, 'Freed the release lock held by clirel-host:1:dead.')
+      assert.include(freed.stdout, '1 run(s) marked interrupted')
+      const run = await db.from('release_runs').where('id', runId).first()
+      assert.equal(run.status, 'interrupted')
+      const audit = await AuditLog.query().where('action', 'release.unlock').firstOrFail()
+      assert.equal(audit.reason, 'Host rebooted mid-run')
+      assert.match(audit.actorLabel ?? '', /^cli:/)
+    } finally {
+      await db.from('release_locks').where('owner', 'clirel-host:1:dead').delete()
+      await db.from('release_runs').where('id', runId).delete()
+    }
+  })
 
   test('products:import upserts by slug and reports bad rows (exit 1)', async ({ assert }) => {
     const directory = await mkdtemp(join(tmpdir(), 'dropslot-import-'))

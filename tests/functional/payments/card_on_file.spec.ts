@@ -155,9 +155,9 @@ test.group('Card on file', (group) => {
     saved.assertStatus(402)
     saved.assertBodyContains({
       success: false,
-      error: 'Please enter a valid card.',
+      error: 'Your card was declined. Try another card.',
       code: 'card_declined',
-      errors: { card: 'Your card was declined.' },
+      errors: { card: 'Your card was declined. Try another card.' },
     })
     const fresh = await User.findOrFail(user.id)
     assert.isNull(fresh.cardLast4)

@@ -30,6 +30,8 @@ function bootProduction(env: Record<string, string | undefined>, slot: number): 
           SQLITE_PATH: '/nonexistent/dropslot-boot-check.sqlite3',
           HOLD_WORKER_ENABLED: 'false',
           LOG_LEVEL: 'silent',
+          // Only these variables: a developer's .env (written by `npm start`) must not fill the gaps.
+          ENV_PATH: '/nonexistent/dropslot-no-env-files',
           ...env,
         } as NodeJS.ProcessEnv,
       }

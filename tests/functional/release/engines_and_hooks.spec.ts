@@ -19,6 +19,7 @@ import {
 } from '#release/services/checkout_engines'
 import { importResults } from '#release/services/import_files'
 import { releasedProductWithOrders } from '#tests/support/release'
+import { adminWithToken } from '#tests/helpers'
 
 /** One column of an order as it is now in the database. */
 async function field(id: number, name: keyof Order) {
@@ -74,9 +75,12 @@ test.group('Release: webhook engine and result callbacks', (group) => {
     client,
   }) => {
     const { product, orders } = await releasedProductWithOrders(2)
+    const { token } = await adminWithToken()
     const bot = await fakeBot([503, 500])
+    let runId: number | null = null
     try {
       const report = await releaseRunner.run({ productId: product.id, engine: webhook(bot.url) })
+      runId = report.runId
       assert.equal(report.submitted, 2)
       assert.equal(report.awaitingResult, 2)
       // Two failed deliveries, then one per order.
@@ -101,6 +105,15 @@ test.group('Release: webhook engine and result callbacks', (group) => {
       engine: webhook('http://127.0.0.1:9/'),
     })
     assert.equal(again.submitted, 0)
+    // The console's run row: 2 handed to the bot, both awaiting its result.
+    const waiting = await client.get(`/api/admin/release-runs/${runId}`).bearerToken(token)
+    assert.deepInclude(waiting.body(), {
+      ordersSubmitted: 2,
+      ordersAwaiting: 2,
+      ordersSucceeded: 0,
+      ordersFailed: 0,
+      productTitle: product.title,
+    })
 
     const body = JSON.stringify({
       results: [
@@ -140,6 +153,10 @@ test.group('Release: webhook engine and result callbacks', (group) => {
       .json(JSON.parse(body))
     replayed.assertStatus(200)
     replayed.assertBodyContains({ duplicate: true })
+
+    // The counts moved as the results arrived.
+    const settled = await client.get(`/api/admin/release-runs/${runId}`).bearerToken(token)
+    assert.deepInclude(settled.body(), { ordersAwaiting: 0, ordersSucceeded: 1, ordersFailed: 1 })
 
     const won = await Order.findOrFail(orders[0].id)
     const lost = await Order.findOrFail(orders[1].id)

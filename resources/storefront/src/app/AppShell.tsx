@@ -8,6 +8,7 @@ import { session } from '../shared/session/session'
 import { capturePromoCode } from '../shared/promo'
 import { notifyChatRouteChange } from '../shared/thirdparty/chat'
 import { guardRedirect } from './guard'
+import { withReturnPath } from '../shared/lib/returnTo'
 
 export type RouteHandle = { title?: string; bare?: boolean }
 
@@ -48,7 +49,14 @@ export function AppShell() {
     capturePromoCode(location.search)
   }, [location.search])
 
-  if (redirect) return <Navigate to={redirect} replace />
+  if (redirect) {
+    // A deep link (a product from a drop announcement) survives the detour through login.
+    const to =
+      redirect === '/login'
+        ? withReturnPath('/login', location.pathname + location.search)
+        : redirect
+    return <Navigate to={to} replace />
+  }
 
   return (
     <div className="app">

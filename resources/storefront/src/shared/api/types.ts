@@ -60,7 +60,17 @@ export type Profile = {
   phone: string
   shipping: Address
   billing: Address
-  card: { name: string | null; last4: string; cardType: string; month: string; year: string }
+  card: {
+    name: string | null
+    last4: string
+    cardType: string
+    month: string
+    year: string
+    /** False once the security code was deleted: the next checkout asks for it. */
+    codeKept?: boolean
+  }
+  /** The customer chose to keep the security code for later releases. */
+  keepCardCode?: boolean
 }
 
 export type OrderStatus = 'pending' | 'processing' | 'success' | 'fail' | 'cancelled'

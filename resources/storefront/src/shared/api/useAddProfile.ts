@@ -11,6 +11,8 @@ export type ProfileInput = {
   phone: string
   shipping: Address
   billing: Address
+  /** Keep the card's security code after release day instead of deleting it. */
+  keepCardCode?: boolean
   card?: { name: string; number: string; code: string; month: string; year: string }
 }
 

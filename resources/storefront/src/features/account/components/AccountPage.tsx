@@ -1,4 +1,5 @@
 import { useState, type FormEvent, type ReactNode } from 'react'
+import { useNavigate } from 'react-router-dom'
 import { AccountLayout } from '../../../shared/layout/AccountLayout'
 import { useUserInfo } from '../../../shared/api/useUserInfo'
 import { useSetBilling } from '../../../shared/api/useSetBilling'
@@ -6,7 +7,7 @@ import type { UserInfo } from '../../../shared/api/types'
 import { Field } from '../../../shared/ui/Field'
 import { Button, ButtonLink } from '../../../shared/ui/Button'
 import { PageLoading } from '../../../shared/ui/Spinner'
-import { IconCard, IconEdit, IconPin, IconUser } from '../../../shared/ui/icons'
+import { IconCard, IconEdit, IconPin, IconTrash, IconUser } from '../../../shared/ui/icons'
 import {
   AddressFields,
   missingAddressFields,
@@ -17,6 +18,7 @@ import { BRAND_LABELS } from '../../../shared/lib/cards'
 import { COUNTRIES, US_STATES } from '../../../shared/data/geo'
 import { session } from '../../../shared/session/session'
 import { useUpdateAccount } from '../api/useUpdateAccount'
+import { useDeleteAccount } from '../api/useDeleteAccount'
 import { UpdateCardModal } from './UpdateCardModal'
 
 function Block({
@@ -264,6 +266,64 @@ function PaymentMethodBlock({ user }: { user: UserInfo }) {
   )
 }
 
+function DeleteAccountBlock() {
+  const [confirming, setConfirming] = useState(false)
+  const [password, setPassword] = useState('')
+  const [error, setError] = useState<string | null>(null)
+  const remove = useDeleteAccount()
+  const navigate = useNavigate()
+
+  async function submit(event: FormEvent) {
+    event.preventDefault()
+    if (!password) return setError('Please enter your password.')
+    try {
+      await remove.run(password)
+      void navigate('/', { replace: true, state: { notice: 'Your account was deleted.' } })
+    } catch (caught) {
+      setError((caught as Error).message)
+    }
+  }
+
+  return (
+    <Block icon={<IconTrash />} title="Delete Account">
+      <p className="fine-print">
+        Deletes your account, your profiles and every card we keep for you, here and at our payment
+        provider. Your past orders stay on record with your name and e-mail, without the card.
+      </p>
+      {confirming ? (
+        <form className="stack" onSubmit={submit} noValidate>
+          <Field
+            label="Password"
+            type="password"
+            autoComplete="current-password"
+            value={password}
+            error={error}
+            onValue={(value) => {
+              setPassword(value)
+              setError(null)
+            }}
+            required
+          />
+          <div className="actions actions--end">
+            <Button variant="ghost" onClick={() => setConfirming(false)}>
+              Cancel
+            </Button>
+            <Button type="submit" variant="danger" disabled={remove.pending}>
+              {remove.pending ? 'Deleting...' : 'Delete my account'}
+            </Button>
+          </div>
+        </form>
+      ) : (
+        <div className="actions">
+          <Button variant="danger" onClick={() => setConfirming(true)}>
+            Delete account
+          </Button>
+        </div>
+      )}
+    </Block>
+  )
+}
+
 export function AccountPage() {
   const info = useUserInfo()
   return (
@@ -280,6 +340,7 @@ export function AccountPage() {
           <AccountInfo user={info.data} />
           <BillingAddressBlock user={info.data} />
           <PaymentMethodBlock user={info.data} />
+          <DeleteAccountBlock />
         </div>
       ) : info.error ? (
         <p className="form-error" role="alert">

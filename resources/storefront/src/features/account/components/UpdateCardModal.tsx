@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react'
+import { ApiError } from '../../../shared/api/client'
 import { Modal } from '../../../shared/ui/Modal'
 import { CardFields } from '../../../shared/ui/CardFields'
 import { Button } from '../../../shared/ui/Button'
@@ -60,8 +61,13 @@ export function UpdateCardModal({
         token
       )
       close()
-    } catch {
-      setError(INVALID_CARD)
+    } catch (caught) {
+      // A card the gateway declines says so; anything else keeps the spec's text.
+      setError(
+        caught instanceof ApiError && caught.code === 'card_declined'
+          ? caught.message
+          : INVALID_CARD
+      )
     } finally {
       setSaving(false)
     }

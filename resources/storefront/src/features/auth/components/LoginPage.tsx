@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react'
-import { Link, useNavigate } from 'react-router-dom'
+import { Link, useLocation, useNavigate } from 'react-router-dom'
+import { returnPath, withReturnPath } from '../../../shared/lib/returnTo'
 import { useLogin } from '../api/useLogin'
 import { session } from '../../../shared/session/session'
 import { useAlert } from '../../../shared/ui/alert'
@@ -13,6 +14,7 @@ export function LoginPage() {
   const login = useLogin()
   const alert = useAlert()
   const navigate = useNavigate()
+  const next = returnPath(useLocation().search)
 
   async function submit(event: FormEvent) {
     event.preventDefault()
@@ -29,7 +31,7 @@ export function LoginPage() {
         name: answer.user.name,
         uuid: answer.user.uuid,
       }
-      await navigate('/shop')
+      await navigate(next ?? '/shop')
       session.set(user)
     } catch (error) {
       alert.show(error instanceof ApiError ? error.message : 'Email or password is incorrect.')
@@ -64,7 +66,7 @@ export function LoginPage() {
           {login.pending ? 'Logging in...' : 'Log in'}
         </Button>
         <p className="auth-card__switch">
-          New to Dropslot? <Link to="/signup">Create an account</Link>
+          New to Dropslot? <Link to={withReturnPath('/signup', next)}>Create an account</Link>
         </p>
       </form>
     </div>

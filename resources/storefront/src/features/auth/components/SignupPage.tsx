@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react'
-import { Link, useNavigate } from 'react-router-dom'
+import { Link, useLocation, useNavigate } from 'react-router-dom'
+import { returnPath, withReturnPath } from '../../../shared/lib/returnTo'
 import { useRegister } from '../api/useRegister'
 import { session } from '../../../shared/session/session'
 import { useAlert } from '../../../shared/ui/alert'
@@ -23,6 +24,7 @@ export function SignupPage() {
   const register = useRegister()
   const alert = useAlert()
   const navigate = useNavigate()
+  const next = returnPath(useLocation().search)
   const set = (field: keyof typeof form) => (value: string) =>
     setForm((f) => ({ ...f, [field]: value }))
 
@@ -60,7 +62,7 @@ export function SignupPage() {
         name: answer.user.name,
         uuid: answer.user.uuid,
       })
-      await navigate('/addBilling')
+      await navigate(withReturnPath('/addBilling', next))
     } catch (error) {
       alert.show(error instanceof Error ? error.message : FORM_ERROR)
       if (error instanceof ApiError && Object.keys(error.errors).length) setInvalid(true)
@@ -75,7 +77,7 @@ export function SignupPage() {
         <div>
           <h1>Create your account</h1>
           <p className="muted">
-            Already have one? <Link to="/login">Log in</Link>
+            Already have one? <Link to={withReturnPath('/login', next)}>Log in</Link>
           </p>
         </div>
         <Field

@@ -1,4 +1,4 @@
-import { Link } from 'react-router-dom'
+import { Link, useLocation } from 'react-router-dom'
 import { useProducts } from '../../../shared/api/useProducts'
 import { FALLBACK_PRODUCTS } from '../../../shared/data/fallbackProducts'
 import { SocialTimeline } from '../../../shared/thirdparty/SocialTimeline'
@@ -28,11 +28,18 @@ const QUOTES = [
 export function HomePage() {
   const products = useProducts()
   const user = useSession()
+  // A page that signs the customer out (account deletion) says what happened here.
+  const notice = (useLocation().state as { notice?: string } | null)?.notice
   const latest = [...(products.data ?? [])].sort((a, b) => b.productId - a.productId).slice(0, 3)
   const slides = latest.length ? latest : products.loading ? [] : FALLBACK_PRODUCTS
 
   return (
     <>
+      {notice ? (
+        <div className="notice" role="status">
+          <div className="container">{notice}</div>
+        </div>
+      ) : null}
       <section className="hero">
         <div className="container hero__grid">
           <div className="hero__copy">

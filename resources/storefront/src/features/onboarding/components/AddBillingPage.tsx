@@ -1,5 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react'
-import { useNavigate } from 'react-router-dom'
+import { useLocation, useNavigate } from 'react-router-dom'
+import { returnPath, withReturnPath } from '../../../shared/lib/returnTo'
 import { SplitLayout } from '../../../shared/layout/SplitLayout'
 import {
   AddressFields,
@@ -13,6 +14,7 @@ import { useUserInfo } from '../../../shared/api/useUserInfo'
 
 export function AddBillingPage() {
   const navigate = useNavigate()
+  const next = returnPath(useLocation().search)
   const info = useUserInfo()
   const setBilling = useSetBilling()
   const [address, setAddress] = useState<AddressValue>(EMPTY_ADDRESS)
@@ -41,7 +43,7 @@ export function AddBillingPage() {
     if (missing.length) return
     try {
       await setBilling.run({ ...address, address2: address.address2.trim() })
-      await navigate('/addCard')
+      await navigate(withReturnPath('/addCard', next))
     } catch {
       // The error is shown below the form.
     }

@@ -1,5 +1,7 @@
 import { useState, type FormEvent } from 'react'
-import { Navigate, useNavigate } from 'react-router-dom'
+import { ApiError } from '../../../shared/api/client'
+import { Navigate, useLocation, useNavigate } from 'react-router-dom'
+import { returnPath, withReturnPath } from '../../../shared/lib/returnTo'
 import { SplitLayout } from '../../../shared/layout/SplitLayout'
 import { CardFields } from '../../../shared/ui/CardFields'
 import { Button, ButtonLink } from '../../../shared/ui/Button'
@@ -13,19 +15,21 @@ import { splitName } from '../../../shared/lib/format'
 
 export function AddCardPage() {
   const navigate = useNavigate()
+  const next = returnPath(useLocation().search)
   const info = useUserInfo()
   const genToken = useGenCardToken()
   const setBilling = useSetBilling()
   const addProfile = useAddProfile()
   const [card, setCard] = useState<CardValue>({ number: '', expiry: '', cvv: '' })
   const [error, setError] = useState(false)
+  const [declined, setDeclined] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
 
   if (info.loading) return <PageLoading />
   const user = info.data
   // The card is saved with the billing address: without one, that step comes first.
   if (user && !info.fetching && !user.billingAddress?.line1) {
-    return <Navigate to="/addBilling" replace />
+    return <Navigate to={withReturnPath('/addBilling', next)} replace />
   }
 
   async function submit(event: FormEvent) {
@@ -37,6 +41,7 @@ export function AddCardPage() {
       return
     }
     setError(false)
+    setDeclined(null)
     setBusy(true)
     try {
       const token = await genToken.run({
@@ -80,9 +85,11 @@ export function AddCardPage() {
           })
           .catch((caught) => console.error('Could not save the first profile', caught))
       }
-      await navigate('/shop')
-    } catch {
-      setError(true)
+      await navigate(next ?? '/shop')
+    } catch (caught) {
+      // A card the gateway declines says so; a number that fails the check keeps the spec's text.
+      if (caught instanceof ApiError && caught.code === 'card_declined') setDeclined(caught.message)
+      else setError(true)
     } finally {
       setBusy(false)
     }
@@ -98,9 +105,9 @@ export function AddCardPage() {
           </p>
         </div>
         <CardFields value={card} onChange={setCard} grouped />
-        {error ? (
+        {error || declined ? (
           <p className="form-error" role="alert">
-            {INVALID_CARD}
+            {declined ?? INVALID_CARD}
           </p>
         ) : null}
         <div className="actions">

@@ -1,6 +1,8 @@
 import { api } from '../../../shared/api/client'
 import { invalidate, useMutation } from '../../../shared/api/query'
 import type { Order } from '../../../shared/api/types'
+import { getConfig } from '../../../shared/config'
+import { seal } from '../../../shared/lib/envelope'
 
 export type CheckoutRequest = {
   productId: number
@@ -8,15 +10,23 @@ export type CheckoutRequest = {
   size: string
   profileId: string
   promoCode?: string
+  /** The card's security code, when the profile no longer keeps it (sent sealed). */
+  cardCode?: string
 }
 
-/** POST /api/checkout/withprofile: buys the slot; 409 code 'duplicate' for a profile already in. */
+/**
+ * POST /api/checkout/withprofile: buys the slot; 409 code 'duplicate' for a profile already in,
+ * 409 'card_code_required' when the profile's security code was deleted and none was sent.
+ */
 export function useCheckout() {
-  return useMutation(async (request: CheckoutRequest) => {
+  return useMutation(async ({ cardCode, ...request }: CheckoutRequest) => {
+    const eCardCode = cardCode
+      ? await seal(getConfig().profileTransportKey, { code: cardCode })
+      : undefined
     const answer = await api<{ success: boolean; order: Order }>('/api/checkout/withprofile', {
       method: 'POST',
       auth: true,
-      body: request,
+      body: eCardCode ? { ...request, eCardCode } : request,
     })
     invalidate('user:orders')
     invalidate('product')

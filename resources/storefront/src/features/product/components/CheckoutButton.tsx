@@ -1,3 +1,4 @@
+import { useRef } from 'react'
 import { Button } from '../../../shared/ui/Button'
 
 export type CheckoutPhase =
@@ -36,9 +37,11 @@ export function CheckoutButton({
           ? 'accent'
           : 'primary'
   const busy = phase === 'securing' || phase === 'secured' || phase === 'redirecting'
+  const main = useRef<HTMLButtonElement>(null)
   return (
     <div className="checkout-actions">
       <Button
+        ref={main}
         className={`checkout-btn btn--${variant}`}
         variant={variant === 'accent' ? 'primary' : variant}
         block
@@ -50,7 +53,14 @@ export function CheckoutButton({
         {LABELS[phase]}
       </Button>
       {phase === 'confirm' ? (
-        <Button variant="secondary" onClick={onCancel}>
+        <Button
+          variant="secondary"
+          onClick={() => {
+            onCancel()
+            // Cancel disappears: keyboard and screen-reader users stay on the Checkout button.
+            main.current?.focus()
+          }}
+        >
           Cancel
         </Button>
       ) : null}

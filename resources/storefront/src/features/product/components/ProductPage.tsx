@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react'
 import { Link, useNavigate, useParams } from 'react-router-dom'
+import { withReturnPath } from '../../../shared/lib/returnTo'
 import { useProduct } from '../../../shared/api/useProduct'
 import { useProducts } from '../../../shared/api/useProducts'
 import { useUserInfo } from '../../../shared/api/useUserInfo'
@@ -7,7 +8,7 @@ import { useProfiles } from '../../../shared/api/useProfiles'
 import { ApiError } from '../../../shared/api/client'
 import { ProductImage } from '../../../shared/ui/ProductImage'
 import { ProductCard } from '../../../shared/ui/ProductCard'
-import { SelectField } from '../../../shared/ui/Field'
+import { Field, SelectField } from '../../../shared/ui/Field'
 import { PageLoading } from '../../../shared/ui/Spinner'
 import { IconChevron } from '../../../shared/ui/icons'
 import { brandOf, money, promoPrice, releaseLabel } from '../../../shared/lib/format'
@@ -36,6 +37,9 @@ export function ProductPage() {
   const [profileId, setProfileId] = useState('')
   const [phase, setPhase] = useState<CheckoutPhase>('idle')
   const [problem, setProblem] = useState<string | null>(null)
+  const [cardCode, setCardCode] = useState('')
+  const [cardCodeAsked, setCardCodeAsked] = useState(false)
+  const [cardCodeError, setCardCodeError] = useState<string | null>(null)
   const [promoOpen, setPromoOpen] = useState(false)
   const [promoInput, setPromoInput] = useState('')
   const [promoMessage, setPromoMessage] = useState<string | null>(null)
@@ -51,9 +55,13 @@ export function ProductPage() {
   useEffect(() => {
     const user = info.data
     if (!user || info.fetching) return
-    if (!user.billingAddress?.line1) void navigate('/addBilling', { replace: true })
-    else if (!user.billingLast4) void navigate('/addCard', { replace: true })
-  }, [info.data, info.fetching, navigate])
+    // Back to this product once those steps are done.
+    const here = `/product/${id}`
+    if (!user.billingAddress?.line1) {
+      void navigate(withReturnPath('/addBilling', here), { replace: true })
+    } else if (!user.billingLast4)
+      void navigate(withReturnPath('/addCard', here), { replace: true })
+  }, [info.data, info.fetching, navigate, id])
 
   // The first profile is preselected.
   useEffect(() => {
@@ -93,6 +101,8 @@ export function ProductPage() {
   const chosenStyle = style || styles[0] || 'OS'
   const left = Math.max(0, item.totalStock - item.stockTaken)
   const soldOut = left === 0
+  const chosenProfile = profiles.data?.find((p) => p.profileId === profileId)
+  const needsCardCode = cardCodeAsked || chosenProfile?.card.codeKept === false
   const finalPrice = promo ? promoPrice(item.price, promo.percent) : item.price
   const related = (catalogue.data ?? []).filter((p) => p.productId !== item.productId).slice(0, 3)
   const takenPercent = item.totalStock
@@ -103,10 +113,16 @@ export function ProductPage() {
     if (!isOneSize && !size) return setProblem('Please select a size.')
     if (!profileId) return setProblem('Please select a profile.')
     setProblem(null)
+    setCardCodeError(null)
     setPhase('confirm')
   }
 
   async function confirm() {
+    if (needsCardCode && !/^\d{3,4}$/.test(cardCode)) {
+      setCardCodeError("Please enter your card's 3 or 4 digit security code.")
+      return
+    }
+    setCardCodeError(null)
     setPhase('securing')
     try {
       const order = await checkout.run({
@@ -115,7 +131,9 @@ export function ProductPage() {
         size: isOneSize ? 'OS' : size,
         profileId,
         ...(promo ? { promoCode: promo.code } : {}),
+        ...(needsCardCode ? { cardCode } : {}),
       })
+      setCardCode('')
       setPhase('secured')
       trackPurchase({
         orderId: order.orderId,
@@ -131,6 +149,16 @@ export function ProductPage() {
         later(() => void navigate('/user/orders'), AFTER_SUCCESS_MS)
       }, AFTER_SUCCESS_MS)
     } catch (error) {
+      // The profile's security code was deleted meanwhile, or the one entered is not valid.
+      if (
+        error instanceof ApiError &&
+        (error.code === 'card_code_required' || error.code === 'invalid_card_code')
+      ) {
+        setCardCodeAsked(true)
+        setCardCodeError(error.message)
+        setPhase('confirm')
+        return
+      }
       if (error instanceof ApiError && error.code === 'duplicate') {
         setPhase('duplicate')
         setProblem(error.message || 'This profile already has a slot for this drop.')
@@ -231,6 +259,9 @@ export function ProductPage() {
               onValue={(value) => {
                 setProfileId(value)
                 setProblem(null)
+                setCardCode('')
+                setCardCodeAsked(false)
+                setCardCodeError(null)
                 if (phase === 'duplicate') setPhase('idle')
               }}
             />
@@ -288,6 +319,22 @@ export function ProductPage() {
               </div>
             </div>
 
+            {phase === 'confirm' && needsCardCode ? (
+              <Field
+                label="Card security code"
+                className="card-code"
+                hint="We deleted it after your last checkout. It is kept only until release day."
+                inputMode="numeric"
+                autoComplete="cc-csc"
+                maxLength={4}
+                value={cardCode}
+                error={cardCodeError}
+                onValue={(value) => {
+                  setCardCode(value.replace(/\D/g, ''))
+                  setCardCodeError(null)
+                }}
+              />
+            ) : null}
             {soldOut ? (
               <button type="button" className="btn btn--secondary btn--block" disabled>
                 Sold out

@@ -42,6 +42,7 @@ export function ProfileWizard({
   const [general, setGeneral] = useState({ profileName: '', email: '', fullName: '', phone: '' })
   const [address, setAddress] = useState<AddressValue>(EMPTY_ADDRESS)
   const [card, setCard] = useState<CardValue>({ number: '', expiry: '', cvv: '' })
+  const [keepCardCode, setKeepCardCode] = useState(false)
   const [error, setError] = useState<string | null>(null)
   const add = useAddProfile()
   const edit = useEditProfile()
@@ -52,6 +53,7 @@ export function ProfileWizard({
     setStep(1)
     setError(null)
     setCard({ number: '', expiry: '', cvv: '' })
+    setKeepCardCode(profile?.keepCardCode ?? false)
     if (profile) {
       setGeneral({
         profileName: profile.profileName,
@@ -112,6 +114,7 @@ export function ProfileWizard({
       phone: stripPhone(general.phone),
       shipping: place,
       billing: place,
+      keepCardCode,
       ...(validCard
         ? {
             card: {
@@ -206,6 +209,19 @@ export function ProfileWizard({
               editing ? `Leave blank to keep the card ending in ${profile?.card.last4}.` : undefined
             }
           />
+        ) : null}
+        {step === 3 ? (
+          <label className="check">
+            <input
+              type="checkbox"
+              checked={keepCardCode}
+              onChange={(event) => setKeepCardCode(event.target.checked)}
+            />
+            <span>
+              Keep my security code for later releases. Otherwise we delete it once your slots are
+              checked out, and ask for it at your next checkout.
+            </span>
+          </label>
         ) : null}
         {error ? (
           <p className="form-error" role="alert">

@@ -1,0 +1,28 @@
+import logger from '@adonisjs/core/services/logger'
+
+/**
+ * The operations log: one structured line per release-day event (JSON in production, through the
+ * app logger and its redaction), so an operator can follow a release with
+ * `node build/bin/server.js | grep '"ops":'` or `npx dropslot release:run 2>&1 | jq 'select(.ops)'`.
+ * Fields name orders by public id and runs by id; never card data, e-mail addresses or secrets.
+ */
+export type OpsEvent =
+  | 'run.start'
+  | 'run.end'
+  | 'order.submitted'
+  | 'order.submit_failed'
+  | 'order.result'
+  | 'hold.placed'
+  | 'hold.released'
+  | 'fee.charged'
+  | 'fee.declined'
+  | 'fee.refunded'
+  | 'email.sent'
+  | 'email.failed'
+
+type Field = string | number | boolean | null | undefined | string[] | number[]
+
+export function opsLog(event: OpsEvent, fields: Record<string, Field>, message: string = event) {
+  const level = event.endsWith('failed') || event === 'fee.declined' ? 'warn' : 'info'
+  logger[level]({ ops: event, ...fields }, message)
+}

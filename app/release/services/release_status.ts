@@ -1,0 +1,140 @@
+import db from '@adonisjs/lucid/services/db'
+import Product from '#catalog/models/product'
+import ReleaseRun from '#release/models/release_run'
+import { AppError } from '#core/exceptions/app_error'
+import { releaseOrderQueries } from '#orders/services/order_queries'
+import { releaseLock, RELEASE_LOCK } from '#release/services/release_lock'
+import { releaseConfig } from '#release/services/release_config'
+
+/**
+ * The read side of release day: run records as the console and the CLI show them, and the
+ * figures of `release:status`. Kept apart from the runner so `release:status` loads no engine,
+ * gateway or mailer.
+ */
+export class ReleaseStatus {
+  /** The latest real (not dry) run, as the console shows it, or null before the first one. */
+  async lastRun() {
+    const run = await ReleaseRun.query().where('dry_run', false).orderBy('id', 'desc').first()
+    return run ? presentOneRun(run) : null
+  }
+
+  /** Release-day figures for `release:status` and the console. */
+  async status(productId: number | null = null) {
+    if (productId !== null && !(await Product.find(productId))) {
+      throw AppError.notFound(`Product ${productId} not found.`, 'product_not_found')
+    }
+    const figures = await releaseOrderQueries.releaseFigures(productId)
+    const tasks = db.from('release_tasks').select('status').count('* as total').groupBy('status')
+    if (productId !== null) tasks.where('product_id', productId)
+    const taskCounts: Record<string, number> = {}
+    for (const row of await tasks) taskCounts[row.status] = Number(row.total)
+    // With a product: the last run that was for it, or that handed any of its orders over.
+    const runs = ReleaseRun.query().where('dry_run', false).orderBy('id', 'desc')
+    if (productId !== null) {
+      runs.where((query) =>
+        query
+          .where('product_id', productId)
+          .orWhereIn('id', db.from('release_tasks').where('product_id', productId).select('run_id'))
+      )
+    }
+    const lastRun = await runs.first()
+    const lock = await releaseLock.holder(RELEASE_LOCK)
+    return {
+      productId,
+      ...figures,
+      awaitingResult: taskCounts.submitted ?? 0,
+      lastRun: lastRun ? await presentOneRun(lastRun) : null,
+      runningNow: lock ? lock.owner : null,
+    }
+  }
+}
+
+type RunExtras = {
+  productTitle: string | null
+  tasks: { submitted: number; awaiting: number; succeeded: number; failed: number } | null
+}
+
+/**
+ * A run as the console and the CLI show it. A run still marked running whose heartbeat is older
+ * than the lock's expiry reads `interrupted` at once (the next run records it). With its tasks,
+ * the counts are those of the orders it handed to the engine, so webhook and files runs move as
+ * the bots' results arrive.
+ */
+export function presentRun(
+  run: ReleaseRun,
+  extras: RunExtras = { productTitle: null, tasks: null }
+) {
+  const beat = run.heartbeatAt ?? run.startedAt
+  const stale =
+    run.status === 'running' &&
+    !run.dryRun &&
+    beat.toMillis() < Date.now() - releaseConfig().lockTtlMs
+  const status = stale ? 'interrupted' : run.status
+  const tasks = extras.tasks
+  const end = run.finishedAt ?? (stale ? beat : null)
+  return {
+    id: run.id,
+    productId: run.productId,
+    productTitle: run.productId === null ? null : extras.productTitle,
+    engine: run.engine,
+    dryRun: run.dryRun,
+    status,
+    trigger: run.trigger,
+    ordersSubmitted: Math.max(run.ordersSubmitted, tasks?.submitted ?? 0),
+    ordersAwaiting: tasks?.awaiting ?? 0,
+    ordersSucceeded: Math.max(run.ordersSucceeded, tasks?.succeeded ?? 0),
+    ordersFailed: Math.max(run.ordersFailed, tasks?.failed ?? 0),
+    feesCharged: run.feesCharged,
+    feesDue: run.feesDue,
+    error: stale
+      ? `No heartbeat since ${beat.toUTC().toFormat('HH:mm:ss')} UTC: the process running it stopped.`
+      : run.error,
+    startedAt: run.startedAt.toISO(),
+    finishedAt: run.finishedAt?.toISO() ?? null,
+    durationSeconds: end ? Math.max(0, Math.round(end.diff(run.startedAt).as('seconds'))) : null,
+  }
+}
+
+/** Runs with their product's title and their tasks' counts, read in two queries. */
+export async function presentRuns(runs: ReleaseRun[]) {
+  if (runs.length === 0) return []
+  const ids = runs.map((run) => run.id)
+  const counts = await db
+    .from('release_tasks')
+    .whereIn('run_id', ids)
+    .select('run_id')
+    .select(db.raw('sum(case when submitted_at is not null then 1 else 0 end) as submitted'))
+    .select(db.raw("sum(case when status = 'submitted' then 1 else 0 end) as awaiting"))
+    .select(db.raw("sum(case when outcome = 'success' then 1 else 0 end) as succeeded"))
+    .select(db.raw("sum(case when outcome = 'fail' then 1 else 0 end) as failed"))
+    .groupBy('run_id')
+  const byRun = new Map(
+    counts.map((row) => [
+      Number(row.run_id),
+      {
+        submitted: Number(row.submitted ?? 0),
+        awaiting: Number(row.awaiting ?? 0),
+        succeeded: Number(row.succeeded ?? 0),
+        failed: Number(row.failed ?? 0),
+      },
+    ])
+  )
+  const productIds = [...new Set(runs.map((run) => run.productId).filter((id) => id !== null))]
+  const products = productIds.length
+    ? await db.from('products').whereIn('id', productIds).select('id', 'title')
+    : []
+  const titles = new Map(products.map((row) => [Number(row.id), String(row.title)]))
+  return runs.map((run) =>
+    presentRun(run, {
+      productTitle: run.productId === null ? null : (titles.get(run.productId) ?? null),
+      tasks: byRun.get(run.id) ?? null,
+    })
+  )
+}
+
+export async function presentOneRun(run: ReleaseRun) {
+  const [shown] = await presentRuns([run])
+  return shown
+}
+
+export const releaseStatus = new ReleaseStatus()
