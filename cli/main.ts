@@ -9,6 +9,7 @@ import { registerEmailCommands } from './commands/emails.js'
 import { registerAcoCommands } from './commands/aco.js'
 import { registerProductCommands } from './commands/products.js'
 import { registerCardCommands } from './commands/cards.js'
+import { registerQueueCommands } from './commands/queues.js'
 
 const program = new Command()
   .name('dropslot')
@@ -26,6 +27,7 @@ registerEmailCommands(program)
 registerAcoCommands(program)
 registerProductCommands(program)
 registerCardCommands(program)
+registerQueueCommands(program)
 
 function messageOf(error: unknown): string {
   const candidate = error as { messages?: { field: string; message: string }[]; message?: string }

@@ -52,7 +52,7 @@ const paymentsConfig = {
   },
 
   holdWorker: {
-    /** Runs in the web process only (see start/workers.ts); never in tests or ace commands. */
+    /** false: the web process leaves holds to `dropslot worker` (start/workers.ts). */
     enabled: env.get('HOLD_WORKER_ENABLED', true),
     pollMs: env.get('HOLD_WORKER_POLL_MS', 1000),
     batchSize: env.get('HOLD_WORKER_BATCH', 20),

@@ -30,6 +30,10 @@ export default await Env.create(new URL('../', import.meta.url), {
   DB_POOL_MAX: Env.schema.number.optional(),
 
   REDIS_URL: Env.schema.string.optional(),
+  QUEUE_DRIVER: Env.schema.enum.optional(['database', 'bullmq'] as const),
+  QUEUE_PREFIX: Env.schema.string.optional(),
+  QUEUE_CONCURRENCY: Env.schema.number.optional(),
+  GATEWAY_RATE_PER_SECOND: Env.schema.number.optional(),
   TRUSTED_PROXIES: Env.schema.string.optional(),
 
   PROFILE_TRANSPORT_KEY: (name: string, value?: string) => {

@@ -20,7 +20,8 @@ import paymentsConfig from '#config/payments'
 import { applyPercent } from '#checkout/services/promo_service'
 import { redeemPromo } from '#checkout/services/promo_redemption'
 import { slotStock } from '#checkout/services/slot_stock'
-import { holdWorker } from '#payments/services/hold_worker'
+import { jobs } from '#core/jobs/jobs'
+import { placeHoldJob } from '#payments/jobs/hold_jobs'
 
 export const INSUFFICIENT_CHECKOUT_DATA = 'insufficient checkout data'
 export const CARD_CODE_REQUIRED = "Enter your card's security code to check out with this profile."
@@ -101,6 +102,7 @@ export class CheckoutService {
     const productId = productIdOf(request.productId)
     if (soldOutMemory.has(productId)) throw soldOut()
     let enteredCode: string | null = null
+    let receipt = null as { id: number } | null
     // Every statement of the purchase, the receipt included, goes on one driver session: the
     // release-day rush is bound by the app's CPU, and this is the cheapest way to the database.
     const opened = await withDriverSession(async (session) => {
@@ -166,7 +168,7 @@ export class CheckoutService {
         throw error
       }
 
-      await notifications.send(
+      receipt = await notifications.send(
         {
           to: order.email,
           template: 'order_received',
@@ -184,9 +186,11 @@ export class CheckoutService {
         },
         session
       )
-      holdWorker.kick()
       return order
     })
+    // After the commit: a worker that ran the jobs earlier would not see the order yet.
+    await jobs.dispatch(placeHoldJob, { orderId: opened.id }, { dedupeId: `hold:${opened.id}` })
+    if (receipt) await notifications.deliverSoon(receipt.id)
     if (enteredCode) await profileService.rememberCardCode(opened.profileId, enteredCode)
     return opened
   }

@@ -9,3 +9,11 @@ export function sqlTime(value: DateTime | Date = new Date()): string {
   if (value instanceof Date) return value.toISOString().slice(0, 19).replace('T', ' ')
   return value.toFormat(SQL_TIME_FORMAT)
 }
+
+/** Seconds from a time read back from SQL (a Date or `yyyy-MM-dd HH:mm:ss` UTC) to now. */
+export function secondsSince(value: unknown): number | null {
+  if (!value) return null
+  const at = value instanceof Date ? value : new Date(`${String(value).replace(' ', 'T')}Z`)
+  if (Number.isNaN(at.getTime())) return null
+  return Math.max(0, Math.round((Date.now() - at.getTime()) / 1000))
+}

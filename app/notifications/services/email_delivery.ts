@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon'
-import { sqlTime } from '#core/helpers/sql_time'
+import { secondsSince, sqlTime } from '#core/helpers/sql_time'
 import mail from '@adonisjs/mail/services/main'
 import db from '@adonisjs/lucid/services/db'
 import env from '#start/env'
@@ -43,6 +43,47 @@ export class EmailDelivery {
       if (result) outcome[result] += 1
     }
     return outcome
+  }
+
+  /** Ids of queued messages that are due, oldest first (stale claims are queued again first). */
+  async dueIds(limit = 500): Promise<number[]> {
+    await this.requeueStaleClaims()
+    const rows = await db
+      .from('email_messages')
+      .select('id')
+      .where('status', 'queued')
+      .where((query) => {
+        query.whereNull('next_attempt_at').orWhere('next_attempt_at', '<=', sqlTime())
+      })
+      .orderBy('id', 'asc')
+      .limit(limit)
+    return rows.map((row: { id: number }) => row.id)
+  }
+
+  /** Messages waiting to be sent: how many, and the age in seconds of the oldest. */
+  async backlog() {
+    const row = await db
+      .from('email_messages')
+      .whereIn('status', ['queued', 'sending'])
+      .count('* as due')
+      .min('created_at as oldest')
+      .first()
+    return { due: Number(row?.due ?? 0), oldestSeconds: secondsSince(row?.oldest) }
+  }
+
+  /**
+   * Delivers one message when it is queued and due: the unit of the `notifications.deliver-email`
+   * job. The claim inside `deliver` makes a job delivered twice send once.
+   */
+  async deliverById(id: number) {
+    const message = await EmailMessage.query()
+      .where('id', id)
+      .where('status', 'queued')
+      .where((query) => {
+        query.whereNull('next_attempt_at').orWhere('next_attempt_at', '<=', sqlTime())
+      })
+      .first()
+    return message ? this.deliver(message) : null
   }
 
   async deliver(message: EmailMessage): Promise<'sent' | 'failed' | 'retrying' | null> {

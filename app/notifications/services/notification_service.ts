@@ -2,6 +2,8 @@ import type { RenderedEmail } from '#notifications/templates'
 import { isUniqueViolation } from '#core/helpers/db_errors'
 import { sqlTime } from '#core/helpers/sql_time'
 import { type DriverSession, withDriverSession } from '#core/services/driver_session'
+import { jobs } from '#core/jobs/jobs'
+import { deliverEmailJob } from '#notifications/jobs/email_jobs'
 
 export type OutgoingEmail = {
   to: string
@@ -27,8 +29,9 @@ const RECORD_EMAIL = `INSERT INTO email_messages (to_address, template, subject,
 export class NotificationService {
   /**
    * Records the message (one INSERT on the driver, not a model: the checkout sends one per
-   * order). `session`: the caller's own driver session, to record it on the same connection.
-   * Null when the dedupe key was used already.
+   * order) and dispatches its delivery. `session`: the caller's own driver session, to record it
+   * on the same connection; the caller's transaction is not committed yet, so the caller calls
+   * `deliverSoon` after its commit. Null when the dedupe key was used already.
    */
   async send(email: OutgoingEmail, session?: DriverSession): Promise<{ id: number } | null> {
     const now = sqlTime()
@@ -48,11 +51,17 @@ export class NotificationService {
       ])
     try {
       const { insertId } = await (session ? record(session) : withDriverSession(record))
+      if (!session) await this.deliverSoon(insertId)
       return { id: insertId }
     } catch (error) {
       if (email.dedupeKey && isUniqueViolation(error)) return null
       throw error
     }
+  }
+
+  /** Rings the delivery of a recorded message (the outbox sweep finds it if this is lost). */
+  deliverSoon(messageId: number) {
+    return jobs.dispatch(deliverEmailJob, { messageId }, { dedupeId: `email:${messageId}` })
   }
 }
 

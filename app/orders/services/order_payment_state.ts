@@ -2,7 +2,7 @@ import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
 import Order from '#orders/models/order'
 import { affectedRows } from '#core/helpers/db_errors'
-import { sqlTime } from '#core/helpers/sql_time'
+import { secondsSince, sqlTime } from '#core/helpers/sql_time'
 
 /**
  * The payment columns of an order, moved only by conditional UPDATEs: each method changes the
@@ -10,45 +10,72 @@ import { sqlTime } from '#core/helpers/sql_time'
  * after our own call) is a no-op, and two workers can never both own a hold.
  * The payments module moves these; nothing else writes them.
  */
+/** Orders whose hold may be claimed: queued and due, or `placing` with a stale claim. */
+function claimableHolds(query: any, staleSeconds: number) {
+  const now = sqlTime()
+  const staleBefore = sqlTime(DateTime.now().minus({ seconds: staleSeconds }))
+  return query.where((outer: any) => {
+    outer
+      .where((queued: any) => {
+        queued
+          .where('hold_status', 'queued')
+          .where('status', 'pending')
+          .where((due: any) =>
+            due.whereNull('hold_next_attempt_at').orWhere('hold_next_attempt_at', '<=', now)
+          )
+      })
+      .orWhere((stale: any) => {
+        stale.where('hold_status', 'placing').where('hold_claimed_at', '<', staleBefore)
+      })
+  })
+}
+
 export class OrderPaymentState {
   /**
    * Claims up to `limit` orders whose $1.00 hold must be placed: queued ones that are due, and
    * ones left `placing` for longer than `staleSeconds` (the worker that claimed them died).
    */
   async claimHolds(limit: number, staleSeconds: number): Promise<Order[]> {
-    const now = sqlTime()
-    const staleBefore = sqlTime(DateTime.now().minus({ seconds: staleSeconds }))
-    const claimable = (query: any) =>
-      query.where((outer: any) => {
-        outer
-          .where((queued: any) => {
-            queued
-              .where('hold_status', 'queued')
-              .where('status', 'pending')
-              .where((due: any) =>
-                due.whereNull('hold_next_attempt_at').orWhere('hold_next_attempt_at', '<=', now)
-              )
-          })
-          .orWhere((stale: any) => {
-            stale.where('hold_status', 'placing').where('hold_claimed_at', '<', staleBefore)
-          })
-      })
-
-    const candidates: { id: number }[] = await claimable(db.from('orders').select('id'))
-      .orderBy('id', 'asc')
-      .limit(limit)
-
+    const candidates = await this.dueHoldIds(limit, staleSeconds)
     const claimed: number[] = []
-    for (const { id } of candidates) {
-      const result = await claimable(db.from('orders').where('id', id)).update({
-        hold_status: 'placing',
-        hold_claimed_at: now,
-        hold_attempts: db.knexRawQuery('hold_attempts + 1'),
-      })
-      if (affectedRows(result) === 1) claimed.push(id)
+    for (const id of candidates) {
+      if (await this.claimHold(id, staleSeconds)) claimed.push(id)
     }
     if (claimed.length === 0) return []
     return Order.query().whereIn('id', claimed).orderBy('id', 'asc')
+  }
+
+  /** Ids of orders whose hold is due (or whose claim went stale), oldest first. */
+  async dueHoldIds(limit: number, staleSeconds: number): Promise<number[]> {
+    const rows: { id: number }[] = await claimableHolds(
+      db.from('orders').select('id'),
+      staleSeconds
+    )
+      .orderBy('id', 'asc')
+      .limit(limit)
+    return rows.map((row) => row.id)
+  }
+
+  /** Holds due now: how many, and the age in seconds of the oldest order among them. */
+  async holdBacklog(staleSeconds: number) {
+    const row = await claimableHolds(db.from('orders'), staleSeconds)
+      .count('* as due')
+      .min('created_at as oldest')
+      .first()
+    return { due: Number(row?.due ?? 0), oldestSeconds: secondsSince(row?.oldest) }
+  }
+
+  /** Claims one order's hold when it is due; false when another worker has it or it is done. */
+  async claimHold(orderId: number, staleSeconds: number): Promise<boolean> {
+    const result = await claimableHolds(
+      db.from('orders').where('id', orderId),
+      staleSeconds
+    ).update({
+      hold_status: 'placing',
+      hold_claimed_at: sqlTime(),
+      hold_attempts: db.knexRawQuery('hold_attempts + 1'),
+    })
+    return affectedRows(result) === 1
   }
 
   async holdPlaced(orderId: number, paymentId: string) {

@@ -18,6 +18,10 @@ export type HoldRunReport = {
   errors: number
 }
 
+function emptyReport(): HoldRunReport {
+  return { claimed: 0, placed: 0, declined: 0, retried: 0, released: 0, errors: 0 }
+}
+
 /**
  * Places the $1.00 hold of new orders, off the checkout's hot path (the provider allows ~25
  * creates/s). The queue is the orders table itself: a hold is `queued` when the slot is bought,
@@ -25,23 +29,12 @@ export type HoldRunReport = {
  * worker crashed) is claimed again; the ledger and the fixed idempotency key make that second
  * attempt the same provider request, never a second hold.
  *
- * `runOnce()` is the unit of work (tests and the CLI call it); `start()` runs it in a loop in
- * the web process.
+ * `placeOne()` is the unit of the `payments.place-hold` job; `runOnce()` and `drain()` place
+ * due holds in batches (tests and the CLI).
  */
 export class HoldWorker {
-  private timer: NodeJS.Timeout | null = null
-  private running: Promise<HoldRunReport> | null = null
-  private stopped = true
-
   async runOnce(options: { limit?: number } = {}): Promise<HoldRunReport> {
-    const report: HoldRunReport = {
-      claimed: 0,
-      placed: 0,
-      declined: 0,
-      retried: 0,
-      released: 0,
-      errors: 0,
-    }
+    const report = emptyReport()
     const config = paymentsConfig.holdWorker
     const orders = await orderPaymentState.claimHolds(
       options.limit ?? config.batchSize,
@@ -60,68 +53,40 @@ export class HoldWorker {
     return report
   }
 
+  /**
+   * Places one order's hold, the unit of the `payments.place-hold` job: claimed with the same
+   * conditional UPDATE as a batch, so a job delivered twice (or racing a batch) places it once.
+   * Null when the hold was not due or another worker has it.
+   */
+  async placeOne(orderId: number): Promise<HoldRunReport | null> {
+    const config = paymentsConfig.holdWorker
+    if (!(await orderPaymentState.claimHold(orderId, config.staleClaimSeconds))) return null
+    const report = emptyReport()
+    report.claimed = 1
+    // A throw leaves the hold `placing`: its claim goes stale and the sweep claims it again.
+    await this.process(await orderQueries.findById(orderId), report)
+    return report
+  }
+
+  /** Orders whose hold is due, for the sweep that dispatches their jobs. */
+  dueOrderIds(limit = paymentsConfig.holdWorker.batchSize * 10) {
+    return orderPaymentState.dueHoldIds(limit, paymentsConfig.holdWorker.staleClaimSeconds)
+  }
+
+  /** How many holds are due and how long the oldest has waited (`dropslot queues:status`). */
+  async backlog() {
+    return orderPaymentState.holdBacklog(paymentsConfig.holdWorker.staleClaimSeconds)
+  }
+
   /** Runs batches until nothing is due (tests, the CLI's "drain" and demos). */
   async drain(options: { maxRounds?: number } = {}): Promise<HoldRunReport> {
-    const total: HoldRunReport = {
-      claimed: 0,
-      placed: 0,
-      declined: 0,
-      retried: 0,
-      released: 0,
-      errors: 0,
-    }
+    const total = emptyReport()
     for (let round = 0; round < (options.maxRounds ?? 100); round++) {
       const report = await this.runOnce()
       for (const key of Object.keys(total) as (keyof HoldRunReport)[]) total[key] += report[key]
       if (report.claimed === 0) break
     }
     return total
-  }
-
-  start() {
-    if (!this.stopped) return
-    this.stopped = false
-    this.schedule(0)
-  }
-
-  async stop() {
-    this.stopped = true
-    if (this.timer) clearTimeout(this.timer)
-    this.timer = null
-    if (this.running) await this.running.catch(() => undefined)
-  }
-
-  /** A new order is waiting: run soon instead of at the next poll. */
-  kick() {
-    if (this.stopped || this.running) return
-    this.schedule(0)
-  }
-
-  get isRunning() {
-    return !this.stopped
-  }
-
-  private schedule(delayMs: number) {
-    if (this.stopped) return
-    if (this.timer) clearTimeout(this.timer)
-    this.timer = setTimeout(() => this.tick(), delayMs)
-    this.timer.unref?.()
-  }
-
-  private async tick() {
-    this.timer = null
-    if (this.stopped || this.running) return
-    let busy = false
-    try {
-      this.running = this.runOnce()
-      const report = await this.running
-      busy = report.claimed >= paymentsConfig.holdWorker.batchSize
-    } catch (error) {
-      logger.error({ err: error }, 'hold worker round failed')
-    } finally {
-      this.running = null
-    }
-    this.schedule(busy ? 0 : paymentsConfig.holdWorker.pollMs)
   }
 
   private async process(order: Order, report: HoldRunReport) {

@@ -1,10 +1,12 @@
 import { test } from '@japa/runner'
 
 test.group('Health', () => {
-  test('reports that the database answers', async ({ client }) => {
+  test('reports that the database answers, and the job queues', async ({ client, assert }) => {
     const response = await client.get('/health')
     response.assertStatus(200)
-    response.assertBody({ status: 'ok', database: 'ok' })
+    response.assertBodyContains({ status: 'ok', database: 'ok' })
+    assert.include(response.body().queues, { driver: 'database', status: 'ok' })
+    assert.isNumber(response.body().queues.oldestWaitingSeconds)
   })
 
   test('unknown API routes answer the JSON 404 envelope', async ({ client }) => {

@@ -1,0 +1,64 @@
+/**
+ * Queues of background work. `gateway` is limited to the payment gateway's rate across all
+ * workers; `release` runs one job at a time.
+ */
+export const QUEUE_NAMES = ['gateway', 'email', 'release', 'maintenance'] as const
+export type QueueName = (typeof QUEUE_NAMES)[number]
+
+/**
+ * A background action with a typed payload. The tables stay the truth: a job only says "this row
+ * has work", its handler claims the row with a conditional UPDATE, so running it twice (a retry,
+ * a redelivery, a sweep that found it too) does the work once.
+ */
+export type JobDefinition<Payload extends Record<string, unknown> = Record<string, never>> = {
+  /** `<module>.<action>`, e.g. `payments.place-hold`. */
+  name: string
+  queue: QueueName
+  handle(payload: Payload): Promise<unknown>
+  /** Tries before the job waits in the failed set (BullMQ) or is left to the sweep. */
+  attempts?: number
+}
+
+export type DispatchOptions = {
+  /** A second dispatch with this id while the first is waiting or running is dropped. */
+  dedupeId?: string
+  delayMs?: number
+}
+
+/** A job run on a timer: once per interval for the whole cluster. */
+export type Schedule = { id: string; job: JobDefinition<any>; everyMs: number }
+
+export function defineJob<Payload extends Record<string, unknown> = Record<string, never>>(
+  definition: JobDefinition<Payload>
+): JobDefinition<Payload> {
+  return definition
+}
+
+/** Every job by name, so a worker can run what another process dispatched. */
+export class JobRegistry {
+  private jobs = new Map<string, JobDefinition<any>>()
+  private timers: Schedule[] = []
+
+  register(...jobs: JobDefinition<any>[]) {
+    for (const job of jobs) this.jobs.set(job.name, job)
+  }
+
+  schedule(schedule: Schedule) {
+    this.register(schedule.job)
+    this.timers = [...this.timers.filter((item) => item.id !== schedule.id), schedule]
+  }
+
+  find(name: string) {
+    return this.jobs.get(name)
+  }
+
+  get schedules(): readonly Schedule[] {
+    return this.timers
+  }
+
+  get names() {
+    return [...this.jobs.keys()]
+  }
+}
+
+export const jobRegistry = new JobRegistry()

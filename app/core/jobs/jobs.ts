@@ -1,0 +1,88 @@
+import queueConfig from '#config/queue'
+import { BullmqDriver } from '#core/jobs/bullmq_driver'
+import { InProcessDriver } from '#core/jobs/in_process_driver'
+import {
+  QUEUE_NAMES,
+  type DispatchOptions,
+  type JobDefinition,
+  type QueueName,
+} from '#core/jobs/job'
+import type { QueueDriver, WorkOptions } from '#core/jobs/queue_driver'
+import logger from '@adonisjs/core/services/logger'
+
+export function createDriver(
+  driver: 'database' | 'bullmq',
+  settings: { redisUrl: string; prefix: string } = queueConfig
+): QueueDriver {
+  return driver === 'bullmq'
+    ? new BullmqDriver(settings.redisUrl, settings.prefix)
+    : new InProcessDriver()
+}
+
+/**
+ * The one way background work is dispatched, from HTTP, the CLI, schedules and other jobs alike.
+ * A dispatch never fails the caller's work: the row it points at is already written, and the
+ * sweeps find it if the doorbell is lost (Redis down, process gone).
+ */
+export class Jobs {
+  constructor(private driver: QueueDriver) {}
+
+  get driverName() {
+    return this.driver instanceof BullmqDriver ? 'bullmq' : 'database'
+  }
+
+  async dispatch<Payload extends Record<string, unknown>>(
+    job: JobDefinition<Payload>,
+    payload: Payload,
+    options?: DispatchOptions
+  ) {
+    try {
+      await this.driver.dispatch(job, payload, options)
+    } catch (error) {
+      logger.warn({ err: error, job: job.name }, 'dispatch failed; the sweep will find the work')
+    }
+  }
+
+  /** Runs jobs in this process (the web process with `database`, workers with `bullmq`). */
+  work(options: Partial<WorkOptions> = {}) {
+    return this.driver.start({
+      queues: options.queues ?? [...QUEUE_NAMES],
+      concurrency: options.concurrency ?? queueConfig.concurrency,
+      gatewayRatePerSecond: options.gatewayRatePerSecond ?? queueConfig.gatewayRatePerSecond,
+      schedules: options.schedules ?? true,
+    })
+  }
+
+  stop() {
+    return this.driver.stop()
+  }
+
+  close() {
+    return this.driver.close()
+  }
+
+  status() {
+    return this.driver.status()
+  }
+
+  failed(queue: QueueName, limit = 20) {
+    return this.driver.failed ? this.driver.failed(queue, limit) : Promise.resolve([])
+  }
+
+  retry(queue: QueueName, id: string) {
+    return this.driver.retry ? this.driver.retry(queue, id) : Promise.resolve(false)
+  }
+
+  discard(queue: QueueName, id: string) {
+    return this.driver.discard ? this.driver.discard(queue, id) : Promise.resolve(false)
+  }
+
+  /** Swaps the driver (tests run the same jobs on both). Returns the previous one. */
+  use(driver: QueueDriver) {
+    const previous = this.driver
+    this.driver = driver
+    return previous
+  }
+}
+
+export const jobs = new Jobs(createDriver(queueConfig.driver))

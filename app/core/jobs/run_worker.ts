@@ -1,0 +1,48 @@
+import logger from '@adonisjs/core/services/logger'
+import queueConfig from '#config/queue'
+import { QUEUE_NAMES, type QueueName } from '#core/jobs/job'
+import { jobs } from '#core/jobs/jobs'
+
+/** `--queues gateway,email` → the queue names, or an error naming the bad one. */
+export function parseQueues(value: string | undefined): QueueName[] {
+  if (!value) return [...QUEUE_NAMES]
+  const names = value
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean)
+  const unknown = names.find((name) => !QUEUE_NAMES.includes(name as QueueName))
+  if (unknown || names.length === 0) {
+    throw new Error(`--queues takes names from: ${QUEUE_NAMES.join(', ')} (got "${value}")`)
+  }
+  return names as QueueName[]
+}
+
+export function parseConcurrency(value: string | number | undefined): number {
+  if (value === undefined || value === '') return queueConfig.concurrency
+  const number = Number(value)
+  if (!Number.isInteger(number) || number < 1 || number > 100) {
+    throw new Error('--concurrency must be a whole number from 1 to 100')
+  }
+  return number
+}
+
+/**
+ * Runs jobs in this process until SIGTERM or SIGINT, then stops taking jobs, lets the running
+ * ones finish and closes its connections (a graceful stop for systemd, Procfile hosts, Ctrl-C).
+ */
+export async function runWorker(options: { queues: QueueName[]; concurrency: number }) {
+  await jobs.work({ queues: options.queues, concurrency: options.concurrency })
+  const line =
+    `worker started: driver ${jobs.driverName}, queues ${options.queues.join(',')}, ` +
+    `concurrency ${options.concurrency}, gateway ${queueConfig.gatewayRatePerSecond}/s`
+  logger.info(line)
+  process.stderr.write(`${line}\n`)
+  const signal = await new Promise<string>((resolve) => {
+    process.once('SIGTERM', () => resolve('SIGTERM'))
+    process.once('SIGINT', () => resolve('SIGINT'))
+  })
+  process.stderr.write(`${signal}: finishing running jobs\n`)
+  await jobs.stop()
+  await jobs.close()
+  process.stderr.write('worker stopped\n')
+}

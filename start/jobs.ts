@@ -1,0 +1,26 @@
+/*
+| The job catalogue: every background job a worker may be asked to run, and the schedules the
+| workers fire. Preloaded everywhere, so any process can dispatch and any worker can run.
+*/
+import queueConfig from '#config/queue'
+import paymentsConfig from '#config/payments'
+import { jobRegistry } from '#core/jobs/job'
+import { placeHoldJob, sweepHoldsJob } from '#payments/jobs/hold_jobs'
+import { deliverEmailJob, sweepOutboxJob } from '#notifications/jobs/email_jobs'
+import { releaseScanJob } from '#release/jobs/release_scan_job'
+import { purgeCardCodesJob } from '#profiles/jobs/purge_card_codes_job'
+
+const embedded = queueConfig.driver === 'database'
+
+jobRegistry.register(placeHoldJob, deliverEmailJob)
+// In one embedded process the sweeps are the engine, so they run often; with workers they only
+// re-find work whose job was lost.
+jobRegistry.schedule({
+  id: 'sweep-holds',
+  job: sweepHoldsJob,
+  everyMs: embedded ? paymentsConfig.holdWorker.pollMs : 10_000,
+})
+jobRegistry.schedule({ id: 'sweep-outbox', job: sweepOutboxJob, everyMs: embedded ? 2000 : 15_000 })
+jobRegistry.schedule({ id: 'purge-card-codes', job: purgeCardCodesJob, everyMs: 15 * 60 * 1000 })
+// Embedded installs run releases from cron or `dropslot schedule:work`; workers need neither.
+if (!embedded) jobRegistry.schedule({ id: 'release-scan', job: releaseScanJob, everyMs: 60_000 })

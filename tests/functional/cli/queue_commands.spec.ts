@@ -1,0 +1,108 @@
+import { test } from '@japa/runner'
+import { spawn } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import Order from '#orders/models/order'
+import { BullmqDriver } from '#core/jobs/bullmq_driver'
+import { placeHoldJob } from '#payments/jobs/hold_jobs'
+import { removeCommittedReleaseData, sandboxSnapshot } from '#tests/support/release'
+import { runCli } from '#tests/support/cli'
+import { bullmqTestsRun, TEST_REDIS_URL } from '#tests/support/redis'
+import { customerWithCard, productFor, profileFor, TEST_CARDS } from '#tests/helpers'
+
+const CLI = fileURLToPath(new URL('../../../cli/dropslot.js', import.meta.url))
+const REDIS_URL = TEST_REDIS_URL
+const PREFIX = 'cliq-'
+const runBullmq = await bullmqTestsRun()
+
+const holdStatusOf = async (id: number) => {
+  const order = await Order.findOrFail(id)
+  return order.holdStatus
+}
+
+/** A committed order with its hold still queued (the worker process must see it). */
+async function orderWaitingForItsHold() {
+  const { checkoutService } = await import('#checkout/services/checkout_service')
+  const customer = await customerWithCard(TEST_CARDS.ok, {
+    email: `${PREFIX}${Date.now().toString(36)}@example.test`,
+  })
+  const profile = await profileFor(customer.user)
+  const product = await productFor()
+  const opened = await checkoutService.checkout(customer.user, {
+    productId: product.id,
+    style: 'Black',
+    size: '9',
+    profileId: profile.publicId,
+  })
+  return Order.findOrFail(opened.id)
+}
+
+test.group('CLI: workers and queues', (group) => {
+  let restoreSandbox: () => Promise<void>
+  group.each.setup(async () => {
+    await removeCommittedReleaseData(PREFIX)
+    restoreSandbox = await sandboxSnapshot()
+  })
+  group.each.teardown(async () => {
+    await removeCommittedReleaseData(PREFIX)
+    await restoreSandbox()
+  })
+
+  test('bad worker flags exit 2; queues:status shows the work due in the tables', async ({
+    assert,
+  }) => {
+    const badQueue = await runCli(['worker', '--queues', 'gateway,nope'])
+    assert.equal(badQueue.code, 2)
+    assert.include(
+      badQueue.stderr,
+      '--queues takes names from: gateway, email, release, maintenance'
+    )
+    const badConcurrency = await runCli(['worker', '--concurrency', '0'])
+    assert.equal(badConcurrency.code, 2)
+
+    const order = await orderWaitingForItsHold()
+    const status = await runCli(['--json', 'queues:status'])
+    assert.equal(status.code, 0, status.stderr)
+    assert.equal(status.json.driver, 'database')
+    assert.isAtLeast(status.json.backlog.holds.due, 1)
+    assert.equal(await holdStatusOf(order.id), 'queued')
+  })
+
+  test('a BullMQ worker process runs a dispatched hold job and stops cleanly on SIGTERM', async ({
+    assert,
+  }) => {
+    const prefix = `dropslot-test-cli-${process.pid}-${Date.now()}`
+    const workerEnv = { QUEUE_DRIVER: 'bullmq', REDIS_URL, QUEUE_PREFIX: prefix }
+    const order = await orderWaitingForItsHold()
+    const worker = spawn(process.execPath, [CLI, 'worker', '--queues', 'gateway'], {
+      env: { ...process.env, NODE_ENV: 'test', ...workerEnv },
+    })
+    let stderr = ''
+    worker.stderr.on('data', (chunk) => (stderr += chunk))
+    const exited = new Promise<number | null>((resolve) => worker.once('exit', resolve))
+    const dispatcher = new BullmqDriver(REDIS_URL, prefix)
+    try {
+      await dispatcher.dispatch(placeHoldJob, { orderId: order.id })
+      const until = Date.now() + 20_000
+      while ((await holdStatusOf(order.id)) !== 'placed' && Date.now() < until) {
+        await new Promise((resolve) => setTimeout(resolve, 100))
+      }
+      assert.equal(await holdStatusOf(order.id), 'placed', stderr)
+      assert.include(stderr, 'worker started: driver bullmq, queues gateway')
+
+      const status = await runCli(['--json', 'queues:status'], workerEnv)
+      assert.equal(status.code, 0, status.stderr)
+      const gateway = status.json.queues.find((queue: any) => queue.queue === 'gateway')
+      assert.include(gateway, { waiting: 0, failed: 0 })
+
+      worker.kill('SIGTERM')
+      assert.equal(await exited, 0)
+      assert.include(stderr, 'worker stopped')
+    } finally {
+      worker.kill('SIGKILL')
+      await dispatcher.obliterate()
+      await dispatcher.close()
+    }
+  })
+    .skip(!runBullmq, 'Redis is not running on this machine')
+    .timeout(60_000)
+})

@@ -1,0 +1,204 @@
+import { test } from '@japa/runner'
+import limiter from '@adonisjs/limiter/services/main'
+import testUtils from '@adonisjs/core/services/test_utils'
+import db from '@adonisjs/lucid/services/db'
+import env from '#start/env'
+import Order from '#orders/models/order'
+import EmailMessage from '#notifications/models/email_message'
+import { BullmqDriver } from '#core/jobs/bullmq_driver'
+import { InProcessDriver } from '#core/jobs/in_process_driver'
+import { defineJob, jobRegistry } from '#core/jobs/job'
+import { jobs } from '#core/jobs/jobs'
+import type { QueueDriver } from '#core/jobs/queue_driver'
+import { placeHoldJob, sweepHoldsJob } from '#payments/jobs/hold_jobs'
+import { SmtpSink } from '#tests/support/smtp_sink'
+import { bullmqTestsRun, TEST_REDIS_URL } from '#tests/support/redis'
+import { customerWithCard, productFor, profileFor } from '#tests/helpers'
+
+const REDIS_URL = TEST_REDIS_URL
+const SMTP_PORT = env.get('SMTP_PORT', 2526)
+
+const runBullmq = await bullmqTestsRun()
+
+async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 8000) {
+  const until = Date.now() + ms
+  let value = await read()
+  while (!done(value) && Date.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    value = await read()
+  }
+  return value
+}
+
+async function buySlot(client: any) {
+  const { user, token } = await customerWithCard()
+  const profile = await profileFor(user)
+  const product = await productFor()
+  const response = await client
+    .post('/api/checkout/withprofile')
+    .bearerToken(token)
+    .json({ productId: product.id, style: 'Black', size: '9.5', profileId: profile.publicId })
+  response.assertStatus(201)
+  return Order.findByOrFail('publicId', response.body().order.orderId)
+}
+
+const holdCalls = (orderId: number) =>
+  db.from('payment_ledger').where('order_id', orderId).where('kind', 'hold').count('* as n')
+
+const drivers: { name: string; make: () => QueueDriver; skip: boolean }[] = [
+  { name: 'database', make: () => new InProcessDriver(), skip: false },
+  {
+    name: 'bullmq',
+    make: () => new BullmqDriver(REDIS_URL, `dropslot-test-${process.pid}-${Date.now()}`),
+    skip: !runBullmq,
+  },
+]
+
+for (const driver of drivers) {
+  test.group(`Jobs on the ${driver.name} driver`, (group) => {
+    let current: QueueDriver
+    let previous: QueueDriver
+    const sink = new SmtpSink()
+
+    group.setup(async () => {
+      await sink.listen(SMTP_PORT)
+      return () => sink.close()
+    })
+    group.each.setup(async () => {
+      const rollback = await testUtils.db().withGlobalTransaction()
+      current = driver.make()
+      previous = jobs.use(current)
+      await limiter.clear()
+      sink.received = []
+      // Workers stop (running jobs finish) before the test's transaction is rolled back.
+      return async () => {
+        await jobs.stop()
+        if (current instanceof BullmqDriver) await current.obliterate()
+        await jobs.close()
+        jobs.use(previous)
+        await rollback()
+      }
+    })
+
+    test('a slot bought over HTTP gets its hold placed and its receipt sent by a job', async ({
+      client,
+      assert,
+    }) => {
+      await jobs.work({ schedules: false })
+      const order = await buySlot(client)
+
+      const placed = await waitFor(
+        () => Order.findOrFail(order.id),
+        (row) => row.holdStatus === 'placed'
+      )
+      assert.equal(placed.holdStatus, 'placed')
+      const receipt = await waitFor(
+        () => EmailMessage.query().where('order_id', order.id).firstOrFail(),
+        (row) => row.status === 'sent'
+      )
+      assert.equal(receipt.status, 'sent')
+      assert.lengthOf(
+        sink.received.filter((mail) => mail.to.includes(order.email)),
+        1
+      )
+    }).skip(driver.skip, 'Redis is not running on this machine')
+
+    test('a hold job delivered three times places one hold', async ({ client, assert }) => {
+      const order = await buySlot(client)
+      await jobs.work({ queues: ['gateway'], schedules: false })
+      await Promise.all([1, 2, 3].map(() => jobs.dispatch(placeHoldJob, { orderId: order.id })))
+
+      await waitFor(
+        () => Order.findOrFail(order.id),
+        (row) => row.holdStatus === 'placed'
+      )
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      const [{ n }] = await holdCalls(order.id)
+      assert.equal(Number(n), 1)
+      const after = await Order.findOrFail(order.id)
+      assert.equal(after.holdAttempts, 1)
+    }).skip(driver.skip, 'Redis is not running on this machine')
+
+    test('work whose job was lost is found by the sweep', async ({ client, assert }) => {
+      // Bought while no worker runs and the doorbell is lost: the hold waits in the table.
+      const order = await buySlot(client)
+      if (current instanceof BullmqDriver) await current.obliterate()
+      const waiting = await Order.findOrFail(order.id)
+      assert.equal(waiting.holdStatus, 'queued')
+
+      await jobs.work({ schedules: false })
+      await sweepHoldsJob.handle({})
+      const placed = await waitFor(
+        () => Order.findOrFail(order.id),
+        (row) => row.holdStatus === 'placed'
+      )
+      assert.equal(placed.holdStatus, 'placed')
+    }).skip(driver.skip, 'Redis is not running on this machine')
+
+    test('a job that keeps failing is retried with back-off, then given up', async ({ assert }) => {
+      const tries: number[] = []
+      const failing = defineJob<{ n: number }>({
+        name: `test.always-fails-${driver.name}`,
+        queue: 'maintenance',
+        attempts: 2,
+        async handle() {
+          tries.push(Date.now())
+          throw new Error('the gateway is down')
+        },
+      })
+      jobRegistry.register(failing)
+      await jobs.work({ queues: ['maintenance'], schedules: false })
+      await jobs.dispatch(failing, { n: 1 })
+
+      await waitFor(
+        async () => tries.length,
+        (count) => count >= 2
+      )
+      assert.lengthOf(tries, 2)
+      assert.isAtLeast(tries[1] - tries[0], 900)
+      const status = await waitFor(
+        () => jobs.status(),
+        (queues) => queues.find((queue) => queue.queue === 'maintenance')!.failed === 1
+      )
+      assert.equal(status.find((queue) => queue.queue === 'maintenance')!.failed, 1)
+
+      if (current instanceof BullmqDriver) {
+        // Waits in the failed set, where an operator can retry it.
+        const [failed] = await jobs.failed('maintenance')
+        assert.equal(failed.name, failing.name)
+        assert.include(failed.error, 'the gateway is down')
+        assert.isTrue(await jobs.retry('maintenance', failed.id))
+        await waitFor(
+          async () => tries.length,
+          (count) => count >= 3
+        )
+        assert.lengthOf(tries, 3)
+      }
+    }).skip(driver.skip, 'Redis is not running on this machine')
+  })
+}
+
+test.group('Jobs on the bullmq driver: the cluster', () => {
+  test('schedules upserted by two workers fire from one scheduler each', async ({ assert }) => {
+    const prefix = `dropslot-test-${process.pid}-${Date.now()}-schedules`
+    const first = new BullmqDriver(REDIS_URL, prefix)
+    const second = new BullmqDriver(REDIS_URL, prefix)
+    try {
+      const options = {
+        queues: ['maintenance' as const],
+        concurrency: 1,
+        gatewayRatePerSecond: 20,
+        schedules: true,
+      }
+      await first.start(options)
+      await second.start(options)
+      const ids = await first.schedulerIds()
+      assert.isAbove(ids.length, 0)
+      assert.deepEqual([...ids].sort(), jobRegistry.schedules.map((schedule) => schedule.id).sort())
+    } finally {
+      await first.obliterate()
+      await first.close()
+      await second.close()
+    }
+  }).skip(!runBullmq, 'Redis is not running on this machine')
+})

@@ -1,0 +1,23 @@
+import { connect } from 'node:net'
+import env from '#start/env'
+
+export const TEST_REDIS_URL = env.get('REDIS_URL', 'redis://127.0.0.1:6379')
+
+/**
+ * Whether the BullMQ tests run: always in CI (where Redis is started), elsewhere when Redis
+ * answers on its port, so `npm test` on a machine with only Node skips them.
+ */
+export async function bullmqTestsRun() {
+  if (process.env.CI) return true
+  const { hostname, port } = new URL(TEST_REDIS_URL)
+  return new Promise<boolean>((resolve) => {
+    const socket = connect(Number(port || 6379), hostname)
+    socket.setTimeout(500)
+    socket.once('connect', () => {
+      socket.destroy()
+      resolve(true)
+    })
+    socket.once('error', () => resolve(false))
+    socket.once('timeout', () => resolve(false))
+  })
+}
