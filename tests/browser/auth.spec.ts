@@ -59,8 +59,9 @@ test.group('Storefront: log in, log out and the navigation guard', (group) => {
       '/tos',
     ]) {
       await page.goto(path)
-      await page.waitForURL('**/login')
-      assert.equal(new URL(page.url()).pathname, '/login', path)
+      // The guard keeps where the visitor was going, to come back after logging in.
+      await page.waitForURL((url) => url.pathname === '/login')
+      assert.equal(new URL(page.url()).searchParams.get('next'), path)
     }
     for (const [path, heading] of [
       ['/shop', 'Shop the drops'],
@@ -113,7 +114,7 @@ test.group('Storefront: log in, log out and the navigation guard', (group) => {
     const dead = { token: 'oat_bogus.token', email: 'x@example.test', name: 'X', uuid: 'u-1' }
     await page.evaluate(`localStorage.setItem('user', ${JSON.stringify(JSON.stringify(dead))})`)
     await page.goto('/user/account')
-    await page.waitForURL('**/login')
+    await page.waitForURL('**/login?next=%2Fuser%2Faccount')
     assert.isNull(await page.evaluate(STORED_USER))
   })
 })

@@ -90,7 +90,7 @@ test.group('Storefront: home, shop and public pages', (group) => {
     const page = await browser.newPage()
     const response = await page.goto('/ourTerms.html')
     assert.equal(response?.status(), 200)
-    await page.waitForURL('**/login')
+    await page.waitForURL('**/login?next=%2FourTerms.html')
 
     const api = await client.get('/api/no-such-endpoint')
     api.assertStatus(404)
