@@ -9,7 +9,9 @@ export default class QueueWork extends BaseCommand {
     'QUEUE_DRIVER=bullmq start as many as you need'
   static options: CommandOptions = { startApp: true, staysAlive: true }
 
-  @flags.string({ description: 'Comma-separated queues: gateway,email,release,maintenance' })
+  @flags.string({
+    description: 'Comma-separated queues: gateway,email,release,results,maintenance',
+  })
   declare queues?: string
 
   @flags.string({ description: 'Jobs run at once per queue (default QUEUE_CONCURRENCY or 5)' })

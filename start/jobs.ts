@@ -8,11 +8,13 @@ import { jobRegistry } from '#core/jobs/job'
 import { placeHoldJob, sweepHoldsJob } from '#payments/jobs/hold_jobs'
 import { deliverEmailJob, sweepOutboxJob } from '#notifications/jobs/email_jobs'
 import { releaseScanJob } from '#release/jobs/release_scan_job'
+import { applyResultsJob } from '#release/jobs/apply_results_job'
+import { consoleReleaseRunJob } from '#admin/jobs/console_release_run_job'
 import { purgeCardCodesJob } from '#profiles/jobs/purge_card_codes_job'
 
 const embedded = queueConfig.driver === 'database'
 
-jobRegistry.register(placeHoldJob, deliverEmailJob)
+jobRegistry.register(placeHoldJob, deliverEmailJob, applyResultsJob, consoleReleaseRunJob)
 // In one embedded process the sweeps are the engine, so they run often; with workers they only
 // re-find work whose job was lost.
 jobRegistry.schedule({

@@ -36,6 +36,36 @@ export type ReleaseRunResult = {
   }
 }
 
+export type QueueCounts = {
+  queue: string
+  waiting: number
+  active: number
+  delayed: number
+  failed: number
+  oldestWaitingSeconds: number | null
+}
+
+export type QueuesOverview = {
+  driver: 'database' | 'bullmq'
+  queues: QueueCounts[]
+  backlog: {
+    holds: { due: number; oldestSeconds: number | null }
+    emails: { due: number; oldestSeconds: number | null }
+  }
+  failed: {
+    id: string
+    queue: string
+    name: string
+    payload: unknown
+    attempts: number
+    error: string
+    failedAt: string | null
+  }[]
+}
+
+/** The answer when workers run release day (QUEUE_DRIVER=bullmq): the run starts shortly. */
+export type QueuedReleaseRun = { queued: true; productId: number | null; dryRun: boolean }
+
 const base = simpleRestProvider(API_URL, httpClient)
 
 /**
@@ -57,6 +87,17 @@ export const dataProvider = {
     return { data: { ...order, id: order.id ?? order.orderId } }
   },
 
+  async queues() {
+    const { json } = await httpClient(`${API_URL}/queues`)
+    return json as QueuesOverview
+  },
+
+  /** Retries or discards a failed job (audited). */
+  async queueJob(queue: string, jobId: string, action: 'retry' | 'discard') {
+    const path = `${encodeURIComponent(queue)}/failed/${encodeURIComponent(jobId)}/${action}`
+    await httpClient(`${API_URL}/queues/${path}`, { method: 'POST', body: '{}' })
+  },
+
   async dashboard() {
     const { json } = await httpClient(`${API_URL}/dashboard`)
     return json
@@ -71,7 +112,7 @@ export const dataProvider = {
       method: 'POST',
       body: JSON.stringify(options),
     })
-    return json as ReleaseRunResult
+    return json as ReleaseRunResult | QueuedReleaseRun
   },
 
   async markOrder(

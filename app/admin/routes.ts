@@ -29,6 +29,7 @@ const SubscribersController = () => import('#admin/controllers/subscribers_contr
 const EmailsController = () => import('#admin/controllers/emails_controller')
 const AuditLogController = () => import('#admin/controllers/audit_log_controller')
 const ReleaseRunsController = () => import('#admin/controllers/release_runs_controller')
+const QueuesController = () => import('#admin/controllers/queues_controller')
 
 const id = numericId
 const publicId = router.matchers.uuid()
@@ -144,6 +145,17 @@ router
       .post('/release-runs', [ReleaseRunsController, 'store'])
       .use(middleware.jsonOnly())
       .as('releaseRuns.store')
+
+    // Background job queues: counts, work due, failed jobs (retry or discard, audited).
+    router.get('/queues', [QueuesController, 'index']).as('queues.index')
+    router
+      .post('/queues/:queue/failed/:jobId/retry', [QueuesController, 'retry'])
+      .where('jobId', /^[\w-]{1,100}$/)
+      .as('queues.retry')
+    router
+      .post('/queues/:queue/failed/:jobId/discard', [QueuesController, 'discard'])
+      .where('jobId', /^[\w-]{1,100}$/)
+      .as('queues.discard')
 
     router.get('/audit-log', [AuditLogController, 'index']).as('auditLog.index')
     router.get('/audit-log/:id', [AuditLogController, 'show']).where('id', id).as('auditLog.show')

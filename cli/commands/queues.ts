@@ -3,7 +3,7 @@ import { bootApp } from '../app.js'
 import { cliActor } from '../actor.js'
 import { CommandFailed, printResult, printTable, UsageError } from '../output.js'
 
-const QUEUES = ['gateway', 'email', 'release', 'maintenance'] as const
+const QUEUES = ['gateway', 'email', 'release', 'results', 'maintenance'] as const
 type Queue = (typeof QUEUES)[number]
 
 function queueName(value: string): Queue {
@@ -20,7 +20,7 @@ export function registerQueueCommands(program: Command) {
       'Run background jobs until SIGTERM (holds, e-mail, the release scan, sweeps): the same as ' +
         '`node ace queue:work`'
     )
-    .option('--queues <names>', 'comma-separated: gateway,email,release,maintenance')
+    .option('--queues <names>', 'comma-separated: gateway,email,release,results,maintenance')
     .option('--concurrency <n>', 'jobs run at once per queue')
     .action(async (options: { queues?: string; concurrency?: string }) => {
       await bootApp()
@@ -42,13 +42,11 @@ export function registerQueueCommands(program: Command) {
     .action(async () => {
       await bootApp()
       const { jobs } = await import('#core/jobs/jobs')
-      const { holdWorker } = await import('#payments/services/hold_worker')
-      const { emailDelivery } = await import('#notifications/services/email_delivery')
+      const { queueAdmin } = await import('#admin/services/queue_admin_service')
       try {
-        const queues = jobs.driverName === 'bullmq' ? await jobs.status() : []
-        const backlog = { holds: await holdWorker.backlog(), emails: await emailDelivery.backlog() }
-        printResult(program.opts(), { success: true, driver: jobs.driverName, queues, backlog }, [
-          `Driver: ${jobs.driverName}`,
+        const { driver, queues, backlog } = await queueAdmin.overview()
+        printResult(program.opts(), { success: true, driver, queues, backlog }, [
+          `Driver: ${driver}`,
           ...(queues.length
             ? printTable(
                 queues.map((queue) => ({
@@ -60,7 +58,9 @@ export function registerQueueCommands(program: Command) {
                   'oldest waiting': ageText(queue.oldestWaitingSeconds),
                 }))
               )
-            : ['Jobs run inside the web process (QUEUE_DRIVER=database); work due in the tables:']),
+            : [
+                'Jobs run inside the web process (QUEUE_DRIVER=database); the work due in the tables:',
+              ]),
           ...printTable([
             {
               'work': 'holds to place',
@@ -126,17 +126,13 @@ export function registerQueueCommands(program: Command) {
         await bootApp()
         const actor = await cliActor(program)
         const { jobs } = await import('#core/jobs/jobs')
-        const { auditLog } = await import('#admin/services/audit_log_service')
+        const { queueAdmin } = await import('#admin/services/queue_admin_service')
         try {
-          const done = await jobs[verb](name, id)
-          if (!done) throw new CommandFailed(`No failed job ${id} in ${name}`)
-          await auditLog.record({
-            actor,
-            action: `queue.${verb}`,
-            subjectType: 'job',
-            subjectId: `${name}/${id}`,
-            meta: { via: 'cli' },
-          })
+          try {
+            await queueAdmin.act(verb, name, id, { actor })
+          } catch (error) {
+            throw new CommandFailed((error as Error).message)
+          }
           printResult(program.opts(), { success: true, queue: name, id }, [
             verb === 'retry' ? `Job ${id} of ${name} queued again` : `Job ${id} of ${name} deleted`,
           ])

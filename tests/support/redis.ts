@@ -4,10 +4,10 @@ import env from '#start/env'
 export const TEST_REDIS_URL = env.get('REDIS_URL', 'redis://127.0.0.1:6379')
 
 /**
- * Whether the BullMQ tests run: always in CI (where Redis is started), elsewhere when Redis
- * answers on its port, so `npm test` on a machine with only Node skips them.
+ * Whether the tests that need Redis (BullMQ, shared budgets) run: always in CI (where Redis is
+ * started), elsewhere when Redis answers on its port, so `npm test` with only Node skips them.
  */
-export async function bullmqTestsRun() {
+export async function redisTestsRun() {
   if (process.env.CI) return true
   const { hostname, port } = new URL(TEST_REDIS_URL)
   return new Promise<boolean>((resolve) => {

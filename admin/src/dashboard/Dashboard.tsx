@@ -32,6 +32,7 @@ import {
 import { Link, Title, useDataProvider, useTranslate } from 'react-admin'
 import type { DropslotDataProvider } from '../dataProvider'
 import { SlotBar, cents, relativeTime } from '../components/common'
+import { QueuesCard } from './QueuesCard'
 
 type ProductRow = {
   id: number
@@ -431,6 +432,9 @@ export function Dashboard() {
           </Card>
         </Grid>
       </Grid>
+      <Box sx={{ mt: 2 }}>
+        <QueuesCard />
+      </Box>
       <Typography variant="body2" sx={{ mt: 2 }} data-testid="last-release-run">
         <Link to="/release-runs">
           {summary.lastReleaseRun

@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 import {
   Alert,
   Box,
@@ -32,7 +32,7 @@ import {
   useRefresh,
   useTranslate,
 } from 'react-admin'
-import type { DropslotDataProvider, ReleaseRunResult } from '../dataProvider'
+import type { DropslotDataProvider, QueuedReleaseRun, ReleaseRunResult } from '../dataProvider'
 
 /** Products whose release time has come: what a run can work on. */
 function useReleasedProducts(enabled: boolean) {
@@ -48,8 +48,30 @@ function useReleasedProducts(enabled: boolean) {
   return (data ?? []).filter((product) => product.releaseAt)
 }
 
-function RunResult({ result }: { result: ReleaseRunResult }) {
+/** While a queued run has not finished, the runs list refreshes every 2 seconds for 2 minutes. */
+function useFollowQueuedRun(active: boolean) {
+  const refresh = useRefresh()
+  useEffect(() => {
+    if (!active) return
+    const timer = setInterval(refresh, 2000)
+    const stop = setTimeout(() => clearInterval(timer), 120_000)
+    return () => {
+      clearInterval(timer)
+      clearTimeout(stop)
+    }
+  }, [active, refresh])
+}
+
+function RunResult({ result }: { result: ReleaseRunResult | QueuedReleaseRun }) {
   const translate = useTranslate()
+  useFollowQueuedRun('queued' in result)
+  if ('queued' in result) {
+    return (
+      <Alert severity="info" data-testid="release-run-result">
+        {translate('dropslot.release_runs.result_queued')}
+      </Alert>
+    )
+  }
   if (result.status === 'failed') {
     return (
       <Alert severity="error" data-testid="release-run-result">
@@ -112,7 +134,7 @@ export function RunReleaseButton() {
   const [dryRun, setDryRun] = useState(false)
   const [confirmation, setConfirmation] = useState('')
   const [busy, setBusy] = useState(false)
-  const [result, setResult] = useState<ReleaseRunResult | null>(null)
+  const [result, setResult] = useState<ReleaseRunResult | QueuedReleaseRun | null>(null)
   const products = useReleasedProducts(open)
   // A real run moves money: the person types what runs (the product's id, or "all"), the way
   // the API requires it, so a stray click or a wrong product choice runs nothing.

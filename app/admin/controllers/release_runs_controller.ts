@@ -5,7 +5,7 @@ import { runReleaseValidator } from '#admin/validators/admin_validators'
 
 /**
  * POST /api/admin/release-runs {productId?, dryRun, confirm?}: run release day now (201, the run
- * record). JSON only (middleware.jsonOnly()), and only the body counts: a query string cannot
+ * record; 202 `{queued: true}` when workers run it). JSON only (middleware.jsonOnly()), and only the body counts: a query string cannot
  * turn a dry run into a real one.
  */
 export default class ReleaseRunsController {
@@ -14,6 +14,7 @@ export default class ReleaseRunsController {
       data: ctx.request.body(),
     })
     const run = await adminRelease.run({ productId, dryRun }, auditLog.fromRequest(ctx))
-    return ctx.response.created(run)
+    // 202 when a worker runs it (QUEUE_DRIVER=bullmq): the console follows it in the runs list.
+    return 'queued' in run ? ctx.response.accepted(run) : ctx.response.created(run)
   }
 }

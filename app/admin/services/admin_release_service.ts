@@ -1,26 +1,45 @@
 import { AppError } from '#core/exceptions/app_error'
 import { auditLog, type AuditEntry } from '#admin/services/audit_log_service'
 import { releaseRunner, presentOneRun, type RunReport } from '#release/services/release_runner'
+import { RELEASE_LOCK, releaseLock } from '#release/services/release_lock'
+import { jobs } from '#core/jobs/jobs'
+import { consoleReleaseRunJob } from '#admin/jobs/console_release_run_job'
 
 export type ConsoleRunOptions = { productId?: number | null; dryRun?: boolean }
 
 /**
  * Release day from the console: the same run as `npx dropslot release:run [--product] [--dry-run]`
- * (the configured engine, the shared lock), executed within the request, and audited. A run
- * already in progress (the CLI, the scheduler or another admin) is a 409, never a second run.
+ * (the configured engine, the shared lock), audited. Embedded it runs within the request; with
+ * workers (QUEUE_DRIVER=bullmq) it is a job and the answer is `{queued: true}`, the console then
+ * follows the run in the list. A run already in progress (the CLI, the scheduler or another
+ * admin) is a 409, never a second run.
  */
 export class AdminReleaseService {
   async run(options: ConsoleRunOptions, who: Pick<AuditEntry, 'actor' | 'ip'>) {
+    if (jobs.driverName !== 'bullmq') return this.runNow(options, who)
+    const holder = await releaseLock.holder(RELEASE_LOCK)
+    if (holder) throw inProgress(holder.owner)
+    const productId = options.productId ?? null
+    const dryRun = options.dryRun ?? false
+    await jobs.dispatch(
+      consoleReleaseRunJob,
+      {
+        productId,
+        dryRun,
+        actorId: who.actor?.id ?? null,
+        actorEmail: who.actor?.email ?? null,
+        ip: who.ip ?? null,
+      },
+      { dedupeId: 'console-release-run' }
+    )
+    return { queued: true as const, productId, dryRun }
+  }
+
+  async runNow(options: ConsoleRunOptions, who: Pick<AuditEntry, 'actor' | 'ip'>) {
     const productId = options.productId ?? null
     const dryRun = options.dryRun ?? false
     const report = await releaseRunner.run({ productId, dryRun, trigger: 'console' })
-    if (report.status === 'skipped' || report.runId === null) {
-      throw AppError.conflict(
-        `Another release run is in progress (${report.lockedBy ?? 'another run'}); ` +
-          'wait for it to finish, then run again.',
-        'release_run_in_progress'
-      )
-    }
+    if (report.status === 'skipped' || report.runId === null) throw inProgress(report.lockedBy)
     const run = await releaseRunner.findRun(report.runId)
     await auditLog.record({
       ...who,
@@ -42,6 +61,14 @@ export class AdminReleaseService {
     })
     return { ...(await presentOneRun(run)), report: presentReport(report) }
   }
+}
+
+function inProgress(lockedBy?: string | null) {
+  return AppError.conflict(
+    `Another release run is in progress (${lockedBy ?? 'another run'}); ` +
+      'wait for it to finish, then run again.',
+    'release_run_in_progress'
+  )
 }
 
 /** What the run did beyond the run record's counts (products, plan, waits), for the dialog. */

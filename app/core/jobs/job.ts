@@ -1,8 +1,8 @@
 /**
  * Queues of background work. `gateway` is limited to the payment gateway's rate across all
- * workers; `release` runs one job at a time.
+ * workers; `release` runs one job at a time; `results` applies bots' results while a run goes on.
  */
-export const QUEUE_NAMES = ['gateway', 'email', 'release', 'maintenance'] as const
+export const QUEUE_NAMES = ['gateway', 'email', 'release', 'results', 'maintenance'] as const
 export type QueueName = (typeof QUEUE_NAMES)[number]
 
 /**

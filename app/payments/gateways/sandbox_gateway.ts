@@ -84,6 +84,11 @@ export class SandboxGateway implements PaymentGateway {
       requestsPerSecond: number
       webhookSecret: string
       webhookToleranceSeconds: number
+      /**
+       * The budget shared by every process (a real gateway counts per account, not per
+       * caller): true when this request fits in the current second. Unset: this process's own.
+       */
+      sharedBudget?: (requestsPerSecond: number) => Promise<boolean>
     }
   ) {
     this.tokens = options.requestsPerSecond
@@ -386,6 +391,21 @@ export class SandboxGateway implements PaymentGateway {
   /** Latency and the requests-per-second limit, applied before any work, like a remote API. */
   private async enter() {
     if (this.options.latencyMs > 0) await sleep(this.options.latencyMs)
+    if (this.options.sharedBudget) {
+      const fits = await this.options.sharedBudget(this.options.requestsPerSecond).catch(() => {
+        throw new GatewayUnavailableError(
+          'api_connection_error',
+          'The payment service could not be reached.'
+        )
+      })
+      if (!fits) {
+        throw new GatewayUnavailableError(
+          'rate_limited',
+          'Too many requests hit the API too quickly.'
+        )
+      }
+      return
+    }
     const now = Date.now()
     const rate = this.options.requestsPerSecond
     this.tokens = Math.min(rate, this.tokens + ((now - this.refilledAt) / 1000) * rate)

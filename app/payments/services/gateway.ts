@@ -1,3 +1,4 @@
+import env from '#start/env'
 import paymentsConfig from '#config/payments'
 import type { PaymentGateway } from '#payments/gateways/payment_gateway'
 import { SandboxGateway } from '#payments/gateways/sandbox_gateway'
@@ -14,7 +15,22 @@ export function buildGateway(name: string = paymentsConfig.gateway): PaymentGate
   return new SandboxGateway({
     ...paymentsConfig.sandbox,
     webhookToleranceSeconds: paymentsConfig.webhookToleranceSeconds,
+    sharedBudget: env.get('REDIS_URL') ? sharedSandboxBudget : undefined,
   })
+}
+
+/**
+ * The sandbox's requests-per-second in Redis, one counter per second for every process, so N web
+ * processes and workers together see the 429s one real account would get.
+ */
+export async function sharedSandboxBudget(requestsPerSecond: number) {
+  const { default: redis } = await import('@adonisjs/redis/services/main')
+  const key = `dropslot:sandbox-rate:${paymentsConfig.installationId}:${Math.floor(Date.now() / 1000)}`
+  const [[, count]] = (await redis.multi().incr(key).expire(key, 2).exec()) as [
+    [unknown, number],
+    unknown,
+  ]
+  return count <= requestsPerSecond
 }
 
 let current: PaymentGateway | null = null

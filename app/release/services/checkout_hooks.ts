@@ -6,6 +6,8 @@ import { releaseConfig } from '#release/services/release_config'
 import type { CheckoutResult } from '#release/services/release_results'
 import { orderOutcome } from '#release/services/order_outcome'
 import { sqlTime } from '#core/helpers/sql_time'
+import { jobs } from '#core/jobs/jobs'
+import { applyResultsJob } from '#release/jobs/apply_results_job'
 
 /**
  * Results from a checkout bot (POST /api/hooks/checkout-results), signed like our tasks:
@@ -77,6 +79,17 @@ export class CheckoutHooks {
     const stored = await this.storedAnswer(eventId)
     if (stored) return { ...stored, duplicate: true }
 
+    // With workers, the results are applied by a job (fees are charged there, not in this
+    // request); the bot is answered 202 and a replay before the job is done is not applied twice.
+    if (jobs.driverName === 'bullmq') {
+      await jobs.dispatch(applyResultsJob, { eventId, results }, { dedupeId: `results:${eventId}` })
+      return { received: true, queued: true, total: results.length, duplicate: false }
+    }
+    return { ...(await this.applyDelivery(eventId, results)), duplicate: false }
+  }
+
+  /** Applies each result of a delivery through the one outcome path, and stores the answer. */
+  async applyDelivery(eventId: string, results: CheckoutResult[]) {
     const answers: ResultAnswer[] = []
     for (const result of results) {
       try {
@@ -112,7 +125,7 @@ export class CheckoutHooks {
       .from('checkout_result_events')
       .where('event_id', eventId)
       .update({ response: JSON.stringify(answer) })
-    return { ...answer, duplicate: false }
+    return answer
   }
 
   /**

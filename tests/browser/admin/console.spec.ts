@@ -184,6 +184,11 @@ test.group('Admin console in Chromium', (group) => {
       .locator('.MuiCard-root', { hasText: 'Fees due' })
       .getByText('$0.00', { exact: true })
       .waitFor()
+    // The job queues: the embedded driver, and the work due in the tables.
+    const queues = page.getByTestId('queues-card')
+    await queues.getByText('Jobs run inside the web process (QUEUE_DRIVER=database)').waitFor()
+    await queues.getByRole('cell', { name: 'Holds to place' }).waitFor()
+    await queues.getByRole('cell', { name: 'E-mails to send' }).waitFor()
     await page.screenshot({ path: 'tmp/admin-dashboard.png', fullPage: true })
   })
 

@@ -6,13 +6,13 @@ import { BullmqDriver } from '#core/jobs/bullmq_driver'
 import { placeHoldJob } from '#payments/jobs/hold_jobs'
 import { removeCommittedReleaseData, sandboxSnapshot } from '#tests/support/release'
 import { runCli } from '#tests/support/cli'
-import { bullmqTestsRun, TEST_REDIS_URL } from '#tests/support/redis'
+import { redisTestsRun, TEST_REDIS_URL } from '#tests/support/redis'
 import { customerWithCard, productFor, profileFor, TEST_CARDS } from '#tests/helpers'
 
 const CLI = fileURLToPath(new URL('../../../cli/dropslot.js', import.meta.url))
 const REDIS_URL = TEST_REDIS_URL
 const PREFIX = 'cliq-'
-const runBullmq = await bullmqTestsRun()
+const runBullmq = await redisTestsRun()
 
 const holdStatusOf = async (id: number) => {
   const order = await Order.findOrFail(id)
@@ -54,7 +54,7 @@ test.group('CLI: workers and queues', (group) => {
     assert.equal(badQueue.code, 2)
     assert.include(
       badQueue.stderr,
-      '--queues takes names from: gateway, email, release, maintenance'
+      '--queues takes names from: gateway, email, release, results, maintenance'
     )
     const badConcurrency = await runCli(['worker', '--concurrency', '0'])
     assert.equal(badConcurrency.code, 2)

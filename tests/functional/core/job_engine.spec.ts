@@ -12,13 +12,13 @@ import { jobs } from '#core/jobs/jobs'
 import type { QueueDriver } from '#core/jobs/queue_driver'
 import { placeHoldJob, sweepHoldsJob } from '#payments/jobs/hold_jobs'
 import { SmtpSink } from '#tests/support/smtp_sink'
-import { bullmqTestsRun, TEST_REDIS_URL } from '#tests/support/redis'
+import { redisTestsRun, TEST_REDIS_URL } from '#tests/support/redis'
 import { customerWithCard, productFor, profileFor } from '#tests/helpers'
 
 const REDIS_URL = TEST_REDIS_URL
 const SMTP_PORT = env.get('SMTP_PORT', 2526)
 
-const runBullmq = await bullmqTestsRun()
+const runBullmq = await redisTestsRun()
 
 async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 8000) {
   const until = Date.now() + ms

@@ -7,7 +7,11 @@ import {
   GatewayRequestError,
   GatewayUnavailableError,
 } from '#payments/gateways/payment_gateway'
+import { sharedSandboxBudget } from '#payments/services/gateway'
+import { redisTestsRun } from '#tests/support/redis'
 import { SandboxGateway } from '#payments/gateways/sandbox_gateway'
+
+const withRedis = await redisTestsRun()
 
 const sandbox = (requestsPerSecond = 1000) =>
   new SandboxGateway({
@@ -174,4 +178,28 @@ test.group('Sandbox gateway', (group) => {
     assert.isAtLeast(limited.length, 2)
     assert.equal((limited[0] as PromiseRejectedResult).reason.code, 'rate_limited')
   })
+
+  test('with Redis, the budget holds for all processes together, as one account', async ({
+    assert,
+  }) => {
+    // Three gateways stand for three processes; apart, each would let 3 calls through.
+    const processes = [1, 2, 3].map(
+      () =>
+        new SandboxGateway({
+          latencyMs: 0,
+          requestsPerSecond: 3,
+          webhookSecret: 'whsec_test',
+          webhookToleranceSeconds: 300,
+          sharedBudget: sharedSandboxBudget,
+        })
+    )
+    const card = { number: '4242424242424242', expMonth: 12, expYear: 2040, cvc: '123' }
+    const results = await Promise.allSettled(
+      processes.flatMap((gateway) => [1, 2, 3, 4].map(() => gateway.createCardToken(card)))
+    )
+    const passed = results.filter((result) => result.status === 'fulfilled')
+    // One second's budget, or two when the calls straddle a second: never 9.
+    assert.isAtLeast(passed.length, 3)
+    assert.isAtMost(passed.length, 6)
+  }).skip(!withRedis, 'Redis is not running on this machine')
 })

@@ -1,0 +1,25 @@
+import { defineJob } from '#core/jobs/job'
+
+/** A release run asked for in the console, run by a worker and audited as that admin. */
+export const consoleReleaseRunJob = defineJob<{
+  productId: number | null
+  dryRun: boolean
+  actorId: number | null
+  actorEmail: string | null
+  ip: string | null
+}>({
+  name: 'admin.release-run',
+  queue: 'release',
+  attempts: 1,
+  async handle(payload) {
+    const { adminRelease } = await import('#admin/services/admin_release_service')
+    const actor =
+      payload.actorId && payload.actorEmail
+        ? { id: payload.actorId, email: payload.actorEmail }
+        : null
+    return adminRelease.runNow(
+      { productId: payload.productId, dryRun: payload.dryRun },
+      { actor, ip: payload.ip }
+    )
+  },
+})

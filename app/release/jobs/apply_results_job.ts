@@ -1,0 +1,16 @@
+import { defineJob } from '#core/jobs/job'
+import type { CheckoutResult } from '#release/services/release_results'
+
+/**
+ * Applies a bot's delivery of results (already verified and checked for shape) through the one
+ * outcome path: charges or releases, e-mails, timeline, audit. Every step is idempotent, so a
+ * retried job applies nothing twice.
+ */
+export const applyResultsJob = defineJob<{ eventId: string; results: CheckoutResult[] }>({
+  name: 'release.apply-results',
+  queue: 'results',
+  async handle({ eventId, results }) {
+    const { checkoutHooks } = await import('#release/services/checkout_hooks')
+    return checkoutHooks.applyDelivery(eventId, results)
+  },
+})

@@ -1,0 +1,160 @@
+import { test } from '@japa/runner'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import testUtils from '@adonisjs/core/services/test_utils'
+import db from '@adonisjs/lucid/services/db'
+import AuditLog from '#admin/models/audit_log'
+import Order from '#orders/models/order'
+import { BullmqDriver } from '#core/jobs/bullmq_driver'
+import { jobs } from '#core/jobs/jobs'
+import type { QueueDriver } from '#core/jobs/queue_driver'
+import { releaseRunner } from '#release/services/release_runner'
+import { signPayload, WebhookEngine } from '#release/services/checkout_engines'
+import { RELEASE_LOCK, releaseLock } from '#release/services/release_lock'
+import { releasedProductWithOrders } from '#tests/support/release'
+import { redisTestsRun, TEST_REDIS_URL } from '#tests/support/redis'
+import { adminWithToken } from '#tests/helpers'
+
+const SECRET = 'test-checkout-secret'
+const runBullmq = await redisTestsRun()
+
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 15_000) {
+  const stop = Date.now() + ms
+  let value = await read()
+  while (!done(value) && Date.now() < stop) {
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    value = await read()
+  }
+  return value
+}
+
+test.group('Release day on BullMQ workers: no request does the long work', (group) => {
+  let driver: BullmqDriver
+  let previous: QueueDriver
+  group.each.setup(async () => {
+    const rollback = await testUtils.db().withGlobalTransaction()
+    driver = new BullmqDriver(TEST_REDIS_URL, `dropslot-test-release-${process.pid}-${Date.now()}`)
+    previous = jobs.use(driver)
+    return async () => {
+      await jobs.stop()
+      await driver.obliterate()
+      await jobs.close()
+      jobs.use(previous)
+      await rollback()
+    }
+  })
+
+  test('the console run answers 202 and a worker runs it, audited as the admin', async ({
+    client,
+    assert,
+  }) => {
+    const { user, token } = await adminWithToken()
+    const { product, orders } = await releasedProductWithOrders(2)
+
+    const response = await client
+      .post('/api/admin/release-runs')
+      .bearerToken(token)
+      .json({ productId: product.id, dryRun: false, confirm: String(product.id) })
+    response.assertStatus(202)
+    assert.deepEqual(response.body(), { queued: true, productId: product.id, dryRun: false })
+    // Nothing ran in the request.
+    const untouched = await Order.findOrFail(orders[0].id)
+    assert.equal(untouched.status, 'pending')
+
+    await jobs.work({ queues: ['release'], schedules: false })
+    const run = await until(
+      () => db.from('release_runs').where('trigger', 'console').orderBy('id', 'desc').first(),
+      (row) => row?.status === 'finished'
+    )
+    assert.equal(run?.status, 'finished')
+    assert.equal(run?.orders_submitted, 2)
+    const audit = await until(
+      () => AuditLog.query().where('action', 'release.run').where('actor_user_id', user.id),
+      (rows) => rows.length === 1
+    )
+    assert.equal(audit[0].subjectId, String(run.id))
+  })
+    .skip(!runBullmq, 'Redis is not running on this machine')
+    .timeout(30_000)
+
+  test('a console run while another holds the lock is refused at once', async ({ client }) => {
+    const { token } = await adminWithToken()
+    await releaseLock.acquire(RELEASE_LOCK, 'cli:ops@host', 60_000)
+    const response = await client
+      .post('/api/admin/release-runs')
+      .bearerToken(token)
+      .json({ dryRun: true })
+    response.assertStatus(409)
+    response.assertBodyContains({ code: 'release_run_in_progress' })
+  }).skip(!runBullmq, 'Redis is not running on this machine')
+
+  test("the bot's callback answers 202; a worker applies it once, a replay gets the answer", async ({
+    client,
+    assert,
+  }) => {
+    const { product, orders } = await releasedProductWithOrders(2)
+    const bot = createServer((request, response) => {
+      request.resume()
+      request.on('end', () => response.end('{}'))
+    })
+    await new Promise<void>((resolve) => bot.listen(0, '127.0.0.1', resolve))
+    const url = `http://127.0.0.1:${(bot.address() as AddressInfo).port}/tasks`
+    try {
+      await releaseRunner.run({
+        productId: product.id,
+        engine: new WebhookEngine({
+          url,
+          secret: SECRET,
+          attempts: 1,
+          backoffMs: 10,
+          timeoutMs: 2000,
+          toleranceSeconds: 300,
+        }),
+      })
+    } finally {
+      await new Promise((resolve) => bot.close(resolve))
+    }
+
+    const payload = {
+      results: [
+        { orderId: orders[0].publicId, status: 'success', confirmationNumber: 'NK-W1' },
+        { orderId: orders[1].publicId, status: 'fail', reason: 'Sold out at the retailer' },
+      ],
+    }
+    const post = () => {
+      const body = JSON.stringify(payload)
+      return client
+        .post('/api/hooks/checkout-results')
+        .header('content-type', 'application/json')
+        .header('x-dropslot-signature', signPayload(SECRET, body))
+        .json(payload)
+    }
+    const first = await post()
+    first.assertStatus(202)
+    assert.deepEqual(first.body(), { received: true, queued: true, total: 2, duplicate: false })
+    const pending = await Order.findOrFail(orders[0].id)
+    assert.equal(pending.status, 'processing')
+
+    await jobs.work({ queues: ['results'], schedules: false })
+    const won = await until(
+      () => Order.findOrFail(orders[0].id),
+      (order) => order.status === 'success'
+    )
+    assert.equal(won.status, 'success')
+    assert.equal(won.feeStatus, 'paid')
+    const lost = await Order.findOrFail(orders[1].id)
+    assert.equal(lost.status, 'fail')
+
+    const replay = await post()
+    replay.assertStatus(200)
+    assert.isTrue(replay.body().duplicate)
+    assert.equal(replay.body().accepted, 2)
+    const fees = await db
+      .from('payment_ledger')
+      .where('order_id', orders[0].id)
+      .where('kind', 'fee')
+    assert.lengthOf(fees, 1)
+  })
+    .skip(!runBullmq, 'Redis is not running on this machine')
+    .timeout(30_000)
+})
