@@ -9,12 +9,20 @@ import { placeHoldJob, sweepHoldsJob } from '#payments/jobs/hold_jobs'
 import { deliverEmailJob, sweepOutboxJob } from '#notifications/jobs/email_jobs'
 import { releaseScanJob } from '#release/jobs/release_scan_job'
 import { applyResultsJob } from '#release/jobs/apply_results_job'
+import { completeResultJob, retryFeeJob, sweepResultsJob } from '#release/jobs/settlement_jobs'
 import { consoleReleaseRunJob } from '#admin/jobs/console_release_run_job'
 import { purgeCardCodesJob } from '#profiles/jobs/purge_card_codes_job'
 
 const embedded = queueConfig.driver === 'database'
 
-jobRegistry.register(placeHoldJob, deliverEmailJob, applyResultsJob, consoleReleaseRunJob)
+jobRegistry.register(
+  placeHoldJob,
+  deliverEmailJob,
+  applyResultsJob,
+  completeResultJob,
+  retryFeeJob,
+  consoleReleaseRunJob
+)
 // In one embedded process the sweeps are the engine, so they run often; with workers they only
 // re-find work whose job was lost.
 jobRegistry.schedule({
@@ -24,5 +32,9 @@ jobRegistry.schedule({
 })
 jobRegistry.schedule({ id: 'sweep-outbox', job: sweepOutboxJob, everyMs: embedded ? 2000 : 15_000 })
 jobRegistry.schedule({ id: 'purge-card-codes', job: purgeCardCodesJob, everyMs: 15 * 60 * 1000 })
-// Embedded installs run releases from cron or `dropslot schedule:work`; workers need neither.
-if (!embedded) jobRegistry.schedule({ id: 'release-scan', job: releaseScanJob, everyMs: 60_000 })
+// Embedded installs run releases from cron or `dropslot schedule:work` (and the next run applies
+// results left unapplied); workers need neither.
+if (!embedded) {
+  jobRegistry.schedule({ id: 'release-scan', job: releaseScanJob, everyMs: 60_000 })
+  jobRegistry.schedule({ id: 'sweep-results', job: sweepResultsJob, everyMs: 15_000 })
+}

@@ -362,6 +362,7 @@ const messages: TranslationMessages = {
       succeeded: 'Succeeded',
       failed: 'Failed',
       awaiting: 'Awaiting bot',
+      settling: 'Settling',
       error: 'Error',
       took: 'Took',
       status_running: 'Running',

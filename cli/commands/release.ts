@@ -54,6 +54,7 @@ export function registerReleaseCommands(program: Command) {
             failed: report.failed,
             feesCharged: report.feesCharged,
             feesDue: report.feesDue,
+            settling: report.settling,
             via: 'cli',
             ...(report.error ? { error: report.error } : {}),
           },
@@ -95,6 +96,12 @@ export function registerReleaseCommands(program: Command) {
               (report.submitErrors ? `, ${report.submitErrors} not accepted by the engine` : '')
           )
           lines.push(`Fees charged: ${report.feesCharged}, fees due (declined): ${report.feesDue}`)
+          if (report.settling) {
+            lines.push(
+              `${report.settling} result(s) handed to the workers' gateway queue: fees, releases ` +
+                'and e-mails follow within the gateway rate (see `dropslot queues:status`)'
+            )
+          }
           if (report.resumed)
             lines.push(`Finished ${report.resumed} result(s) left by an earlier run`)
           if (report.feeRetries) lines.push(`Retried ${report.feeRetries} declined fee(s)`)

@@ -333,6 +333,11 @@ export function ReleaseRunList() {
           sortable={false}
         />
         <NumberField source="ordersFailed" label="dropslot.release_runs.failed" sortable={false} />
+        <NumberField
+          source="ordersSettling"
+          label="dropslot.release_runs.settling"
+          sortable={false}
+        />
         <NumberField source="feesDue" label="dropslot.release_runs.fees_due" sortable={false} />
         <FunctionField
           label="dropslot.release_runs.took"

@@ -12,6 +12,8 @@ import { affectedRows } from '#core/helpers/db_errors'
 import { sqlTime } from '#core/helpers/sql_time'
 import { crashPoint } from '#release/services/crash_points'
 import { opsLog } from '#core/services/ops_log'
+import { jobs } from '#core/jobs/jobs'
+import { dispatchCompletion } from '#release/jobs/settlement_jobs'
 import {
   releaseResults,
   type CheckoutResult,
@@ -36,6 +38,16 @@ export type OutcomeContext = {
 
 /** Why a result was not applied: a code and a sentence a bot (or an operator) can read. */
 export type Rejection = { status: number; code: string; reason: string }
+
+/** A recorded result to apply: inline, or carried by the gateway queue's job. */
+export type Completion = {
+  orderId: number
+  /** The order's status when the result was recorded. */
+  before: OrderStatus
+  /** This delivery recorded the result (false: it was recorded before, a repeat or a resume). */
+  changed: boolean
+  context: OutcomeContext & { actor: AuditActor }
+}
 
 export type OutcomePlan = {
   orderId: string
@@ -188,7 +200,6 @@ export class OrderOutcome {
       throw new AppError(rejection.reason, { status: rejection.status, code: rejection.code })
     }
 
-    const before = order!.status
     const code = result.status === 'fail' ? failureCode(result.reasonCode, result.reason) : null
     await releaseResults.ensureTask(order!, context.source, null)
     const recorded = await db
@@ -205,15 +216,46 @@ export class OrderOutcome {
       })
     const changed = affectedRows(recorded) === 1
     crashPoint('result-recorded')
-    const finished = await releaseResults.finish(order!.id)
+    const completion: Completion = {
+      orderId: order!.id,
+      before: order!.status,
+      changed,
+      context: { ...context, actor },
+    }
+    if (changed && ENGINES.has(context.source) && jobs.driverName === 'bullmq') {
+      // The money of a result moves on the gateway queue, within the gateway's rate however
+      // many results arrive at once; the task stays `resulted` until the job has done it all.
+      await dispatchCompletion(completion)
+      return {
+        order: order!,
+        outcome: result.status,
+        done: false,
+        queued: true,
+        feeCharged: false,
+        feeDue: false,
+      }
+    }
+    return this.complete(completion)
+  }
+
+  /**
+   * Applies a recorded result (status, money, e-mail: `ReleaseResults.finish`), then writes the
+   * timeline and the audit entry. Runs inline, or as the gateway queue's job with workers.
+   */
+  async complete({ orderId, before, changed, context }: Completion): Promise<FinishReport> {
+    const finished = await releaseResults.finish(orderId)
     const after = finished.order
+    const task = await releaseResults.task(orderId)
+    const actor = context.actor
+    const outcome = finished.outcome
+    const code = task?.reason_code ?? null
 
     if (changed) {
       opsLog('order.result', {
         order: after.publicId,
         run: task?.run_id ?? null,
         source: context.source,
-        outcome: result.status,
+        outcome,
         status: after.status,
         fee: after.feeStatus,
         hold: after.holdStatus,
@@ -226,10 +268,7 @@ export class OrderOutcome {
         to: after.status,
         source: context.source,
         actor: labelOf(actor),
-        note:
-          result.status === 'success'
-            ? (result.confirmationNumber ?? null)
-            : (result.reason ?? null),
+        note: outcome === 'success' ? (task?.confirmation_number ?? null) : (task?.reason ?? null),
         meta: {
           feeStatus: after.feeStatus,
           holdStatus: after.holdStatus,
@@ -244,25 +283,44 @@ export class OrderOutcome {
         ip: context.ip ?? null,
         action:
           context.source === 'manual'
-            ? result.status === 'success'
+            ? outcome === 'success'
               ? 'order.mark_success'
               : 'order.mark_fail'
             : 'order.result',
         subjectType: 'order',
         subjectId: after.publicId,
-        reason: result.status === 'fail' ? (result.reason ?? null) : null,
+        reason: outcome === 'fail' ? (task?.reason ?? null) : null,
         meta: {
           source: context.source,
           via: context.via ?? context.source,
           from: before,
           to: after.status,
           changed,
-          confirmationNumber: result.confirmationNumber ?? null,
+          confirmationNumber: task?.confirmation_number ?? null,
           settlement: { fee: after.feeStatus, hold: after.holdStatus },
         },
       })
     }
     return finished
+  }
+
+  /**
+   * Hands a result recorded earlier (a crash, an outage or a lost job left it unapplied) to the
+   * gateway queue. Its timeline and audit entries were not written then, so they are now.
+   */
+  async resume(orderId: number) {
+    const task = await releaseResults.task(orderId)
+    if (task?.status !== 'resulted') return
+    const order = await orderQueries.findById(orderId)
+    const engine = task.engine as OutcomeSource
+    const source = ENGINES.has(engine) ? engine : 'manual'
+    const actor = task.run_id ? { label: `release:run #${task.run_id}` } : { label: source }
+    await dispatchCompletion({
+      orderId,
+      before: order.status,
+      changed: true,
+      context: { source, actor },
+    })
   }
 
   private async find(publicId: unknown): Promise<Order | null> {

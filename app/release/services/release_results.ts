@@ -27,6 +27,8 @@ export type FinishReport = {
   done: boolean
   feeCharged: boolean
   feeDue: boolean
+  /** Left to the gateway queue's job (workers): money and e-mail follow within its rate. */
+  queued?: boolean
 }
 
 export type TaskRow = {
@@ -119,9 +121,19 @@ export class ReleaseResults {
   }
 
   /** Tasks whose result is known but not fully applied yet (a crash or an outage interrupted). */
-  async unfinished(productIds: number[] | null): Promise<TaskRow[]> {
+  async unfinished(
+    productIds: number[] | null,
+    options: { resultBeforeSeconds?: number } = {}
+  ): Promise<TaskRow[]> {
     const query = db.from('release_tasks').where('status', 'resulted').orderBy('order_id', 'asc')
     if (productIds) query.whereIn('product_id', productIds)
+    if (options.resultBeforeSeconds) {
+      query.where(
+        'result_at',
+        '<',
+        sqlTime(new Date(Date.now() - options.resultBeforeSeconds * 1000))
+      )
+    }
     return query
   }
 

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto'
 import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
 import Product from '#catalog/models/product'
-import type Order from '#orders/models/order'
+import Order from '#orders/models/order'
 import { orderLifecycle } from '#orders/services/order_lifecycle'
 import { releaseOrderQueries } from '#orders/services/order_queries'
 import { paymentService } from '#payments/services/payment_service'
@@ -14,7 +14,10 @@ import { AppError } from '#core/exceptions/app_error'
 import ReleaseRun from '#release/models/release_run'
 import { releaseLock, RELEASE_LOCK } from '#release/services/release_lock'
 import { releaseConfig, type EngineName } from '#release/services/release_config'
-import { releaseResults } from '#release/services/release_results'
+import { releaseResults, type FinishReport } from '#release/services/release_results'
+import { orderOutcome } from '#release/services/order_outcome'
+import { retryFeeJob } from '#release/jobs/settlement_jobs'
+import { jobs } from '#core/jobs/jobs'
 import { acoExportService } from '#release/services/aco_export_service'
 import { crashPoint } from '#release/services/crash_points'
 import {
@@ -60,6 +63,8 @@ export type RunReport = {
   feesCharged: number
   feesDue: number
   feeRetries: number
+  /** Results known whose money and e-mail were handed to the gateway queue (workers). */
+  settling: number
   /** Pending orders whose $1.00 card check is not placed yet (submitted by a later run). */
   awaitingHold: number
   /** Dry run: what a real run would do. */
@@ -138,6 +143,7 @@ export class ReleaseRunner {
       feesCharged: 0,
       feesDue: 0,
       feeRetries: 0,
+      settling: 0,
       awaitingHold: 0,
     }
 
@@ -221,13 +227,35 @@ export class ReleaseRunner {
             await this.submit(order, engine!, run, report, breaker)
           })
         }
+        const onWorkers = jobs.driverName === 'bullmq'
         for (const task of unfinished) {
           await step(async () => {
             report.resumed++
-            this.count(report, await releaseResults.finish(task.order_id))
+            if (onWorkers) {
+              report.settling++
+              await orderOutcome.resume(task.order_id)
+            } else {
+              this.count(report, await releaseResults.finish(task.order_id))
+            }
           })
         }
-        for (const order of feeDue) await step(() => this.retryFee(order, report))
+        for (const order of feeDue) {
+          await step(async () => {
+            report.feeRetries++
+            if (onWorkers) {
+              report.settling++
+              await jobs.dispatch(
+                retryFeeJob,
+                { orderId: order.id },
+                { dedupeId: `fee:${order.id}` }
+              )
+            } else {
+              const outcome = await this.retryFee(order.id)
+              if (outcome === 'paid') report.feesCharged++
+              else if (outcome === 'due') report.feesDue++
+            }
+          })
+        }
       }
 
       run.status = 'finished'
@@ -407,24 +435,23 @@ export class ReleaseRunner {
     )
   }
 
-  private async retryFee(order: Order, report: RunReport) {
-    report.feeRetries++
+  /** Tries a due fee again; once paid the order is settled and the customer e-mailed. */
+  async retryFee(orderId: number): Promise<'paid' | 'due' | 'other'> {
+    const order = await Order.find(orderId)
+    if (!order || order.status !== 'success') return 'other'
     const outcome = await paymentService.chargeFee(order, { retry: true })
     if (outcome.status === 'paid') {
-      report.feesCharged++
       const { order: settled } = await orderLifecycle.settle(order.id)
       await orderEmails.sendOutcome(settled)
-    } else if (outcome.status === 'failed' || outcome.status === 'requires_action') {
-      report.feesDue++
+      return 'paid'
     }
+    return outcome.status === 'failed' || outcome.status === 'requires_action' ? 'due' : 'other'
   }
 
-  private count(
-    report: RunReport,
-    finished: { outcome: 'success' | 'fail'; feeCharged: boolean; feeDue: boolean }
-  ) {
+  private count(report: RunReport, finished: FinishReport) {
     if (finished.outcome === 'success') report.succeeded++
     else report.failed++
+    if (finished.queued) report.settling++
     if (finished.feeCharged) report.feesCharged++
     if (finished.feeDue) report.feesDue++
   }

@@ -51,7 +51,14 @@ export class ReleaseStatus {
 
 type RunExtras = {
   productTitle: string | null
-  tasks: { submitted: number; awaiting: number; succeeded: number; failed: number } | null
+  tasks: {
+    submitted: number
+    awaiting: number
+    succeeded: number
+    failed: number
+    settling: number
+    feesCharged: number
+  } | null
 }
 
 /**
@@ -84,7 +91,9 @@ export function presentRun(
     ordersAwaiting: tasks?.awaiting ?? 0,
     ordersSucceeded: Math.max(run.ordersSucceeded, tasks?.succeeded ?? 0),
     ordersFailed: Math.max(run.ordersFailed, tasks?.failed ?? 0),
-    feesCharged: run.feesCharged,
+    /** Results known whose money and e-mail are still on the gateway queue (workers). */
+    ordersSettling: tasks?.settling ?? 0,
+    feesCharged: Math.max(run.feesCharged, tasks?.feesCharged ?? 0),
     feesDue: run.feesDue,
     error: stale
       ? `No heartbeat since ${beat.toUTC().toFormat('HH:mm:ss')} UTC: the process running it stopped.`
@@ -101,13 +110,29 @@ export async function presentRuns(runs: ReleaseRun[]) {
   const ids = runs.map((run) => run.id)
   const counts = await db
     .from('release_tasks')
-    .whereIn('run_id', ids)
-    .select('run_id')
-    .select(db.raw('sum(case when submitted_at is not null then 1 else 0 end) as submitted'))
-    .select(db.raw("sum(case when status = 'submitted' then 1 else 0 end) as awaiting"))
-    .select(db.raw("sum(case when outcome = 'success' then 1 else 0 end) as succeeded"))
-    .select(db.raw("sum(case when outcome = 'fail' then 1 else 0 end) as failed"))
-    .groupBy('run_id')
+    .join('orders', 'orders.id', 'release_tasks.order_id')
+    .whereIn('release_tasks.run_id', ids)
+    .select('release_tasks.run_id')
+    .select(
+      db.raw('sum(case when release_tasks.submitted_at is not null then 1 else 0 end) as submitted')
+    )
+    .select(
+      db.raw("sum(case when release_tasks.status = 'submitted' then 1 else 0 end) as awaiting")
+    )
+    .select(
+      db.raw("sum(case when release_tasks.outcome = 'success' then 1 else 0 end) as succeeded")
+    )
+    .select(db.raw("sum(case when release_tasks.outcome = 'fail' then 1 else 0 end) as failed"))
+    .select(
+      db.raw("sum(case when release_tasks.status = 'resulted' then 1 else 0 end) as settling")
+    )
+    .select(
+      db.raw(
+        "sum(case when release_tasks.outcome = 'success' and orders.fee_status = 'paid' " +
+          'then 1 else 0 end) as fees_charged'
+      )
+    )
+    .groupBy('release_tasks.run_id')
   const byRun = new Map(
     counts.map((row) => [
       Number(row.run_id),
@@ -116,6 +141,8 @@ export async function presentRuns(runs: ReleaseRun[]) {
         awaiting: Number(row.awaiting ?? 0),
         succeeded: Number(row.succeeded ?? 0),
         failed: Number(row.failed ?? 0),
+        settling: Number(row.settling ?? 0),
+        feesCharged: Number(row.fees_charged ?? 0),
       },
     ])
   )

@@ -9,7 +9,10 @@ import { BullmqDriver } from '#core/jobs/bullmq_driver'
 import { jobs } from '#core/jobs/jobs'
 import type { QueueDriver } from '#core/jobs/queue_driver'
 import { releaseRunner } from '#release/services/release_runner'
-import { signPayload, WebhookEngine } from '#release/services/checkout_engines'
+import { SimulatorEngine, signPayload, WebhookEngine } from '#release/services/checkout_engines'
+import { sweepResultsJob } from '#release/jobs/settlement_jobs'
+import { presentRuns } from '#release/services/release_status'
+import ReleaseRun from '#release/models/release_run'
 import { RELEASE_LOCK, releaseLock } from '#release/services/release_lock'
 import { releasedProductWithOrders } from '#tests/support/release'
 import { redisTestsRun, TEST_REDIS_URL } from '#tests/support/redis'
@@ -135,14 +138,17 @@ test.group('Release day on BullMQ workers: no request does the long work', (grou
     const pending = await Order.findOrFail(orders[0].id)
     assert.equal(pending.status, 'processing')
 
-    await jobs.work({ queues: ['results'], schedules: false })
+    await jobs.work({ queues: ['results', 'gateway'], schedules: false })
     const won = await until(
       () => Order.findOrFail(orders[0].id),
       (order) => order.status === 'success'
     )
     assert.equal(won.status, 'success')
     assert.equal(won.feeStatus, 'paid')
-    const lost = await Order.findOrFail(orders[1].id)
+    const lost = await until(
+      () => Order.findOrFail(orders[1].id),
+      (order) => order.holdStatus === 'released'
+    )
     assert.equal(lost.status, 'fail')
 
     const replay = await post()
@@ -154,6 +160,77 @@ test.group('Release day on BullMQ workers: no request does the long work', (grou
       .where('order_id', orders[0].id)
       .where('kind', 'fee')
     assert.lengthOf(fees, 1)
+  })
+    .skip(!runBullmq, 'Redis is not running on this machine')
+    .timeout(30_000)
+
+  test("a run's fees and hold releases wait for the gateway queue, then move once each", async ({
+    assert,
+  }) => {
+    const { product, orders } = await releasedProductWithOrders(4)
+    const engine = new SimulatorEngine({ successRate: 0.5, seed: 'gateway-queue', delayMs: 0 })
+    const report = await releaseRunner.run({ productId: product.id, engine })
+
+    assert.equal(report.status, 'finished')
+    assert.equal(report.submitted, 4)
+    assert.equal(report.succeeded + report.failed, 4)
+    assert.equal(report.settling, 4)
+    assert.equal(report.feesCharged, 0)
+    // The results are known, no money moved yet: the orders wait for the gateway queue.
+    const ids = orders.map((order) => order.id)
+    const before = await Order.query().whereIn('id', ids)
+    assert.deepEqual([...new Set(before.map((order) => order.status))], ['processing'])
+    const [shown] = await presentRuns([await ReleaseRun.findOrFail(report.runId)])
+    assert.equal(shown.ordersSettling, 4)
+
+    await jobs.work({ queues: ['gateway'], schedules: false })
+    const settled = await until(
+      () => Order.query().whereIn('id', ids),
+      (rows) => rows.every((order) => order.status === 'success' || order.status === 'fail')
+    )
+    const won = settled.filter((order) => order.status === 'success')
+    assert.equal(won.length, report.succeeded)
+    for (const order of won) assert.equal(order.feeStatus, 'paid')
+    for (const order of settled) assert.equal(order.holdStatus, 'released')
+    const fees = await db.from('payment_ledger').whereIn('order_id', ids).where('kind', 'fee')
+    assert.lengthOf(fees, report.succeeded)
+    const [after] = await presentRuns([await ReleaseRun.findOrFail(report.runId)])
+    assert.equal(after.ordersSettling, 0)
+    assert.equal(after.feesCharged, report.succeeded)
+  })
+    .skip(!runBullmq, 'Redis is not running on this machine')
+    .timeout(30_000)
+
+  test('a result whose job was lost is found by the sweep and applied once', async ({ assert }) => {
+    const { product, orders } = await releasedProductWithOrders(1)
+    const engine = new SimulatorEngine({ successRate: 1, seed: 'lost-job', delayMs: 0 })
+    const report = await releaseRunner.run({ productId: product.id, engine })
+    assert.equal(report.settling, 1)
+    // Redis lost the job: the task still says "resulted", nothing is queued.
+    await driver.obliterate()
+    await db
+      .from('release_tasks')
+      .where('order_id', orders[0].id)
+      .update({ result_at: '2000-01-01 00:00:00' })
+
+    const swept = (await sweepResultsJob.handle({})) as { dispatched: number }
+    assert.isAtLeast(swept.dispatched, 1)
+    await jobs.work({ queues: ['gateway'], schedules: false })
+    const won = await until(
+      () => Order.findOrFail(orders[0].id),
+      (order) => order.feeStatus === 'paid'
+    )
+    assert.equal(won.status, 'success')
+    const fees = await db
+      .from('payment_ledger')
+      .where('order_id', orders[0].id)
+      .where('kind', 'fee')
+    assert.lengthOf(fees, 1)
+    const timeline = await db
+      .from('order_events')
+      .where('order_id', orders[0].id)
+      .where('kind', 'outcome')
+    assert.lengthOf(timeline, 1)
   })
     .skip(!runBullmq, 'Redis is not running on this machine')
     .timeout(30_000)
