@@ -184,7 +184,9 @@ export class ReleaseRunner {
     let idle = false
 
     try {
-      if (!dryRun) await holdWorker.drain()
+      // Embedded, the run places the holds still due itself; with workers they are on the gateway
+      // queue, and orders still waiting for theirs are submitted by the next run.
+      if (!dryRun && jobs.driverName !== 'bullmq') await holdWorker.drain()
       const ready = await releaseOrderQueries.readyToSubmit(productIds)
       const processing = await this.leftProcessing(productIds)
       const unfinished = await releaseResults.unfinished(null)
@@ -315,23 +317,23 @@ export class ReleaseRunner {
    * (it renewed the lock within its expiry) unless forced. The caller audits it.
    */
   async unlock(options: { force?: boolean; by: string }) {
-    const row = await db.from('release_locks').where('name', RELEASE_LOCK).first()
-    if (!row) {
+    const held = await releaseLock.inspect(RELEASE_LOCK)
+    if (!held) {
       const closed = await this.closeInterrupted(`the lock was already free (${options.by})`)
       return { unlocked: false, owner: null, interruptedRuns: closed }
     }
-    const alive = Number(row.expires_at_ms) >= Date.now()
+    const alive = held.expiresAt.getTime() >= Date.now()
     if (alive && !options.force) {
-      const seconds = Math.ceil((Number(row.expires_at_ms) - Date.now()) / 1000)
+      const seconds = Math.ceil((held.expiresAt.getTime() - Date.now()) / 1000)
       throw AppError.conflict(
-        `A release run holds the lock and is alive (${row.owner}; the lock lapses in ` +
+        `A release run holds the lock and is alive (${held.owner}; the lock lapses in ` +
           `${seconds} s unless it renews it). Use --force only if that process is gone.`,
         'release_run_alive'
       )
     }
-    await db.from('release_locks').where('name', RELEASE_LOCK).where('owner', row.owner).delete()
-    const closed = await this.closeInterrupted(`unlocked by ${options.by}`, { owner: row.owner })
-    return { unlocked: true, owner: row.owner as string, interruptedRuns: closed }
+    await releaseLock.forceRelease(RELEASE_LOCK)
+    const closed = await this.closeInterrupted(`unlocked by ${options.by}`, { owner: held.owner })
+    return { unlocked: true, owner: held.owner, interruptedRuns: closed }
   }
 
   /** Processing orders whose task never reached the engine (a run died between the two). */

@@ -288,8 +288,8 @@ test.group('CLI: release-day commands', (group) => {
       heartbeat_at: then,
     })
     await db
-      .table('release_locks')
-      .insert({ name: 'release:run', owner: 'clirel-host:1:dead', expires_at_ms: Date.now() - 1 })
+      .table('locks')
+      .insert({ key: 'release:run', owner: 'clirel-host:1:dead', expiration: Date.now() - 1 })
     try {
       const missing = await runCli(['release:unlock'])
       assert.equal(missing.code, 2)
@@ -303,7 +303,7 @@ test.group('CLI: release-day commands', (group) => {
       assert.equal(audit.reason, 'Host rebooted mid-run')
       assert.match(audit.actorLabel ?? '', /^cli:/)
     } finally {
-      await db.from('release_locks').where('owner', 'clirel-host:1:dead').delete()
+      await db.from('locks').where('owner', 'clirel-host:1:dead').delete()
       await db.from('release_runs').where('id', runId).delete()
     }
   })

@@ -20,13 +20,13 @@ import { runCli } from '#tests/support/cli'
 
 async function cleanUp(prefix: string) {
   await removeCommittedReleaseData(prefix)
-  await db.from('release_locks').delete()
+  await db.from('locks').delete()
 }
 
 /** Waits until no live lock is left (a killed run's lock lapses after RELEASE_LOCK_TTL_MS). */
 async function waitForLockExpiry() {
   for (let i = 0; i < 100; i++) {
-    const live = await db.from('release_locks').where('expires_at_ms', '>=', Date.now()).first()
+    const live = await db.from('locks').where('expiration', '>=', Date.now()).first()
     if (!live) return
     await sleep(200)
   }

@@ -182,7 +182,7 @@ test.group('Release run: simulator engine', (group) => {
     assert.equal(await field(orders[0].id, 'status'), 'pending')
 
     // The holder died (no heartbeat): its lock lapses and the next run takes over.
-    await db.from('release_locks').update({ expires_at_ms: Date.now() - 1 })
+    await db.from('locks').update({ expiration: Date.now() - 1 })
     const next = await releaseRunner.run({ productId: product.id, engine: always('fail') })
     assert.equal(next.status, 'finished')
     assert.equal(next.failed, 1)

@@ -116,10 +116,10 @@ test.group('Release runs: history an operator can trust', (group) => {
 
   test('unlock frees a dead run lock, refuses a live one unless forced', async ({ assert }) => {
     const dead = await deadRun('gone-host:1:dead')
-    await db.table('release_locks').insert({
-      name: RELEASE_LOCK,
+    await db.table('locks').insert({
+      key: RELEASE_LOCK,
       owner: 'gone-host:1:dead',
-      expires_at_ms: Date.now() - 1000,
+      expiration: Date.now() - 1000,
     })
     const freed = await releaseRunner.unlock({ by: 'cli:ops@host' })
     assert.deepEqual(freed, { unlocked: true, owner: 'gone-host:1:dead', interruptedRuns: 1 })
@@ -127,15 +127,15 @@ test.group('Release runs: history an operator can trust', (group) => {
     assert.equal(dead.status, 'interrupted')
     assert.include(dead.error, 'unlocked by cli:ops@host')
 
-    await db.table('release_locks').insert({
-      name: RELEASE_LOCK,
+    await db.table('locks').insert({
+      key: RELEASE_LOCK,
       owner: 'busy-host:2:alive',
-      expires_at_ms: Date.now() + 60_000,
+      expiration: Date.now() + 60_000,
     })
     await assert.rejects(() => releaseRunner.unlock({ by: 'cli:ops@host' }), /is alive/)
     const forced = await releaseRunner.unlock({ by: 'cli:ops@host', force: true })
     assert.isTrue(forced.unlocked)
-    const lock = await db.from('release_locks').where('name', RELEASE_LOCK).first()
+    const lock = await db.from('locks').where('key', RELEASE_LOCK).first()
     assert.isNull(lock ?? null)
   })
 })

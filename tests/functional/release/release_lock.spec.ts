@@ -1,0 +1,53 @@
+import { test } from '@japa/runner'
+import testUtils from '@adonisjs/core/services/test_utils'
+import { ReleaseLock } from '#release/services/release_lock'
+import { redisTestsRun } from '#tests/support/redis'
+
+const runRedis = await redisTestsRun()
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+for (const store of ['database', 'redis'] as const) {
+  test.group(`The release lock on the ${store} store`, (group) => {
+    group.each.setup(() => testUtils.db().withGlobalTransaction())
+    const skip = store === 'redis' && !runRedis
+    const name = () =>
+      `test-lock-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}`
+
+    test('one holder at a time, named; renewed and released only by its owner', async ({
+      assert,
+    }) => {
+      const lock = new ReleaseLock(store)
+      const key = name()
+      assert.isTrue(await lock.acquire(key, 'cli:ops@host-a:1', 60_000))
+      assert.isFalse(await lock.acquire(key, 'worker@host-b:2', 60_000))
+      const holder = await lock.holder(key)
+      assert.equal(holder?.owner, 'cli:ops@host-a:1')
+      assert.closeTo(holder!.expiresAt.getTime() - Date.now(), 60_000, 5_000)
+
+      assert.isTrue(await lock.renew(key, 'cli:ops@host-a:1', 120_000))
+      assert.isFalse(await lock.renew(key, 'worker@host-b:2', 120_000))
+      await lock.release(key, 'worker@host-b:2')
+      const stillHeld = await lock.holder(key)
+      assert.equal(stillHeld?.owner, 'cli:ops@host-a:1')
+
+      await lock.release(key, 'cli:ops@host-a:1')
+      assert.isNull(await lock.holder(key))
+      assert.isTrue(await lock.acquire(key, 'worker@host-b:2', 60_000))
+      await lock.forceRelease(key)
+      assert.isNull(await lock.holder(key))
+    }).skip(skip, 'Redis is not running on this machine')
+
+    test('a holder that stops renewing loses the lock when it lapses', async ({ assert }) => {
+      const lock = new ReleaseLock(store)
+      const key = name()
+      assert.isTrue(await lock.acquire(key, 'killed@host-a:1', 150))
+      await sleep(300)
+      assert.isNull(await lock.holder(key))
+      assert.isTrue(await lock.acquire(key, 'next@host-b:2', 60_000))
+      assert.isFalse(await lock.renew(key, 'killed@host-a:1', 60_000))
+      const taken = await lock.holder(key)
+      assert.equal(taken?.owner, 'next@host-b:2')
+      await lock.release(key, 'next@host-b:2')
+    }).skip(skip, 'Redis is not running on this machine')
+  })
+}
