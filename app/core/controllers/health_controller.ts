@@ -1,36 +1,32 @@
 import type { HttpContext } from '@adonisjs/core/http'
-import db from '@adonisjs/lucid/services/db'
 import { DATABASE_RETRY_AFTER } from '#core/exceptions/handler'
-import { jobs } from '#core/jobs/jobs'
+import { healthChecks, QueueCheck } from '#start/health'
 
 export default class HealthController {
   /**
-   * The database, and the job queues: with BullMQ whether Redis answers and how long the oldest
-   * job has waited (queue lag), so a load balancer or a monitor sees stuck workers.
+   * The database, Redis when used, and the job queues (how long the oldest job has waited), so a
+   * load balancer or a monitor sees a process that cannot work. 503 when a check fails; a queue
+   * lag warns without failing. Only check names and statuses are shown: no hosts, no errors.
    */
   async show({ response }: HttpContext) {
-    let database = 'ok'
-    try {
-      await db.rawQuery('select 1')
-    } catch {
-      database = 'unreachable'
-    }
-    let queues: Record<string, unknown> = { driver: jobs.driverName, status: 'ok' }
-    try {
-      const status = await jobs.status()
-      const waits = status.map((queue) => queue.oldestWaitingSeconds ?? 0)
-      queues = {
-        ...queues,
-        oldestWaitingSeconds: Math.max(0, ...waits),
-        failed: status.reduce((sum, queue) => sum + queue.failed, 0),
-      }
-    } catch {
-      queues = { ...queues, status: 'unreachable' }
-    }
-    const healthy = database === 'ok' && queues.status === 'ok'
+    const report = await healthChecks().run()
+    const byName = new Map(report.checks.map((check) => [check.name, check]))
+    const database = report.checks.find((check) => check.name.startsWith('Database'))
+    const queueCheck = byName.get(new QueueCheck().name)
+    const redisCheck = report.checks.find((check) => check.name.startsWith('Redis'))
+    const healthy = report.isHealthy
     if (!healthy) response.header('Retry-After', String(DATABASE_RETRY_AFTER))
-    return response
-      .status(healthy ? 200 : 503)
-      .json({ status: healthy ? 'ok' : 'degraded', database, queues })
+    return response.status(healthy ? 200 : 503).json({
+      status: healthy ? 'ok' : 'degraded',
+      database: database?.status === 'error' ? 'unreachable' : 'ok',
+      ...(redisCheck ? { redis: redisCheck.status === 'error' ? 'unreachable' : 'ok' } : {}),
+      queues: {
+        driver: queueCheck?.meta?.driver,
+        status: queueCheck?.status === 'error' ? 'unreachable' : 'ok',
+        oldestWaitingSeconds: queueCheck?.meta?.oldestWaitingSeconds,
+        failed: queueCheck?.meta?.failed,
+      },
+      checks: report.checks.map((check) => ({ name: check.name, status: check.status })),
+    })
   }
 }

@@ -7,6 +7,11 @@ test.group('Health', () => {
     response.assertBodyContains({ status: 'ok', database: 'ok' })
     assert.include(response.body().queues, { driver: 'database', status: 'ok' })
     assert.isNumber(response.body().queues.oldestWaitingSeconds)
+    const checks = response.body().checks as { name: string; status: string }[]
+    assert.deepInclude(checks, { name: 'Job queues', status: 'ok' })
+    assert.isTrue(
+      checks.some((check) => check.name.startsWith('Database') && check.status === 'ok')
+    )
   })
 
   test('unknown API routes answer the JSON 404 envelope', async ({ client }) => {

@@ -1,0 +1,42 @@
+/*
+| Health checks (AdonisJS's health module), run by GET /health: the database, Redis when it is
+| used, and the job queues' lag. Built per request so that they check the connections in use now.
+*/
+import { BaseCheck, HealthChecks, Result } from '@adonisjs/core/health'
+import { DbCheck } from '@adonisjs/lucid/database'
+import { RedisCheck } from '@adonisjs/redis'
+import db from '@adonisjs/lucid/services/db'
+import redis from '@adonisjs/redis/services/main'
+import env from '#start/env'
+import { jobs } from '#core/jobs/jobs'
+
+/** A queue whose oldest job has waited longer than this many seconds warns (workers stuck?). */
+const QUEUE_LAG_WARNING_SECONDS = 60
+
+export class QueueCheck extends BaseCheck {
+  name = 'Job queues'
+
+  async run() {
+    try {
+      const status = await jobs.status()
+      const lag = Math.max(0, ...status.map((queue) => queue.oldestWaitingSeconds ?? 0))
+      const failed = status.reduce((sum, queue) => sum + queue.failed, 0)
+      const meta = { driver: jobs.driverName, oldestWaitingSeconds: lag, failed }
+      return lag > QUEUE_LAG_WARNING_SECONDS
+        ? Result.warning(`The oldest job has waited ${lag} s`).mergeMetaData(meta)
+        : Result.ok('Jobs are being taken').mergeMetaData(meta)
+    } catch (error) {
+      return Result.failed('The queues cannot be read', error as Error).mergeMetaData({
+        driver: jobs.driverName,
+      })
+    }
+  }
+}
+
+export function healthChecks() {
+  return new HealthChecks().register([
+    new DbCheck(db.connection()),
+    ...(env.get('REDIS_URL') ? [new RedisCheck(redis.connection('main'))] : []),
+    new QueueCheck(),
+  ])
+}
