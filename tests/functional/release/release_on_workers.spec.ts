@@ -184,17 +184,17 @@ test.group('Release day on BullMQ workers: no request does the long work', (grou
     assert.equal(shown.ordersSettling, 4)
 
     await jobs.work({ queues: ['gateway'], schedules: false })
-    const settled = await until(
-      () => Order.query().whereIn('id', ids),
-      (rows) => rows.every((order) => order.status === 'success' || order.status === 'fail')
+    const [after] = await until(
+      async () => presentRuns([await ReleaseRun.findOrFail(report.runId)]),
+      ([run]) => run.ordersSettling === 0
     )
+    const settled = await Order.query().whereIn('id', ids)
     const won = settled.filter((order) => order.status === 'success')
     assert.equal(won.length, report.succeeded)
     for (const order of won) assert.equal(order.feeStatus, 'paid')
     for (const order of settled) assert.equal(order.holdStatus, 'released')
     const fees = await db.from('payment_ledger').whereIn('order_id', ids).where('kind', 'fee')
     assert.lengthOf(fees, report.succeeded)
-    const [after] = await presentRuns([await ReleaseRun.findOrFail(report.runId)])
     assert.equal(after.ordersSettling, 0)
     assert.equal(after.feesCharged, report.succeeded)
   })
