@@ -38,7 +38,8 @@ for (const from of modules) {
       if (!modules.includes(to) || to === from) continue
       if (!seen.has(to)) matrix[from][to] += 1
       seen.add(to)
-      if (/^(models|validators)\//.test(path)) {
+      // core is the shared kernel every module builds on: its models are everyone's.
+      if (to !== 'core' && /^(models|validators)\//.test(path)) {
         intoInternals.push({ file: relative(root, file), imports: `#${to}/${path}` })
       }
     }

@@ -59,7 +59,7 @@ export function registerEmailCommands(program: Command) {
             return
           }
           const sent = await orderEmails.resend(order)
-          const { auditLog } = await import('#admin/services/audit_log_service')
+          const { auditLog } = await import('#core/services/audit_log_service')
           const { orderTimeline } = await import('#orders/services/order_timeline')
           await orderTimeline.append({
             orderId: order.id,

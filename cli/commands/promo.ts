@@ -33,7 +33,7 @@ export function registerPromoCommands(program: Command) {
         await bootApp()
         const actor = await cliActor(program)
         const { promoCodeService } = await import('#checkout/services/promo_code_service')
-        const { auditLog } = await import('#admin/services/audit_log_service')
+        const { auditLog } = await import('#core/services/audit_log_service')
         const promo = await promoCodeService.create(parsed)
         await auditLog.record({
           actor,

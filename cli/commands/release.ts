@@ -29,7 +29,7 @@ export function registerReleaseCommands(program: Command) {
       await bootApp()
       const actor = await cliActor(program)
       const { releaseRunner } = await import('#release/services/release_runner')
-      const { auditLog } = await import('#admin/services/audit_log_service')
+      const { auditLog } = await import('#core/services/audit_log_service')
       let bar = progressBar(program.opts(), 0, 'release')
       const report = await releaseRunner.run({
         productId,
@@ -125,7 +125,7 @@ export function registerReleaseCommands(program: Command) {
       await bootApp()
       const actor = await cliActor(program)
       const { releaseRunner } = await import('#release/services/release_runner')
-      const { auditLog } = await import('#admin/services/audit_log_service')
+      const { auditLog } = await import('#core/services/audit_log_service')
       const { AppError } = await import('#core/exceptions/app_error')
       let result
       try {

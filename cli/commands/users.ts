@@ -19,7 +19,7 @@ export function registerUserCommands(program: Command) {
       await bootApp()
       const actor = await cliActor(program)
       const { accountService } = await import('#accounts/services/account_service')
-      const { auditLog } = await import('#admin/services/audit_log_service')
+      const { auditLog } = await import('#core/services/audit_log_service')
       const password = options.password ?? randomBytes(12).toString('base64url')
       const { user, created, passwordSet } = await accountService.createAdmin({
         email,

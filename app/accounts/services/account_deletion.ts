@@ -5,7 +5,7 @@ import hash from '@adonisjs/core/services/hash'
 import type User from '#accounts/models/user'
 import { AppError } from '#core/exceptions/app_error'
 import dropslotConfig from '#config/dropslot'
-import { auditLog, type AuditActor } from '#admin/services/audit_log_service'
+import { auditLog, type AuditActor } from '#core/services/audit_log_service'
 import { orderCardData, FINAL_STATUSES } from '#orders/services/order_card_data'
 import { paymentService } from '#payments/services/payment_service'
 

@@ -1,9 +1,9 @@
 import type { HttpContext } from '@adonisjs/core/http'
-import AuditLog from '#admin/models/audit_log'
+import AuditLog from '#core/models/audit_log'
 import { AppError } from '#core/exceptions/app_error'
 import { auditLogList } from '#admin/services/list_definitions'
 import { presentAuditEntry } from '#admin/services/presenters'
-import { runList, sendList } from '#admin/services/rest_query'
+import { runList, sendList } from '#core/services/rest_query'
 
 /** The audit log is read-only over HTTP: entries are written by the services that act. */
 export default class AuditLogController {

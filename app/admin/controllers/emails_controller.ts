@@ -2,7 +2,7 @@ import type { HttpContext } from '@adonisjs/core/http'
 import type EmailMessage from '#notifications/models/email_message'
 import { emailAdmin, presentEmail } from '#notifications/services/email_admin_service'
 import { emailList } from '#admin/services/list_definitions'
-import { runList, sendList } from '#admin/services/rest_query'
+import { runList, sendList } from '#core/services/rest_query'
 
 function links(email: EmailMessage) {
   return {

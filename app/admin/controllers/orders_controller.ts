@@ -1,8 +1,8 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import { adminOrders } from '#admin/services/admin_orders_service'
 import { adminOrderActions } from '#admin/services/admin_order_actions_service'
-import { auditLog } from '#admin/services/audit_log_service'
-import { sendList } from '#admin/services/rest_query'
+import { auditLog } from '#core/services/audit_log_service'
+import { sendList } from '#core/services/rest_query'
 import {
   cancelOrderValidator,
   correctOrderValidator,

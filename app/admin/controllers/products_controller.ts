@@ -1,7 +1,7 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import { adminProducts } from '#admin/services/admin_products_service'
-import { auditLog } from '#admin/services/audit_log_service'
-import { sendList } from '#admin/services/rest_query'
+import { auditLog } from '#core/services/audit_log_service'
+import { sendList } from '#core/services/rest_query'
 import {
   createProductValidator,
   specEditProductValidator,

@@ -1,5 +1,5 @@
 import type { HttpContext } from '@adonisjs/core/http'
-import { auditLog } from '#admin/services/audit_log_service'
+import { auditLog } from '#core/services/audit_log_service'
 import { queueAdmin, queueNameOf } from '#admin/services/queue_admin_service'
 
 /** GET /api/admin/queues; POST .../queues/:queue/failed/:jobId/{retry,discard} (audited). */

@@ -1,6 +1,6 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import { adminRelease } from '#admin/services/admin_release_service'
-import { auditLog } from '#admin/services/audit_log_service'
+import { auditLog } from '#core/services/audit_log_service'
 import { runReleaseValidator } from '#admin/validators/admin_validators'
 
 /**

@@ -5,9 +5,9 @@ import {
   newsletterAdmin,
   presentSubscriber,
 } from '#notifications/services/newsletter_admin_service'
-import { auditLog } from '#admin/services/audit_log_service'
+import { auditLog } from '#core/services/audit_log_service'
 import { subscriberList } from '#admin/services/list_definitions'
-import { MAX_PAGE_SIZE, parseFilter, runList, sendList } from '#admin/services/rest_query'
+import { MAX_PAGE_SIZE, parseFilter, runList, sendList } from '#core/services/rest_query'
 
 const EXPORT_LIMIT = 100_000
 

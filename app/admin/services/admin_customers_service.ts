@@ -1,10 +1,10 @@
 import User, { type Role } from '#accounts/models/user'
 import Profile from '#profiles/models/profile'
 import { AppError } from '#core/exceptions/app_error'
-import { auditLog, type AuditEntry } from '#admin/services/audit_log_service'
+import { auditLog, type AuditEntry } from '#core/services/audit_log_service'
 import { customerList } from '#admin/services/list_definitions'
 import { presentCustomer } from '#admin/services/presenters'
-import { runList } from '#admin/services/rest_query'
+import { runList } from '#core/services/rest_query'
 import { accountDeletion } from '#accounts/services/account_deletion'
 
 type Who = Pick<AuditEntry, 'actor' | 'ip'>

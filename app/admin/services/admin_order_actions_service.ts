@@ -16,7 +16,7 @@ import { profileService } from '#profiles/services/profile_service'
 import { orderLifecycle, type Settlement } from '#orders/services/order_lifecycle'
 import { orderQueries } from '#orders/services/order_queries'
 import { checkoutService } from '#checkout/services/checkout_service'
-import { auditLog, type AuditEntry } from '#admin/services/audit_log_service'
+import { auditLog, type AuditEntry } from '#core/services/audit_log_service'
 import { orderOutcome } from '#release/services/order_outcome'
 import { adminOrders } from '#admin/services/admin_orders_service'
 

@@ -6,10 +6,10 @@ import {
   type ProductChanges,
   type ProductFields,
 } from '#catalog/services/product_admin_service'
-import { auditLog, type AuditEntry } from '#admin/services/audit_log_service'
+import { auditLog, type AuditEntry } from '#core/services/audit_log_service'
 import { productList } from '#admin/services/list_definitions'
 import { presentAdminProduct } from '#admin/services/presenters'
-import { runList } from '#admin/services/rest_query'
+import { runList } from '#core/services/rest_query'
 
 type Who = Pick<AuditEntry, 'actor' | 'ip'>
 

@@ -2,10 +2,10 @@ import type { DateTime } from 'luxon'
 import PromoCode from '#checkout/models/promo_code'
 import { AppError } from '#core/exceptions/app_error'
 import { isUniqueViolation } from '#core/helpers/db_errors'
-import { auditLog, type AuditEntry } from '#admin/services/audit_log_service'
+import { auditLog, type AuditEntry } from '#core/services/audit_log_service'
 import { promoCodeList } from '#admin/services/list_definitions'
 import { presentPromoCode } from '#admin/services/presenters'
-import { runList } from '#admin/services/rest_query'
+import { runList } from '#core/services/rest_query'
 
 type Who = Pick<AuditEntry, 'actor' | 'ip'>
 

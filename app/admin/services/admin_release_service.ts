@@ -1,5 +1,5 @@
 import { AppError } from '#core/exceptions/app_error'
-import { auditLog, type AuditEntry } from '#admin/services/audit_log_service'
+import { auditLog, type AuditEntry } from '#core/services/audit_log_service'
 import { releaseRunner, presentOneRun, type RunReport } from '#release/services/release_runner'
 import { RELEASE_LOCK, releaseLock } from '#release/services/release_lock'
 import { jobs } from '#core/jobs/jobs'

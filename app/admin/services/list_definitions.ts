@@ -12,7 +12,7 @@ import {
   whereContains,
   type ListDefinition,
   type Query,
-} from '#admin/services/rest_query'
+} from '#core/services/rest_query'
 import { FEE_DUE_STATUSES } from '#admin/services/presenters'
 
 /*

@@ -1,7 +1,7 @@
 import { AppError } from '#core/exceptions/app_error'
 import { QUEUE_NAMES, type QueueName } from '#core/jobs/job'
 import { jobs } from '#core/jobs/jobs'
-import { auditLog, type AuditEntry } from '#admin/services/audit_log_service'
+import { auditLog, type AuditEntry } from '#core/services/audit_log_service'
 import { holdWorker } from '#payments/services/hold_worker'
 import { emailDelivery } from '#notifications/services/email_delivery'
 

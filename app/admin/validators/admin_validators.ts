@@ -241,22 +241,6 @@ export const correctOrderValidator = vine.compile(
 correctOrderValidator.messagesProvider = messages
 
 /**
- * GET /api/admin/orders/resendAll?productId=&runId=&status=&dryRun=: the orders whose e-mail is
- * sent again; at least one scope is required (checked by the service).
- */
-export const resendScopeValidator = vine.compile(
-  vine.object({
-    productId: vine.number().withoutDecimals().min(1).optional(),
-    runId: vine.number().withoutDecimals().min(1).optional(),
-    status: vine
-      .enum(['pending', 'processing', 'success', 'fail', 'cancelled'] as const)
-      .optional(),
-    dryRun: vine.boolean().optional(),
-  })
-)
-resendScopeValidator.messagesProvider = messages
-
-/**
  * POST /api/admin/orders(/create): an order for a customer (by uuid or e-mail). Only shapes here;
  * stock, sizes, styles, profile ownership, card on file and promo rules are the checkout's.
  */

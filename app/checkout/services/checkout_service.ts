@@ -19,7 +19,7 @@ import { templates } from '#notifications/templates'
 import paymentsConfig from '#config/payments'
 import { applyPercent } from '#checkout/services/promo_service'
 import { redeemPromo } from '#checkout/services/promo_redemption'
-import { slotStock } from '#checkout/services/slot_stock'
+import { slotStock } from '#catalog/services/slot_stock'
 import { jobs } from '#core/jobs/jobs'
 import { placeHoldJob } from '#payments/jobs/hold_jobs'
 

@@ -20,7 +20,7 @@ import {
   type SavedCard,
 } from '#payments/gateways/payment_gateway'
 import { gateway } from '#payments/services/gateway'
-import { crashPoint } from '#release/services/crash_points'
+import { crashPoint } from '#core/services/crash_points'
 import { ledger } from '#payments/services/ledger'
 import { opsLog } from '#core/services/ops_log'
 

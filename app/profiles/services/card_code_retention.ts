@@ -6,7 +6,7 @@ import { cardVault } from '#core/services/card_vault'
 import { affectedRows } from '#core/helpers/db_errors'
 import { sqlTime } from '#core/helpers/sql_time'
 import type { VaultedCard } from '#profiles/models/profile'
-import { auditLog, type AuditActor } from '#admin/services/audit_log_service'
+import { auditLog, type AuditActor } from '#core/services/audit_log_service'
 
 const FINAL_ORDER_STATUSES = ['success', 'fail', 'cancelled']
 

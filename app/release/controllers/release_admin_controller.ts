@@ -1,8 +1,8 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import { AppError } from '#core/exceptions/app_error'
-import { runList, sendList, filters, integer, oneOf, boolean } from '#admin/services/rest_query'
-import type { ListDefinition } from '#admin/services/rest_query'
-import { auditLog } from '#admin/services/audit_log_service'
+import { runList, sendList, filters, integer, oneOf, boolean } from '#core/services/rest_query'
+import type { ListDefinition } from '#core/services/rest_query'
+import { auditLog } from '#core/services/audit_log_service'
 import ReleaseRun from '#release/models/release_run'
 import { presentOneRun, presentRuns } from '#release/services/release_runner'
 import { acoExportService } from '#release/services/aco_export_service'
@@ -10,7 +10,7 @@ import { orderEmails } from '#notifications/services/order_emails'
 import { orderQueries } from '#orders/services/order_queries'
 import { orderTimeline } from '#orders/services/order_timeline'
 import { emailResends } from '#release/services/email_resends'
-import { resendScopeValidator } from '#admin/validators/admin_validators'
+import { resendScopeValidator } from '#release/validators/release_validators'
 
 const releaseRunList: ListDefinition = {
   resource: 'release-runs',

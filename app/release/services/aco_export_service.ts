@@ -11,7 +11,7 @@ import {
   type ExportFile,
   type ExportFormat,
 } from '#profiles/services/bot_export_formats'
-import { auditLog, type AuditActor } from '#admin/services/audit_log_service'
+import { auditLog, type AuditActor } from '#core/services/audit_log_service'
 import { AppError } from '#core/exceptions/app_error'
 import { FINAL_STATUSES } from '#orders/services/order_card_data'
 

@@ -4,7 +4,7 @@ import type { OrderStatus } from '#orders/models/order'
 import { releaseOrderQueries } from '#orders/services/order_queries'
 import { orderTimeline } from '#orders/services/order_timeline'
 import { orderEmails } from '#notifications/services/order_emails'
-import { auditLog, type AuditActor } from '#admin/services/audit_log_service'
+import { auditLog, type AuditActor } from '#core/services/audit_log_service'
 import { AppError } from '#core/exceptions/app_error'
 
 export type ResendScope = { productId?: number; runId?: number; status?: OrderStatus }

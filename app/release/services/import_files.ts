@@ -10,7 +10,7 @@ import {
   type ProductFields,
 } from '#catalog/services/product_admin_service'
 import { createProductValidator, updateProductValidator } from '#admin/validators/admin_validators'
-import { auditLog, type AuditActor } from '#admin/services/audit_log_service'
+import { auditLog, type AuditActor } from '#core/services/audit_log_service'
 import type { CheckoutResult } from '#release/services/release_results'
 import { orderOutcome, type OutcomePlan } from '#release/services/order_outcome'
 import { AppError } from '#core/exceptions/app_error'

@@ -9,7 +9,7 @@ import { releaseOrderQueries } from '#orders/services/order_queries'
 import { paymentService } from '#payments/services/payment_service'
 import { holdWorker } from '#payments/services/hold_worker'
 import { orderEmails } from '#notifications/services/order_emails'
-import { auditLog } from '#admin/services/audit_log_service'
+import { auditLog } from '#core/services/audit_log_service'
 import { AppError } from '#core/exceptions/app_error'
 import ReleaseRun from '#release/models/release_run'
 import { releaseLock, RELEASE_LOCK } from '#release/services/release_lock'
@@ -19,7 +19,7 @@ import { orderOutcome } from '#release/services/order_outcome'
 import { retryFeeJob } from '#release/jobs/settlement_jobs'
 import { jobs } from '#core/jobs/jobs'
 import { acoExportService } from '#release/services/aco_export_service'
-import { crashPoint } from '#release/services/crash_points'
+import { crashPoint } from '#core/services/crash_points'
 import {
   createEngine,
   EngineError,

@@ -1,7 +1,7 @@
 import { test } from '@japa/runner'
 import testUtils from '@adonisjs/core/services/test_utils'
 import { DateTime } from 'luxon'
-import AuditLog from '#admin/models/audit_log'
+import AuditLog from '#core/models/audit_log'
 import Order from '#orders/models/order'
 import Product from '#catalog/models/product'
 import PromoCode from '#checkout/models/promo_code'

@@ -5,7 +5,7 @@ import { adminWithToken } from '#tests/helpers'
 import { ProductFactory } from '#database/factories/product_factory'
 import { UserFactory } from '#database/factories/user_factory'
 import { notifications } from '#notifications/services/notification_service'
-import { auditLog } from '#admin/services/audit_log_service'
+import { auditLog } from '#core/services/audit_log_service'
 import { makeOrder } from './fixtures.js'
 
 const q = (value: unknown) => encodeURIComponent(JSON.stringify(value))

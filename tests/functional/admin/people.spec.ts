@@ -1,6 +1,6 @@
 import { test } from '@japa/runner'
 import testUtils from '@adonisjs/core/services/test_utils'
-import AuditLog from '#admin/models/audit_log'
+import AuditLog from '#core/models/audit_log'
 import User from '#accounts/models/user'
 import PromoCode from '#checkout/models/promo_code'
 import NewsletterSubscriber from '#notifications/models/newsletter_subscriber'
@@ -308,7 +308,7 @@ test.group('Admin subscribers, e-mails and audit log', (group) => {
   })
 
   test('audit records never keep card data, whatever a caller passes', async ({ assert }) => {
-    const { auditLog } = await import('#admin/services/audit_log_service')
+    const { auditLog } = await import('#core/services/audit_log_service')
     const entry = await auditLog.record({
       actor: { label: 'cli:ops' },
       action: 'order.aco_export',

@@ -1,6 +1,6 @@
 import { test } from '@japa/runner'
 import testUtils from '@adonisjs/core/services/test_utils'
-import AuditLog from '#admin/models/audit_log'
+import AuditLog from '#core/models/audit_log'
 import Product from '#catalog/models/product'
 import { adminWithToken, customerWithToken } from '#tests/helpers'
 import { ProductFactory } from '#database/factories/product_factory'

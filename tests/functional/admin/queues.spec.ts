@@ -1,6 +1,6 @@
 import { test } from '@japa/runner'
 import testUtils from '@adonisjs/core/services/test_utils'
-import AuditLog from '#admin/models/audit_log'
+import AuditLog from '#core/models/audit_log'
 import { BullmqDriver } from '#core/jobs/bullmq_driver'
 import { defineJob, jobRegistry } from '#core/jobs/job'
 import { jobs } from '#core/jobs/jobs'

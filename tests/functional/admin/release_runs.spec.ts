@@ -1,7 +1,7 @@
 import { test } from '@japa/runner'
 import testUtils from '@adonisjs/core/services/test_utils'
 import Order from '#orders/models/order'
-import AuditLog from '#admin/models/audit_log'
+import AuditLog from '#core/models/audit_log'
 import PaymentLedgerEntry from '#payments/models/payment_ledger_entry'
 import EmailMessage from '#notifications/models/email_message'
 import ReleaseRun from '#release/models/release_run'

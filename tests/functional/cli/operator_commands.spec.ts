@@ -1,7 +1,7 @@
 import { test } from '@japa/runner'
 import User from '#accounts/models/user'
 import PromoCode from '#checkout/models/promo_code'
-import AuditLog from '#admin/models/audit_log'
+import AuditLog from '#core/models/audit_log'
 import { runCli } from '#tests/support/cli'
 
 test.group('CLI: accounts and promo codes', (group) => {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import db from '@adonisjs/lucid/services/db'
 import Product from '#catalog/models/product'
-import AuditLog from '#admin/models/audit_log'
+import AuditLog from '#core/models/audit_log'
 import EmailMessage from '#notifications/models/email_message'
 import {
   releasedProductWithOrders,

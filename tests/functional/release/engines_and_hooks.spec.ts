@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import type { AddressInfo } from 'node:net'
 import Order from '#orders/models/order'
 import PaymentLedgerEntry from '#payments/models/payment_ledger_entry'
-import AuditLog from '#admin/models/audit_log'
+import AuditLog from '#core/models/audit_log'
 import { releaseRunner } from '#release/services/release_runner'
 import ReleaseRun from '#release/models/release_run'
 import {
