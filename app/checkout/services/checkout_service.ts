@@ -1,5 +1,5 @@
 import type User from '#accounts/models/user'
-import { cardOnFile } from '#accounts/services/card_on_file'
+import { cardOnFile } from '#payments/services/card_on_file'
 import { catalogService, productNotFound } from '#catalog/services/catalog_service'
 import { readProductAndProfile } from '#checkout/services/checkout_reads'
 import { withDriverSession, type DriverSession } from '#core/services/driver_session'

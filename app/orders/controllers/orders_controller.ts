@@ -5,7 +5,7 @@ import { presentOrder } from '#orders/services/order_presenter'
 export default class OrdersController {
   /** GET /api/user/orders: the spec's Order fields, newest first. */
   async index({ auth }: HttpContext) {
-    const orders = await orderQueries.forCustomer(auth.getUserOrFail())
+    const orders = await orderQueries.forCustomer(auth.getUserOrFail().id)
     return orders.map(presentOrder)
   }
 }

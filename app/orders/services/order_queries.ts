@@ -1,6 +1,5 @@
 import type { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
-import type User from '#accounts/models/user'
 import Order, { type OrderStatus } from '#orders/models/order'
 import { AppError } from '#core/exceptions/app_error'
 import { sqlTime } from '#core/helpers/sql_time'
@@ -8,9 +7,9 @@ import { sqlTime } from '#core/helpers/sql_time'
 /** Reading orders: a customer's own list and lookups by public id. */
 export class OrderQueries {
   /** The customer's orders, newest first. */
-  async forCustomer(user: User) {
+  async forCustomer(userId: number) {
     return Order.query()
-      .where('user_id', user.id)
+      .where('user_id', userId)
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
   }
