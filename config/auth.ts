@@ -1,14 +1,9 @@
-import env from '#start/env'
 import { defineConfig } from '@adonisjs/auth'
 import { AccessTokensGuard } from '@adonisjs/auth/access_tokens'
 import type { GuardConfigProvider } from '@adonisjs/auth/types'
 import type { HttpContext } from '@adonisjs/core/http'
 import { TokenUserProvider } from '#accounts/services/token_user_provider'
 import type { InferAuthenticators, InferAuthEvents, Authenticators } from '@adonisjs/auth/types'
-
-export const accessTokenTtl = env.get('ACCESS_TOKEN_TTL', '30 days')
-/** How often the noted uses of access tokens are written (app/accounts/services/token_last_use.ts). */
-export const tokenLastUseFlushMs = env.get('TOKEN_LAST_USED_FLUSH_MS', 5000)
 
 /**
  * The stock access tokens guard with a user provider per request (TokenUserProvider), which

@@ -6,7 +6,7 @@ import { withAuthFinder } from '@adonisjs/auth/mixins/lucid'
 import { AccessTokensProvider } from '#accounts/services/access_tokens_provider'
 import { randomUUID } from 'node:crypto'
 import { jsonColumn } from '#core/helpers/columns'
-import { accessTokenTtl } from '#config/auth'
+import { accessTokenTtl } from '#config/tokens'
 
 export type BillingAddress = {
   line1: string

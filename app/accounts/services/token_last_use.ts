@@ -1,7 +1,7 @@
 import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
 import logger from '@adonisjs/core/services/logger'
-import { tokenLastUseFlushMs } from '#config/auth'
+import { tokenLastUseFlushMs } from '#config/tokens'
 
 /** `last_used_at` says when a token was last used, to the minute. */
 export const LAST_USED_PRECISION_MS = 60_000

@@ -1,18 +1,9 @@
 import { AccessTokensLucidUserProvider } from '@adonisjs/auth/access_tokens'
 import type { AccessToken } from '@adonisjs/auth/access_tokens'
 import type { Secret } from '@adonisjs/core/helpers'
-import type User from '#accounts/models/user'
+import User from '#accounts/models/user'
 
 type UserModel = typeof User
-
-let userModel: UserModel | undefined
-async function loadUserModel(): Promise<UserModel> {
-  if (!userModel) {
-    const imported = await import('#accounts/models/user')
-    userModel = imported.default
-  }
-  return userModel
-}
 
 /**
  * The user provider of the API guard, one per request: `verifyToken` reads the token and its
@@ -23,16 +14,15 @@ export class TokenUserProvider extends AccessTokensLucidUserProvider<'accessToke
   private verifiedUser: User | null = null
 
   constructor() {
-    super({ tokens: 'accessTokens', model: async () => ({ default: await loadUserModel() }) })
+    super({ tokens: 'accessTokens', model: async () => ({ default: User }) })
   }
 
   async getModel() {
-    return loadUserModel()
+    return User
   }
 
   async verifyToken(tokenValue: Secret<string>): Promise<AccessToken | null> {
-    const model = await loadUserModel()
-    const verified = await model.accessTokens.verifyWithTokenable(tokenValue)
+    const verified = await User.accessTokens.verifyWithTokenable(tokenValue)
     this.verifiedUser = verified?.tokenable ?? null
     return verified?.token ?? null
   }

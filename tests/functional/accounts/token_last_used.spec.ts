@@ -3,7 +3,7 @@ import type { ApiClient } from '@japa/api-client'
 import db from '@adonisjs/lucid/services/db'
 import testUtils from '@adonisjs/core/services/test_utils'
 import { customerWithToken } from '#tests/helpers'
-import { tokenLastUseFlushMs } from '#config/auth'
+import { tokenLastUseFlushMs } from '#config/tokens'
 
 async function infoWith(client: ApiClient, token: string) {
   const response = await client.get('/api/user/info').bearerToken(token)
