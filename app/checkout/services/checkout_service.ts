@@ -15,7 +15,7 @@ import { cardVault } from '#core/services/card_vault'
 import { transportEnvelope } from '#core/services/transport_envelope'
 import { cardCodeValidator } from '#profiles/validators/profile_validator'
 import { notifications } from '#notifications/services/notification_service'
-import { templates } from '#notifications/templates'
+import { orderEmails } from '#notifications/services/order_emails'
 import paymentsConfig from '#config/payments'
 import { applyPercent } from '#checkout/services/promo_service'
 import { redeemPromo } from '#checkout/services/promo_redemption'
@@ -168,24 +168,7 @@ export class CheckoutService {
         throw error
       }
 
-      receipt = await notifications.send(
-        {
-          to: order.email,
-          template: 'order_received',
-          message: templates.orderReceived({
-            productTitle: order.productTitle,
-            orderId: order.publicId,
-            size: order.size,
-            style: order.style,
-            priceCents: order.priceCents,
-            holdCents: order.holdAmountCents,
-          }),
-          userId: user.id,
-          orderId: order.id,
-          dedupeKey: `order:${order.id}:received`,
-        },
-        session
-      )
+      receipt = await orderEmails.sendReceipt(order, session)
       return order
     })
     // After the commit: a worker that ran the jobs earlier would not see the order yet.

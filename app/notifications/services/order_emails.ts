@@ -3,6 +3,21 @@ import { notifications } from '#notifications/services/notification_service'
 import { templates, markAsResend, type RenderedEmail } from '#notifications/templates'
 import { AppError } from '#core/exceptions/app_error'
 import { customerReason } from '#orders/services/failure_reasons'
+import type { DriverSession } from '#core/services/driver_session'
+
+/** What the receipt of a new order needs (the checkout has it before the order is a model). */
+export type NewOrderReceipt = Pick<
+  Order,
+  | 'id'
+  | 'publicId'
+  | 'email'
+  | 'userId'
+  | 'productTitle'
+  | 'size'
+  | 'style'
+  | 'priceCents'
+  | 'holdAmountCents'
+>
 
 type Rendered = { template: string; message: RenderedEmail; dedupeKey: string }
 
@@ -13,7 +28,8 @@ function keyOf(order: Pick<Order, 'id' | 'holdRound'>, kind: string) {
 }
 
 /**
- * The e-mails that follow an order's outcome. Automatic sends are once per order and kind (a
+ * The one composer of order e-mails: every message about an order (receipt, card check declined,
+ * outcome, fee declined, refund, waiver, retry, correction) is built and recorded here. The e-mails that follow an order's outcome. Automatic sends are once per order and kind (a
  * dedupe key in the outbox), so a release run repeated after a crash never mails twice; a resend
  * (admin, CLI) is a new, clearly marked outbox row for the order's current-status message.
  */
@@ -74,6 +90,56 @@ export class OrderEmails {
       }
     }
     return null
+  }
+
+  /**
+   * The receipt of a new order, recorded in the checkout's own transaction (`session`), so an
+   * order never exists without it. Returns the outbox row to deliver after the commit.
+   */
+  async sendReceipt(order: NewOrderReceipt, session?: DriverSession) {
+    return notifications.send(
+      {
+        to: order.email,
+        template: 'order_received',
+        message: templates.orderReceived({
+          productTitle: order.productTitle,
+          orderId: order.publicId,
+          size: order.size,
+          style: order.style,
+          priceCents: order.priceCents,
+          holdCents: order.holdAmountCents,
+        }),
+        userId: order.userId,
+        orderId: order.id,
+        dedupeKey: `order:${order.id}:received`,
+      },
+      session
+    )
+  }
+
+  /** The $1.00 card check was declined and the order cancelled: once per order. */
+  async sendHoldDeclined(order: Order, reason: string) {
+    return this.sendOnce(
+      order,
+      'hold_declined',
+      `order:${order.id}:hold-declined`,
+      templates.holdDeclined({ productTitle: order.productTitle, orderId: order.publicId, reason })
+    )
+  }
+
+  /** The fee of a successful order was declined: once per attempt. */
+  async sendFeeDeclined(order: Order, reason: string, attempt: number) {
+    return this.sendOnce(
+      order,
+      'fee_declined',
+      `order:${order.id}:fee-declined:${attempt}`,
+      templates.feeDeclined({
+        productTitle: order.productTitle,
+        orderId: order.publicId,
+        amountCents: order.priceCents,
+        reason,
+      })
+    )
   }
 
   /**

@@ -4,8 +4,7 @@ import type Order from '#orders/models/order'
 import { orderQueries } from '#orders/services/order_queries'
 import { orderPaymentState } from '#orders/services/order_payment_state'
 import { orderLifecycle } from '#orders/services/order_lifecycle'
-import { notifications } from '#notifications/services/notification_service'
-import { templates } from '#notifications/templates'
+import { orderEmails } from '#notifications/services/order_emails'
 import { keysOf, paymentService } from '#payments/services/payment_service'
 import { ledger } from '#payments/services/ledger'
 
@@ -131,18 +130,7 @@ export class HoldWorker {
     await orderPaymentState.holdDeclined(order.id, code)
     const current = await orderQueries.findById(order.id)
     if (current.status !== 'cancelled' || !current.failReason?.startsWith('hold_declined')) return
-    await notifications.send({
-      to: order.email,
-      template: 'hold_declined',
-      message: templates.holdDeclined({
-        productTitle: order.productTitle,
-        orderId: order.publicId,
-        reason: message,
-      }),
-      userId: order.userId,
-      orderId: order.id,
-      dedupeKey: `order:${order.id}:hold-declined`,
-    })
+    await orderEmails.sendHoldDeclined(order, message)
   }
 }
 

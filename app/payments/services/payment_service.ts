@@ -7,8 +7,7 @@ import { orderQueries } from '#orders/services/order_queries'
 import { orderPaymentState } from '#orders/services/order_payment_state'
 import { cardOnFile } from '#payments/services/card_on_file'
 import { AppError } from '#core/exceptions/app_error'
-import { notifications } from '#notifications/services/notification_service'
-import { templates } from '#notifications/templates'
+import { orderEmails } from '#notifications/services/order_emails'
 import {
   CardDeclinedError,
   GatewayRequestError,
@@ -514,19 +513,7 @@ export class PaymentService {
     const status = code === 'authentication_required' ? 'requires_action' : 'failed'
     await orderPaymentState.feeFailed(order.id, status, code)
     opsLog('fee.declined', { order: order.publicId, code, attempt })
-    await notifications.send({
-      to: order.email,
-      template: 'fee_declined',
-      message: templates.feeDeclined({
-        productTitle: order.productTitle,
-        orderId: order.publicId,
-        amountCents: order.priceCents,
-        reason: declineMessage(code),
-      }),
-      userId: order.userId,
-      orderId: order.id,
-      dedupeKey: `order:${order.id}:fee-declined:${attempt}`,
-    })
+    await orderEmails.sendFeeDeclined(order, declineMessage(code), attempt)
     return { status, code, message: declineMessage(code) }
   }
 
