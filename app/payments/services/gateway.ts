@@ -30,7 +30,16 @@ export async function sharedSandboxBudget(requestsPerSecond: number) {
     [unknown, number],
     unknown,
   ]
-  return count <= requestsPerSecond
+  if (count <= requestsPerSecond) return true
+  // Every refusal is counted, so a load test can prove the gateway was never pushed past its rate.
+  const refused = sandboxRefusalsKey()
+  await redis.multi().incr(refused).expire(refused, 86_400).exec()
+  return false
+}
+
+/** The count of requests the sandbox refused with a 429 in the last day (shared budget only). */
+export function sandboxRefusalsKey() {
+  return `dropslot:sandbox-refused:${paymentsConfig.installationId}`
 }
 
 let current: PaymentGateway | null = null

@@ -7,7 +7,7 @@ import {
   GatewayRequestError,
   GatewayUnavailableError,
 } from '#payments/gateways/payment_gateway'
-import { sharedSandboxBudget } from '#payments/services/gateway'
+import { sandboxRefusalsKey, sharedSandboxBudget } from '#payments/services/gateway'
 import { redisTestsRun } from '#tests/support/redis'
 import { SandboxGateway } from '#payments/gateways/sandbox_gateway'
 
@@ -193,6 +193,8 @@ test.group('Sandbox gateway', (group) => {
           sharedBudget: sharedSandboxBudget,
         })
     )
+    const { default: redis } = await import('@adonisjs/redis/services/main')
+    const refusedBefore = Number((await redis.get(sandboxRefusalsKey())) ?? 0)
     const card = { number: '4242424242424242', expMonth: 12, expYear: 2040, cvc: '123' }
     const results = await Promise.allSettled(
       processes.flatMap((gateway) => [1, 2, 3, 4].map(() => gateway.createCardToken(card)))
@@ -201,5 +203,8 @@ test.group('Sandbox gateway', (group) => {
     // One second's budget, or two when the calls straddle a second: never 9.
     assert.isAtLeast(passed.length, 3)
     assert.isAtMost(passed.length, 6)
+    // Every refusal is counted for load tests to read.
+    const refusedAfter = Number((await redis.get(sandboxRefusalsKey())) ?? 0)
+    assert.equal(refusedAfter - refusedBefore, results.length - passed.length)
   }).skip(!withRedis, 'Redis is not running on this machine')
 })
