@@ -388,9 +388,16 @@ export class SandboxGateway implements PaymentGateway {
     return { id, status }
   }
 
-  /** Latency and the requests-per-second limit, applied before any work, like a remote API. */
+  /**
+   * The requests-per-second limit, counted when the request is sent, then the latency, before
+   * any work, like a remote API.
+   */
   private async enter() {
+    await this.admit()
     if (this.options.latencyMs > 0) await sleep(this.options.latencyMs)
+  }
+
+  private async admit() {
     if (this.options.sharedBudget) {
       const fits = await this.options.sharedBudget(this.options.requestsPerSecond).catch(() => {
         throw new GatewayUnavailableError(

@@ -1,22 +1,75 @@
 import env from '#start/env'
 import paymentsConfig from '#config/payments'
+import queueConfig from '#config/queue'
 import type { PaymentGateway } from '#payments/gateways/payment_gateway'
 import { SandboxGateway } from '#payments/gateways/sandbox_gateway'
 import { StripeGateway } from '#payments/gateways/stripe_gateway'
 
 export function buildGateway(name: string = paymentsConfig.gateway): PaymentGateway {
-  if (name === 'stripe') {
-    return new StripeGateway({
-      ...paymentsConfig.stripe,
-      webhookToleranceSeconds: paymentsConfig.webhookToleranceSeconds,
-      currency: paymentsConfig.currency,
-    })
-  }
-  return new SandboxGateway({
-    ...paymentsConfig.sandbox,
-    webhookToleranceSeconds: paymentsConfig.webhookToleranceSeconds,
-    sharedBudget: env.get('REDIS_URL') ? sharedSandboxBudget : undefined,
+  const client =
+    name === 'stripe'
+      ? new StripeGateway({
+          ...paymentsConfig.stripe,
+          webhookToleranceSeconds: paymentsConfig.webhookToleranceSeconds,
+          currency: paymentsConfig.currency,
+        })
+      : new SandboxGateway({
+          ...paymentsConfig.sandbox,
+          webhookToleranceSeconds: paymentsConfig.webhookToleranceSeconds,
+          sharedBudget: env.get('REDIS_URL') ? sharedSandboxBudget : undefined,
+        })
+  // Several processes share one gateway account: together they keep to its rate.
+  return env.get('REDIS_URL')
+    ? withinRate(client, () => takeGatewayBudget(queueConfig.gatewayRatePerSecond))
+    : client
+}
+
+/** The calls that go over the network (the rest, like reading a webhook, are local). */
+const NETWORK_CALLS = new Set<string>([
+  'createCardToken',
+  'saveCard',
+  'deleteCustomer',
+  'placeHold',
+  'releaseHold',
+  'chargeFee',
+  'refund',
+  'retrievePayment',
+  'retrieveRefund',
+])
+
+/** The gateway with every network call waiting for its turn in the shared budget first. */
+export function withinRate(client: PaymentGateway, take: () => Promise<void>): PaymentGateway {
+  return new Proxy(client, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver)
+      if (typeof value !== 'function') return value
+      if (!NETWORK_CALLS.has(String(property))) return value.bind(target)
+      return async (...args: unknown[]) => {
+        await take()
+        return value.apply(target, args)
+      }
+    },
   })
+}
+
+/**
+ * Waits until this call fits in the gateway's rate for the whole cluster: one counter per second
+ * in Redis for every web process, worker and CLI; a call past the rate waits for the next second.
+ * The gateway queue's limiter counts jobs, and one job may make two calls (a fee and a release):
+ * this counts calls, so the account never sees more than its rate.
+ */
+export async function takeGatewayBudget(callsPerSecond: number) {
+  const { default: redis } = await import('@adonisjs/redis/services/main')
+  for (;;) {
+    const now = Date.now()
+    const key = `dropslot:gateway-budget:${paymentsConfig.installationId}:${Math.floor(now / 1000)}`
+    const [[, count]] = (await redis.multi().incr(key).expire(key, 2).exec()) as [
+      [unknown, number],
+      unknown,
+    ]
+    if (count <= callsPerSecond) return
+    await new Promise((resolve) => setTimeout(resolve, 1000 - (now % 1000) + Math.random() * 20))
+  }
 }
 
 /**

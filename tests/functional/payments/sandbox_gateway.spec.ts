@@ -7,7 +7,11 @@ import {
   GatewayRequestError,
   GatewayUnavailableError,
 } from '#payments/gateways/payment_gateway'
-import { sandboxRefusalsKey, sharedSandboxBudget } from '#payments/services/gateway'
+import {
+  sandboxRefusalsKey,
+  sharedSandboxBudget,
+  takeGatewayBudget,
+} from '#payments/services/gateway'
 import { redisTestsRun } from '#tests/support/redis'
 import { SandboxGateway } from '#payments/gateways/sandbox_gateway'
 
@@ -207,4 +211,28 @@ test.group('Sandbox gateway', (group) => {
     const refusedAfter = Number((await redis.get(sandboxRefusalsKey())) ?? 0)
     assert.equal(refusedAfter - refusedBefore, results.length - passed.length)
   }).skip(!withRedis, 'Redis is not running on this machine')
+
+  test('with Redis, every process waits its turn: never more calls in a second than the rate', async ({
+    assert,
+  }) => {
+    // Three "processes" making 6 calls each, at 5 calls a second for all of them together.
+    const seconds: number[] = []
+    const started = Date.now()
+    await Promise.all(
+      [1, 2, 3].map(async () => {
+        for (let call = 0; call < 6; call++) {
+          await takeGatewayBudget(5)
+          seconds.push(Math.floor(Date.now() / 1000))
+        }
+      })
+    )
+    const perSecond = new Map<number, number>()
+    for (const second of seconds) perSecond.set(second, (perSecond.get(second) ?? 0) + 1)
+    assert.lengthOf(seconds, 18)
+    assert.isAtMost(Math.max(...perSecond.values()), 5)
+    // 18 calls at 5 a second take 3 to 4 seconds, not longer: the budget is used, not wasted.
+    assert.isBelow(Date.now() - started, 4_500)
+  })
+    .skip(!withRedis, 'Redis is not running on this machine')
+    .timeout(10_000)
 })
