@@ -33,10 +33,19 @@ export class QueueCheck extends BaseCheck {
   }
 }
 
+/** Redis's check, after opening the connection: it is opened lazily, on its first command. */
+class RedisConnectedCheck extends RedisCheck {
+  async run() {
+    const connection = redis.connection('main')
+    if (connection.status === 'wait') await connection.ioConnection.connect().catch(() => {})
+    return super.run()
+  }
+}
+
 export function healthChecks() {
   return new HealthChecks().register([
     new DbCheck(db.connection()),
-    ...(env.get('REDIS_URL') ? [new RedisCheck(redis.connection('main'))] : []),
+    ...(env.get('REDIS_URL') ? [new RedisConnectedCheck(redis.connection('main'))] : []),
     new QueueCheck(),
   ])
 }

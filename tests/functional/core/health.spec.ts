@@ -1,4 +1,8 @@
 import { test } from '@japa/runner'
+import env from '#start/env'
+import { redisTestsRun, TEST_REDIS_URL } from '#tests/support/redis'
+
+const withRedis = await redisTestsRun()
 
 test.group('Health', () => {
   test('reports that the database answers, and the job queues', async ({ client, assert }) => {
@@ -13,6 +17,19 @@ test.group('Health', () => {
       checks.some((check) => check.name.startsWith('Database') && check.status === 'ok')
     )
   })
+
+  test('with Redis in use, a fresh process reports it reachable', async ({ client, assert }) => {
+    const previous = env.get('REDIS_URL')
+    env.set('REDIS_URL', TEST_REDIS_URL)
+    try {
+      const response = await client.get('/health')
+      response.assertStatus(200)
+      assert.equal(response.body().redis, 'ok')
+    } finally {
+      env.set('REDIS_URL', previous as string)
+      if (previous === undefined) delete process.env.REDIS_URL
+    }
+  }).skip(!withRedis, 'Redis is not running on this machine')
 
   test('unknown API routes answer the JSON 404 envelope', async ({ client }) => {
     const response = await client.get('/api/does-not-exist')
