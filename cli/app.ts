@@ -22,6 +22,11 @@ export async function bootApp(): Promise<ApplicationService> {
 }
 
 export async function shutdownApp() {
-  if (booted) await booted.terminate()
+  if (booted) {
+    // BullMQ's own Redis connections (a dispatch opens them) would keep the process alive.
+    const { jobs } = await import('#core/jobs/jobs')
+    await jobs.close()
+    await booted.terminate()
+  }
   booted = null
 }

@@ -4,7 +4,11 @@ import { fileURLToPath } from 'node:url'
 import Order from '#orders/models/order'
 import { BullmqDriver } from '#core/jobs/bullmq_driver'
 import { placeHoldJob } from '#payments/jobs/hold_jobs'
-import { removeCommittedReleaseData, sandboxSnapshot } from '#tests/support/release'
+import {
+  releasedProductWithOrders,
+  removeCommittedReleaseData,
+  sandboxSnapshot,
+} from '#tests/support/release'
 import { runCli } from '#tests/support/cli'
 import { redisTestsRun, TEST_REDIS_URL } from '#tests/support/redis'
 import { customerWithCard, productFor, profileFor, TEST_CARDS } from '#tests/helpers'
@@ -105,4 +109,28 @@ test.group('CLI: workers and queues', (group) => {
   })
     .skip(!runBullmq, 'Redis is not running on this machine')
     .timeout(60_000)
+
+  test('a release run on BullMQ hands its results to the queue and exits', async ({ assert }) => {
+    const prefix = `dropslot-test-clirun-${process.pid}-${Date.now()}`
+    const bullmqEnv = { QUEUE_DRIVER: 'bullmq', REDIS_URL, QUEUE_PREFIX: prefix }
+    const { product } = await releasedProductWithOrders(1, { emailPrefix: PREFIX })
+    const driver = new BullmqDriver(REDIS_URL, prefix)
+    try {
+      const started = Date.now()
+      const run = await runCli(
+        ['--json', 'release:run', '--product', String(product.id), '--engine', 'simulator'],
+        bullmqEnv
+      )
+      assert.equal(run.code, 0, run.stderr)
+      assert.equal(run.json.submitted, 1)
+      assert.equal(run.json.settling, 1)
+      // It did not wait for its Redis connections to time out.
+      assert.isBelow(Date.now() - started, 30_000)
+    } finally {
+      await driver.obliterate()
+      await driver.close()
+    }
+  })
+    .skip(!runBullmq, 'Redis is not running on this machine')
+    .timeout(150_000)
 })
