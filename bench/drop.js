@@ -19,6 +19,7 @@ import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
 import { connect, resetDatabase, seed, verifyProduct } from './lib/store.js'
 import { buildWhenStale } from './lib/build.js'
+import { stop, waitForHealth } from './lib/processes.js'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const buildDir = join(root, 'build')
@@ -86,19 +87,6 @@ function appEnv(db, secrets) {
   }
 }
 
-async function waitForHealth(port, child) {
-  for (let attempt = 0; attempt < 300; attempt++) {
-    if (child.exitCode !== null)
-      throw new Error(`server on port ${port} exited (${child.exitCode})`)
-    try {
-      const response = await fetch(`http://127.0.0.1:${port}/health`)
-      if (response.ok) return
-    } catch {}
-    await new Promise((resolve) => setTimeout(resolve, 200))
-  }
-  throw new Error(`server on port ${port} did not answer /health`)
-}
-
 /**
  * The machine's CPU time so far (all CPUs, ms): `busy` (everything but idle and I/O wait) and
  * `steal` (given by the hypervisor to other machines); null off Linux.
@@ -134,15 +122,6 @@ function cpuMs(pid) {
   } catch {
     return null
   }
-}
-
-function stop(child) {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve()
-    child.once('exit', resolve)
-    child.kill('SIGTERM')
-    setTimeout(() => child.exitCode === null && child.kill('SIGKILL'), 5000).unref()
-  })
 }
 
 /**
