@@ -161,7 +161,7 @@ async function until(label, read, done, timeoutMs) {
   let value = await read()
   while (!done(value)) {
     if (Date.now() > stopAt) throw new Error(`${label}: still ${JSON.stringify(value)}`)
-    await sleep(500)
+    await sleep(200)
     value = await read()
   }
   return value
@@ -380,9 +380,11 @@ async function main() {
       { cwd: buildDir, env: appEnv(), stdio: 'ignore' }
     )
     await until('gateway work queued', queued, (length) => length >= 3, 120_000)
-    workers[0].kill('SIGKILL')
     figures.killedWithWaiting = await queued()
+    workers[0].kill('SIGKILL')
+    log(`killed worker-1 with ${figures.killedWithWaiting} gateway jobs waiting or running`)
     await new Promise((resolve) => run.once('exit', resolve))
+    log('run ended; waiting for worker-2 to finish the work')
     await until(
       'release after SIGKILL',
       () => releaseSettled(client, productIds['one-web']),

@@ -62,6 +62,12 @@ export async function takeGatewayBudget(callsPerSecond: number) {
   const { default: redis } = await import('@adonisjs/redis/services/main')
   for (;;) {
     const now = Date.now()
+    // A call counted in one second must reach the gateway within it: none starts in its last
+    // 20 ms, where it would land in the next second's count and could overfill it.
+    if (now % 1000 > 980) {
+      await new Promise((resolve) => setTimeout(resolve, 1000 - (now % 1000) + 1))
+      continue
+    }
     const key = `dropslot:gateway-budget:${paymentsConfig.installationId}:${Math.floor(now / 1000)}`
     const [[, count]] = (await redis.multi().incr(key).expire(key, 2).exec()) as [
       [unknown, number],
