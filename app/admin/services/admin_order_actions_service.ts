@@ -13,7 +13,8 @@ import { AppError } from '#core/exceptions/app_error'
 import { transitionRefusal } from '#orders/services/transition_refusal'
 import { orderCardData } from '#orders/services/order_card_data'
 import { profileService } from '#profiles/services/profile_service'
-import { orderLifecycle, type Settlement } from '#orders/services/order_lifecycle'
+import { orderLifecycle } from '#orders/services/order_lifecycle'
+import { orderSettlement, type Settlement } from '#payments/services/order_settlement'
 import { orderQueries } from '#orders/services/order_queries'
 import { checkoutService } from '#checkout/services/checkout_service'
 import { auditLog, type AuditEntry } from '#core/services/audit_log_service'
@@ -124,7 +125,7 @@ export class AdminOrderActionsService {
       throw refused(before, 'cancelled or deleted any more')
     }
     const finalReason = reason?.trim() || 'Cancelled by an admin.'
-    const { order, cancelled, settlement } = await orderLifecycle.cancel(before, {
+    const { order, cancelled, settlement } = await orderSettlement.cancel(before, {
       reason: finalReason,
     })
     if (order.status !== 'cancelled') throw refused(order, 'cancelled or deleted any more')
@@ -208,7 +209,7 @@ export class AdminOrderActionsService {
     if (!(await orderPaymentState.feeWaived(before.id))) {
       throw AppError.conflict('The fee of this order changed meanwhile; reload it.', 'fee_changed')
     }
-    const { order } = await orderLifecycle.settle(before.id)
+    const { order } = await orderSettlement.settle(before.id)
     await orderEmails.sendWaived(order)
     await this.trail(order, who, via, {
       kind: 'fee_waived',
@@ -300,7 +301,7 @@ export class AdminOrderActionsService {
       )
     }
     const code = failureCode(request.reasonCode, request.reason)
-    const { order, changed, settlement } = await orderLifecycle.correctToFail(before.id, {
+    const { order, changed, settlement } = await orderSettlement.correctToFail(before.id, {
       reason: request.reason,
       code,
     })

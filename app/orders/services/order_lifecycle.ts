@@ -6,26 +6,18 @@ import type { PresentableOrder } from '#orders/services/order_presenter'
 import { affectedRows } from '#core/helpers/db_errors'
 import { orderPaymentState } from '#orders/services/order_payment_state'
 import { slotStock } from '#catalog/services/slot_stock'
-import { paymentService } from '#payments/services/payment_service'
-import { orderCardData } from '#orders/services/order_card_data'
 import { crashPoint } from '#core/services/crash_points'
 import { sqlTime } from '#core/helpers/sql_time'
 import type { DriverSession } from '#core/services/driver_session'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { AppError } from '#core/exceptions/app_error'
 
-export type Settlement = {
-  fee?: Awaited<ReturnType<typeof paymentService.chargeFee>>
-  hold?: Awaited<ReturnType<typeof paymentService.releaseHold>>
-  refund?: Awaited<ReturnType<typeof paymentService.refund>>
-}
-
 /**
  * The order lifecycle (docs/decisions.md): (slot bought) -> pending -> processing -> success |
  * fail, and pending -> cancelled. Each transition is one conditional UPDATE (applied only from the states
- * it may leave, with its timestamp), so re-applying it is a no-op; the money that follows a
- * transition is settled by `settle`, which is itself idempotent and ledger-backed. A crash at any
- * line is repaired by calling the same method again.
+ * it may leave, with its timestamp), so re-applying it is a no-op. The lifecycle moves no money:
+ * payments' `orderSettlement` runs a transition and then brings the money in line with it
+ * (idempotent and ledger-backed). A crash at any line is repaired by calling the same method again.
  */
 export type NewOrder = Pick<
   Order,
@@ -187,7 +179,7 @@ export class OrderLifecycle {
   async succeed(
     orderOrId: Order | number,
     details: { confirmationNumber?: string | null } = {}
-  ): Promise<{ order: Order; settlement: Settlement }> {
+  ): Promise<void> {
     const id = idOf(orderOrId)
     await db
       .from('orders')
@@ -200,7 +192,6 @@ export class OrderLifecycle {
         updated_at: sqlTime(),
       })
     crashPoint('order-succeeded')
-    return this.settle(id)
   }
 
   /**
@@ -211,7 +202,7 @@ export class OrderLifecycle {
   async fail(
     orderOrId: Order | number,
     details: { reason?: string | null; code?: string | null } = {}
-  ): Promise<{ order: Order; settlement: Settlement }> {
+  ): Promise<void> {
     const id = idOf(orderOrId)
     await db.transaction(async (trx) => {
       const order = await trx.from('orders').where('id', id).select('product_id').first()
@@ -236,7 +227,6 @@ export class OrderLifecycle {
       }
     })
     await orderPaymentState.holdSkipped(id)
-    return this.settle(id)
   }
 
   /**
@@ -247,7 +237,7 @@ export class OrderLifecycle {
   async correctToFail(
     orderOrId: Order | number,
     details: { reason: string; code: string }
-  ): Promise<{ order: Order; changed: boolean; settlement: Settlement }> {
+  ): Promise<boolean> {
     const id = idOf(orderOrId)
     const changed = await db
       .from('orders')
@@ -261,8 +251,7 @@ export class OrderLifecycle {
         active_slot: null,
         updated_at: sqlTime(),
       })
-    const { order, settlement } = await this.settle(id)
-    return { order, changed: affectedRows(changed) === 1, settlement }
+    return affectedRows(changed) === 1
   }
 
   /**
@@ -328,7 +317,7 @@ export class OrderLifecycle {
   async cancel(
     orderOrId: Order | number,
     details: { reason?: string | null } = {}
-  ): Promise<{ order: Order; cancelled: boolean; settlement: Settlement }> {
+  ): Promise<boolean> {
     const id = idOf(orderOrId)
     let cancelled = false
     await db.transaction(async (trx) => {
@@ -352,34 +341,7 @@ export class OrderLifecycle {
       }
     })
     await orderPaymentState.holdSkipped(id)
-    const { order, settlement } = await this.settle(id)
-    return { order, cancelled, settlement }
-  }
-
-  /**
-   * Brings the money in line with the order's status: success -> fee charged, hold released;
-   * fail/cancelled -> hold released, any fee refunded. Safe to call any number of times.
-   */
-  async settle(orderOrId: Order | number): Promise<{ order: Order; settlement: Settlement }> {
-    const id = idOf(orderOrId)
-    let order = await Order.findOrFail(id)
-    const settlement: Settlement = {}
-    if (order.status === 'success') {
-      settlement.fee = await paymentService.chargeFee(order)
-      crashPoint('fee-settled')
-      settlement.hold = await paymentService.releaseHold(order)
-    } else if (order.status === 'fail' || order.status === 'cancelled') {
-      settlement.hold = await paymentService.releaseHold(order)
-      if (order.feeStatus === 'paid') settlement.refund = await paymentService.refund(order)
-      else if (order.feeStatus === 'failed' || order.feeStatus === 'requires_action') {
-        // A fee that was due on an order corrected to failed is never charged now.
-        await orderPaymentState.feeWaived(order.id)
-      }
-    }
-    // A final order needs no card data any more (the fee uses the card saved at the gateway).
-    await orderCardData.purge(id)
-    order = await Order.findOrFail(id)
-    return { order, settlement }
+    return cancelled
   }
 }
 

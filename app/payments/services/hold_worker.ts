@@ -3,7 +3,7 @@ import paymentsConfig from '#config/payments'
 import type Order from '#orders/models/order'
 import { orderQueries } from '#orders/services/order_queries'
 import { orderPaymentState } from '#orders/services/order_payment_state'
-import { orderLifecycle } from '#orders/services/order_lifecycle'
+import { orderSettlement } from '#payments/services/order_settlement'
 import { orderEmails } from '#notifications/services/order_emails'
 import { keysOf, paymentService } from '#payments/services/payment_service'
 import { ledger } from '#payments/services/ledger'
@@ -126,7 +126,7 @@ export class HoldWorker {
 
   /** A declined card check cancels the order, gives the slot back and tells the customer why. */
   private async cancelForDecline(order: Order, code: string, message: string) {
-    await orderLifecycle.cancel(order, { reason: `hold_declined:${code}` })
+    await orderSettlement.cancel(order, { reason: `hold_declined:${code}` })
     await orderPaymentState.holdDeclined(order.id, code)
     const current = await orderQueries.findById(order.id)
     if (current.status !== 'cancelled' || !current.failReason?.startsWith('hold_declined')) return

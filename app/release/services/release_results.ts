@@ -1,7 +1,7 @@
 import db from '@adonisjs/lucid/services/db'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import type Order from '#orders/models/order'
-import { orderLifecycle } from '#orders/services/order_lifecycle'
+import { orderSettlement } from '#payments/services/order_settlement'
 import { failureCode } from '#orders/services/failure_reasons'
 import { orderEmails } from '#notifications/services/order_emails'
 import { isUniqueViolation } from '#core/helpers/db_errors'
@@ -153,8 +153,8 @@ export class ReleaseResults {
     if (!task?.outcome) throw new Error(`Order ${orderId} has no recorded result.`)
     const { order, settlement } =
       task.outcome === 'success'
-        ? await orderLifecycle.succeed(orderId, { confirmationNumber: task.confirmation_number })
-        : await orderLifecycle.fail(orderId, {
+        ? await orderSettlement.succeed(orderId, { confirmationNumber: task.confirmation_number })
+        : await orderSettlement.fail(orderId, {
             reason: task.reason,
             code: task.reason_code ?? failureCode(null, task.reason),
           })

@@ -5,6 +5,7 @@ import db from '@adonisjs/lucid/services/db'
 import Product from '#catalog/models/product'
 import Order from '#orders/models/order'
 import { orderLifecycle } from '#orders/services/order_lifecycle'
+import { orderSettlement } from '#payments/services/order_settlement'
 import { releaseOrderQueries } from '#orders/services/order_queries'
 import { paymentService } from '#payments/services/payment_service'
 import { holdWorker } from '#payments/services/hold_worker'
@@ -443,7 +444,7 @@ export class ReleaseRunner {
     if (!order || order.status !== 'success') return 'other'
     const outcome = await paymentService.chargeFee(order, { retry: true })
     if (outcome.status === 'paid') {
-      const { order: settled } = await orderLifecycle.settle(order.id)
+      const { order: settled } = await orderSettlement.settle(order.id)
       await orderEmails.sendOutcome(settled)
       return 'paid'
     }

@@ -7,7 +7,7 @@ import Order from '#orders/models/order'
 import AuditLog from '#core/models/audit_log'
 import PaymentLedgerEntry from '#payments/models/payment_ledger_entry'
 import { cardVault } from '#core/services/card_vault'
-import { orderLifecycle } from '#orders/services/order_lifecycle'
+import { orderSettlement } from '#payments/services/order_settlement'
 import { releasedProductWithOrders } from '#tests/support/release'
 import { customerWithCard, pendingOrder, profileFor } from '#tests/helpers'
 
@@ -59,7 +59,7 @@ test.group('Deleting an account', (group) => {
     assert,
   }) => {
     const { orders } = await releasedProductWithOrders(1)
-    await orderLifecycle.fail(orders[0], { reason: 'Retailer queue timed out.' })
+    await orderSettlement.fail(orders[0], { reason: 'Retailer queue timed out.' })
     const user = await User.findOrFail(orders[0].userId)
     const formerEmail = user.email
     const customerId = user.gatewayCustomerId!

@@ -6,6 +6,7 @@ import Order from '#orders/models/order'
 import Product from '#catalog/models/product'
 import PromoCode from '#checkout/models/promo_code'
 import { orderLifecycle } from '#orders/services/order_lifecycle'
+import { orderSettlement } from '#payments/services/order_settlement'
 import { paymentService, paymentKeys } from '#payments/services/payment_service'
 import {
   adminWithToken,
@@ -141,10 +142,10 @@ test.group('Admin orders: mark a result', (group) => {
   }) => {
     const { token } = await adminWithToken()
     const { order: cancelled } = await pendingOrder()
-    await orderLifecycle.cancel(cancelled, { reason: 'test' })
+    await orderSettlement.cancel(cancelled, { reason: 'test' })
     const { order: done } = await pendingOrder()
     await placeHolds()
-    await orderLifecycle.succeed(done)
+    await orderSettlement.succeed(done)
 
     const onCancelled = await client
       .post(`/api/admin/orders/${cancelled.publicId}/mark`)
@@ -385,7 +386,7 @@ test.group('Admin orders: delete (cancel)', (group) => {
     const { order: done } = await pendingOrder()
     await placeHolds()
     await orderLifecycle.markProcessing(processing)
-    await orderLifecycle.succeed(done)
+    await orderSettlement.succeed(done)
 
     const refusedProcessing = await client
       .delete(`/api/admin/orders/${processing.publicId}`)
@@ -423,10 +424,10 @@ test.group('Admin dashboard: money from the ledger', (group) => {
     await placeHolds()
     // This customer's card now declines every charge: the fee stays due.
     await saveCardFor(user, TEST_CARDS.declinesCharges)
-    await orderLifecycle.succeed(paid)
-    await orderLifecycle.succeed(refunded)
+    await orderSettlement.succeed(paid)
+    await orderSettlement.succeed(refunded)
     await paymentService.refund(refunded)
-    await orderLifecycle.succeed(declined)
+    await orderSettlement.succeed(declined)
 
     const response = await client.get('/api/admin/dashboard').bearerToken(token)
     response.assertStatus(200)

@@ -6,6 +6,7 @@ import AuditLog from '#core/models/audit_log'
 import Order from '#orders/models/order'
 import Product from '#catalog/models/product'
 import { orderLifecycle } from '#orders/services/order_lifecycle'
+import { orderSettlement } from '#payments/services/order_settlement'
 import { releaseRunner } from '#release/services/release_runner'
 import { SimulatorEngine } from '#release/services/checkout_engines'
 import { releasedProductWithOrders } from '#tests/support/release'
@@ -43,7 +44,7 @@ async function paidOrder(priceCents = 3000) {
   const { order, product, ...rest } = await pendingOrder({ product: { priceCents } })
   await placeHolds()
   await releaseNow(product.id)
-  await orderLifecycle.succeed(order, { confirmationNumber: 'RT-1' })
+  await orderSettlement.succeed(order, { confirmationNumber: 'RT-1' })
   await order.refresh()
   return { order, product, ...rest }
 }
@@ -229,7 +230,7 @@ test.group('Admin orders: tools to put money right', (group) => {
     await placeHolds()
     await releaseNow(product.id)
     await saveCardFor(user, TEST_CARDS.declinesCharges)
-    await orderLifecycle.succeed(order)
+    await orderSettlement.succeed(order)
     await order.refresh()
     assert.equal(order.feeStatus, 'failed')
 
@@ -304,7 +305,7 @@ test.group('Admin orders: tools to put money right', (group) => {
     const { product, orders } = await releasedProductWithOrders(2)
     const [order, other] = orders
     await orderLifecycle.markProcessing(order)
-    await orderLifecycle.fail(order, { reason: 'Queue timed out' })
+    await orderSettlement.fail(order, { reason: 'Queue timed out' })
     await order.refresh()
     assert.equal(order.holdStatus, 'released')
 

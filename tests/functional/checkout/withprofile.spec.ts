@@ -318,11 +318,11 @@ test.group('Checkout with a profile', (group) => {
 
     const first = await checkout()
     first.assertStatus(201)
-    const { orderLifecycle } = await import('#orders/services/order_lifecycle')
+    const { orderSettlement } = await import('#payments/services/order_settlement')
     const order = await Order.findByOrFail('publicId', first.body().order.orderId)
-    const result = await orderLifecycle.cancel(order, { reason: 'customer_request' })
+    const result = await orderSettlement.cancel(order, { reason: 'customer_request' })
     assert.isTrue(result.cancelled)
-    assert.include(await orderLifecycle.cancel(order), { cancelled: false })
+    assert.include(await orderSettlement.cancel(order), { cancelled: false })
     await product.refresh()
     assert.equal(product.stockTaken, 0)
 

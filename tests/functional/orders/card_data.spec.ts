@@ -3,7 +3,7 @@ import testUtils from '@adonisjs/core/services/test_utils'
 import Order from '#orders/models/order'
 import { cardVault } from '#core/services/card_vault'
 import { releaseRunner } from '#release/services/release_runner'
-import { orderLifecycle } from '#orders/services/order_lifecycle'
+import { orderSettlement } from '#payments/services/order_settlement'
 import { adminOrderActions } from '#admin/services/admin_order_actions_service'
 import { releasedProductWithOrders } from '#tests/support/release'
 import { adminWithToken } from '#tests/helpers'
@@ -52,7 +52,7 @@ test.group('Card data of orders', (group) => {
 
   test('a cancelled order loses its card data; a pending one keeps it', async ({ assert }) => {
     const { orders } = await releasedProductWithOrders(2)
-    await orderLifecycle.cancel(orders[0], { reason: 'Customer changed their mind.' })
+    await orderSettlement.cancel(orders[0], { reason: 'Customer changed their mind.' })
     assert.notProperty(await snapshotCard(orders[0].id), 'code')
     const kept = await snapshotCard(orders[1].id)
     assert.equal(kept.number, '4242424242424242')
@@ -61,7 +61,7 @@ test.group('Card data of orders', (group) => {
   test('an order whose card copy no key opens still ends normally', async ({ assert }) => {
     const { orders } = await releasedProductWithOrders(1)
     await Order.query().where('id', orders[0].id).update({ aco_vault: 'v1:not-ours' })
-    const { order } = await orderLifecycle.cancel(orders[0], { reason: 'Customer asked.' })
+    const { order } = await orderSettlement.cancel(orders[0], { reason: 'Customer asked.' })
     assert.equal(order.status, 'cancelled')
   })
 
@@ -70,7 +70,7 @@ test.group('Card data of orders', (group) => {
     assert,
   }) => {
     const { orders } = await releasedProductWithOrders(1)
-    await orderLifecycle.fail(orders[0], { reason: 'Sold out before checkout.' })
+    await orderSettlement.fail(orders[0], { reason: 'Sold out before checkout.' })
     const admin = await adminWithToken()
     const response = await client
       .get(`/api/admin/aco/getJSON/${orders[0].publicId}`)
@@ -84,7 +84,7 @@ test.group('Card data of orders', (group) => {
 
   test('a failed order tried again gets the card from its profile back', async ({ assert }) => {
     const { orders } = await releasedProductWithOrders(1)
-    await orderLifecycle.fail(orders[0], { reason: 'Retailer queue timed out.' })
+    await orderSettlement.fail(orders[0], { reason: 'Retailer queue timed out.' })
     assert.notProperty(await snapshotCard(orders[0].id), 'number')
     const admin = await adminWithToken()
     await adminOrderActions.retry(

@@ -5,6 +5,7 @@ import db from '@adonisjs/lucid/services/db'
 import EmailMessage from '#notifications/models/email_message'
 import PaymentLedgerEntry from '#payments/models/payment_ledger_entry'
 import { orderLifecycle } from '#orders/services/order_lifecycle'
+import { orderSettlement } from '#payments/services/order_settlement'
 import { paymentService, paymentKeys } from '#payments/services/payment_service'
 import { ledger } from '#payments/services/ledger'
 import { pendingOrder, placeHolds, saveCardFor, TEST_CARDS } from '#tests/helpers'
@@ -27,7 +28,7 @@ test.group('Order lifecycle and money', (group) => {
     assert.equal(processing.status, 'processing')
     assert.isNotNull(processing.processingAt)
 
-    const { order: done, settlement } = await orderLifecycle.succeed(order, {
+    const { order: done, settlement } = await orderSettlement.succeed(order, {
       confirmationNumber: 'NK-1001',
     })
     assert.equal(done.status, 'success')
@@ -52,8 +53,8 @@ test.group('Order lifecycle and money', (group) => {
     )
 
     // Re-running any step is a no-op: no second charge, no new ledger row.
-    await orderLifecycle.succeed(order, { confirmationNumber: 'ignored' })
-    await orderLifecycle.settle(order)
+    await orderSettlement.succeed(order, { confirmationNumber: 'ignored' })
+    await orderSettlement.settle(order)
     assert.include(await paymentService.chargeFee(order), { status: 'paid' })
     assert.lengthOf(await intentsOf(user.gatewayCustomerId!), 2)
     assert.lengthOf(await keysOf(order.id), 3)
@@ -84,7 +85,7 @@ test.group('Order lifecycle and money', (group) => {
       idempotencyKey: entry.idempotencyKey,
     })
 
-    const { order: settled } = await orderLifecycle.settle(order)
+    const { order: settled } = await orderSettlement.settle(order)
     assert.equal(settled.feeStatus, 'paid')
     assert.equal(settled.feePaymentId, charged.id)
     const intents = await intentsOf(user.gatewayCustomerId!)
@@ -100,7 +101,7 @@ test.group('Order lifecycle and money', (group) => {
     // The customer swapped to a card that declines every charge after the hold was placed.
     await saveCardFor(user, TEST_CARDS.declinesCharges)
 
-    const { order: done, settlement } = await orderLifecycle.succeed(order)
+    const { order: done, settlement } = await orderSettlement.succeed(order)
     assert.equal(done.status, 'success')
     assert.equal(done.feeStatus, 'failed')
     assert.equal(done.holdStatus, 'released')
@@ -129,7 +130,7 @@ test.group('Order lifecycle and money', (group) => {
     const { user, order } = await pendingOrder()
     await placeHolds()
     await saveCardFor(user, TEST_CARDS.needsAuthentication)
-    const { order: done } = await orderLifecycle.succeed(order)
+    const { order: done } = await orderSettlement.succeed(order)
     assert.equal(done.feeStatus, 'requires_action')
     assert.equal(done.feeErrorCode, 'authentication_required')
     const email = await EmailMessage.query().where('template', 'fee_declined').firstOrFail()
@@ -142,7 +143,7 @@ test.group('Order lifecycle and money', (group) => {
     const { user, order, product } = await pendingOrder()
     await placeHolds()
     await orderLifecycle.markProcessing(order)
-    const { order: failed } = await orderLifecycle.fail(order, { reason: 'retailer_declined' })
+    const { order: failed } = await orderSettlement.fail(order, { reason: 'retailer_declined' })
     assert.equal(failed.status, 'fail')
     assert.isNull(failed.activeSlot)
     assert.isNotNull(failed.failedAt)
@@ -156,8 +157,8 @@ test.group('Order lifecycle and money', (group) => {
     assert.isTrue(holds.every((intent) => intent.status === 'canceled'))
 
     // Idempotent: failing again or succeeding afterwards changes nothing.
-    await orderLifecycle.fail(order)
-    await orderLifecycle.succeed(order)
+    await orderSettlement.fail(order)
+    await orderSettlement.succeed(order)
     await failed.refresh()
     assert.equal(failed.status, 'fail')
     await product.refresh()
@@ -171,7 +172,7 @@ test.group('Order lifecycle and money', (group) => {
       .where('id', product.id)
       .update({ release_at: DateTime.now().minus({ minutes: 5 }).toFormat('yyyy-MM-dd HH:mm:ss') })
     await orderLifecycle.markProcessing(order)
-    await orderLifecycle.fail(order)
+    await orderSettlement.fail(order)
     await product.refresh()
     assert.equal(product.stockTaken, 1)
   })
@@ -184,7 +185,7 @@ test.group('Order lifecycle and money', (group) => {
   test('a paid fee is refunded once', async ({ assert }) => {
     const { user, order } = await pendingOrder({ product: { priceCents: 2000 } })
     await placeHolds()
-    await orderLifecycle.succeed(order)
+    await orderSettlement.succeed(order)
     const first = await paymentService.refund(order)
     assert.deepInclude(first, { status: 'refunded', amountCents: 2000 })
     const second = await paymentService.refund(order)
@@ -204,7 +205,7 @@ test.group('Order lifecycle and money', (group) => {
     const { order } = await pendingOrder({ promoCode: 'FREE' })
     assert.equal(order.priceCents, 0)
     await placeHolds()
-    const { order: done } = await orderLifecycle.succeed(order)
+    const { order: done } = await orderSettlement.succeed(order)
     assert.equal(done.feeStatus, 'waived')
     assert.isNull(await ledger.find(paymentKeys.fee(order)))
   })

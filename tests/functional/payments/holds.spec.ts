@@ -10,7 +10,7 @@ import { gateway, useGateway } from '#payments/services/gateway'
 import { holdWorker } from '#payments/services/hold_worker'
 import { ledger } from '#payments/services/ledger'
 import { keysOf, paymentKeys } from '#payments/services/payment_service'
-import { orderLifecycle } from '#orders/services/order_lifecycle'
+import { orderSettlement } from '#payments/services/order_settlement'
 import { pendingOrder, placeHolds, saveCardFor, TEST_CARDS } from '#tests/helpers'
 
 const sandbox = () => gateway() as SandboxGateway
@@ -245,7 +245,7 @@ test.group('The $1.00 hold', (group) => {
         hold_status: 'placing',
         hold_claimed_at: DateTime.now().minus({ minutes: 10 }).toFormat('yyyy-MM-dd HH:mm:ss'),
       })
-    await orderLifecycle.cancel(order, { reason: 'customer_request' })
+    await orderSettlement.cancel(order, { reason: 'customer_request' })
 
     const report = await holdWorker.runOnce()
     assert.include(report, { placed: 1, released: 1 })
@@ -262,7 +262,7 @@ test.group('The $1.00 hold', (group) => {
     assert,
   }) => {
     const { user, order } = await pendingOrder()
-    await orderLifecycle.cancel(order)
+    await orderSettlement.cancel(order)
     await Order.query()
       .where('id', order.id)
       .update({
@@ -277,7 +277,7 @@ test.group('The $1.00 hold', (group) => {
 
   test('an order cancelled before its hold was placed never gets one', async ({ assert }) => {
     const { user, order } = await pendingOrder()
-    await orderLifecycle.cancel(order)
+    await orderSettlement.cancel(order)
     await order.refresh()
     assert.equal(order.holdStatus, 'skipped')
     assert.include(await holdWorker.runOnce(), { claimed: 0 })

@@ -3,7 +3,7 @@ import testUtils from '@adonisjs/core/services/test_utils'
 import db from '@adonisjs/lucid/services/db'
 import paymentsConfig from '#config/payments'
 import Order from '#orders/models/order'
-import { orderLifecycle } from '#orders/services/order_lifecycle'
+import { orderSettlement } from '#payments/services/order_settlement'
 import { cardOnFile } from '#payments/services/card_on_file'
 import { CardDeclinedError } from '#payments/gateways/payment_gateway'
 import { signStripeStyleWebhook } from '#payments/gateways/webhook_signature'
@@ -120,7 +120,7 @@ test.group('Stripe webhooks', (group) => {
     const { user, order } = await pendingOrder({ product: { priceCents: 2500 } })
     await placeHolds()
     await saveCardFor(user, TEST_CARDS.declinesCharges)
-    await orderLifecycle.succeed(order)
+    await orderSettlement.succeed(order)
     await order.refresh()
     assert.equal(order.feeStatus, 'failed')
 
@@ -152,7 +152,7 @@ test.group('Stripe webhooks', (group) => {
     const { user, order } = await pendingOrder({ product: { priceCents: 2500 } })
     await placeHolds()
     await saveCardFor(user, TEST_CARDS.declinesCharges)
-    await orderLifecycle.succeed(order)
+    await orderSettlement.succeed(order)
     await order.refresh()
     assert.equal(order.feeStatus, 'failed')
     const [declined] = await db
@@ -297,7 +297,7 @@ test.group('Stripe webhooks', (group) => {
   test('a duplicate delivery is acknowledged and applied once', async ({ client, assert }) => {
     const { order } = await pendingOrder({ product: { priceCents: 2000 } })
     await placeHolds()
-    await orderLifecycle.succeed(order)
+    await orderSettlement.succeed(order)
     await order.refresh()
     // Refunded at the provider's dashboard, outside our own calls.
     await gateway().refund({
@@ -335,7 +335,7 @@ test.group('Stripe webhooks', (group) => {
   }) => {
     const { order } = await pendingOrder({ product: { priceCents: 2000 } })
     await placeHolds()
-    await orderLifecycle.succeed(order)
+    await orderSettlement.succeed(order)
     await order.refresh()
 
     // Nothing refunded at the gateway: an event claiming a refund changes nothing.
@@ -539,7 +539,7 @@ test.group('Stripe webhooks', (group) => {
   }) => {
     const { order } = await pendingOrder({ product: { priceCents: 2000 } })
     await placeHolds()
-    await orderLifecycle.succeed(order)
+    await orderSettlement.succeed(order)
     await order.refresh()
     const response = await deliver(
       client,

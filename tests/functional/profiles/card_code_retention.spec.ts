@@ -8,7 +8,7 @@ import AuditLog from '#core/models/audit_log'
 import User from '#accounts/models/user'
 import { cardVault } from '#core/services/card_vault'
 import { cardCodeRetention } from '#profiles/services/card_code_retention'
-import { orderLifecycle } from '#orders/services/order_lifecycle'
+import { orderSettlement } from '#payments/services/order_settlement'
 import { adminOrderActions } from '#admin/services/admin_order_actions_service'
 import { releasedProductWithOrders } from '#tests/support/release'
 import { runCli } from '#tests/support/cli'
@@ -90,7 +90,7 @@ test.group('Card security code retention', (group) => {
     assert.equal(await profileCode(orders[0].profileId), '123')
     assert.equal(await profileCode(kept.publicId), '123')
 
-    await orderLifecycle.fail(orders[0], { reason: 'Retailer queue timed out.' })
+    await orderSettlement.fail(orders[0], { reason: 'Retailer queue timed out.' })
     const afterFail = await cardCodeRetention.purgeDue({ now: later() })
     assert.include(afterFail.profileIds, orders[0].profileId)
     assert.equal(await profileCode(orders[0].profileId), '')
@@ -136,7 +136,7 @@ test.group('Card security code retention', (group) => {
 
   test('a failed order whose profile lost its code cannot be retried', async ({ assert }) => {
     const { orders } = await releasedProductWithOrders(1)
-    await orderLifecycle.fail(orders[0], { reason: 'Retailer queue timed out.' })
+    await orderSettlement.fail(orders[0], { reason: 'Retailer queue timed out.' })
     await cardCodeRetention.purgeDue({ now: later() })
     const admin = await adminWithToken()
     await assert.rejects(
