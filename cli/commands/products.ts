@@ -11,7 +11,7 @@ export function registerProductCommands(program: Command) {
     .action(async (file: string) => {
       await bootApp()
       const { importProducts, readRows, ImportFileError } =
-        await import('#release/services/import_files')
+        await import('#catalog/services/product_import')
       let result
       try {
         const rows = await readRows(file, 'products')

@@ -1,6 +1,6 @@
 import { FAILURE_CODES } from '#orders/services/failure_reasons'
 import vine, { SimpleMessagesProvider } from '@vinejs/vine'
-import { DateTime } from 'luxon'
+import { dateTime, ruleMessages } from '#core/helpers/vine_fields'
 
 /*
 | Validators of the admin API. Shapes are checked here; business rules (sizes that fit the size
@@ -10,38 +10,17 @@ import { DateTime } from 'luxon'
 
 const messages = new SimpleMessagesProvider(
   {
-    'required': '{{ field }} is required.',
-    'string': '{{ field }} must be text.',
-    'number': '{{ field }} must be a number.',
-    'boolean': '{{ field }} must be true or false.',
-    'array': '{{ field }} must be a list.',
-    'enum': '{{ field }} must be one of: {{ choices }}.',
-    'minLength': '{{ field }} must be at least {{ min }} characters.',
-    'maxLength': '{{ field }} must be at most {{ max }} characters.',
-    'min': '{{ field }} must be at least {{ min }}.',
-    'max': '{{ field }} must be at most {{ max }}.',
-    'withoutDecimals': '{{ field }} must be a whole number.',
-    'decimal': '{{ field }} can have at most 2 decimals.',
+    ...ruleMessages,
     'email': 'Please enter a valid e-mail address.',
     'uuid': '{{ field }} must be an id like 0b6c7c2e-5b1e-4f4e-9d3a-2a1f4c5e6d7f.',
     'userId.required': 'Please choose the customer (userId or email).',
-    'unionOfTypes': '{{ field }} must be a list or comma-separated text.',
-    'regex': '{{ field }} has an invalid format.',
     'code.regex': 'Use 2 to 40 letters, digits, dashes or underscores.',
     'phone.regex': 'Phone must be at most 15 digits.',
     'dryRun.required': 'Say whether this is a dry run (dryRun: true or false).',
     'confirm.required':
       'Confirm a real run: confirm must be the product id, or "all" when no product is given.',
-    'productImage.regex': 'Use an image URL (https://...) or a path starting with /.',
-    'slug.regex': 'Use lower-case letters, digits and dashes.',
   },
   {
-    productTitle: 'Title',
-    productImage: 'Image',
-    totalStock: 'Total stock',
-    stockTaken: 'Slots taken',
-    sizeType: 'Size type',
-    releaseAt: 'Release time',
     productId: 'Product id',
     userId: 'Customer',
     profileId: 'Profile',
@@ -54,95 +33,6 @@ const messages = new SimpleMessagesProvider(
     lastName: 'Last name',
   }
 )
-
-/** An ISO 8601 date-time (what the console's date pickers send), as a luxon DateTime. */
-const isoDateTime = vine.createRule((value, _options, field) => {
-  if (typeof value !== 'string' || value.length > 40 || !DateTime.fromISO(value).isValid) {
-    field.report('{{ field }} must be a date and time like 2025-03-01T10:00:00Z.', 'date', field)
-  }
-})
-const dateTime = () =>
-  vine
-    .string()
-    .trim()
-    .use(isoDateTime())
-    .transform((value) => DateTime.fromISO(value).toLocal())
-
-/** A list of short texts, as an array or comma-separated text (the spec sends text). */
-const listOrTextRule = vine.createRule((value, options: { itemMax: number }, field) => {
-  const items = typeof value === 'string' ? value.split(',') : value
-  if (
-    !Array.isArray(items) ||
-    items.length > 100 ||
-    !items.every((item) => typeof item === 'string' && item.trim().length <= options.itemMax)
-  ) {
-    field.report(
-      `{{ field }} must be a list or comma-separated text (each at most ${options.itemMax} characters).`,
-      'listOrText',
-      field
-    )
-  }
-})
-const listOrText = (itemMax: number) =>
-  vine
-    .any()
-    .use(listOrTextRule({ itemMax }))
-    .transform((value) => value as string | string[])
-
-const productFields = {
-  productTitle: vine.string().trim().minLength(1).maxLength(160),
-  slug: vine
-    .string()
-    .trim()
-    .maxLength(100)
-    .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/)
-    .optional()
-    .nullable(),
-  productImage: vine
-    .string()
-    .trim()
-    .maxLength(500)
-    .regex(/^(https?:\/\/\S+|\/\S*)?$/)
-    .optional()
-    .nullable(),
-  description: vine.string().trim().maxLength(5000).optional().nullable(),
-  /** Dollars, as the spec's Product has it (stored as cents). */
-  price: vine.number().min(0).max(100000).decimal([0, 2]),
-  sizeType: vine.enum(['shoe', 'clothing', 'OS'] as const).optional(),
-  sizes: listOrText(8).optional().nullable(),
-  styles: listOrText(100).optional().nullable(),
-  tags: listOrText(40).optional().nullable(),
-  avail: vine.boolean().optional(),
-  totalStock: vine.number().withoutDecimals().min(0).max(1_000_000),
-  releaseAt: dateTime().optional().nullable(),
-}
-
-export const createProductValidator = vine.compile(
-  vine.object({
-    ...productFields,
-    stockTaken: vine.number().withoutDecimals().min(0).max(1_000_000).optional(),
-  })
-)
-createProductValidator.messagesProvider = messages
-
-/** Partial update: only the fields sent change. Slots taken move only through orders. */
-export const updateProductValidator = vine.compile(
-  vine.object({
-    productTitle: productFields.productTitle.clone().optional(),
-    slug: productFields.slug.clone(),
-    productImage: productFields.productImage.clone(),
-    description: productFields.description.clone(),
-    price: vine.number().min(0).max(100000).decimal([0, 2]).optional(),
-    sizeType: vine.enum(['shoe', 'clothing', 'OS'] as const).optional(),
-    sizes: listOrText(8).optional().nullable(),
-    styles: listOrText(100).optional().nullable(),
-    tags: listOrText(40).optional().nullable(),
-    avail: vine.boolean().optional(),
-    totalStock: vine.number().withoutDecimals().min(0).max(1_000_000).optional(),
-    releaseAt: dateTime().optional().nullable(),
-  })
-)
-updateProductValidator.messagesProvider = messages
 
 /** The spec's `POST /api/admin/products/edit`: the product, with its id in the body. */
 export const specEditProductValidator = vine.compile(

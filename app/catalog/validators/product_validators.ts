@@ -1,0 +1,79 @@
+import vine, { SimpleMessagesProvider } from '@vinejs/vine'
+import { dateTime, listOrText, ruleMessages } from '#core/helpers/vine_fields'
+
+/*
+| The shape of a product as the console and `products:import` send it (the spec's field names;
+| price in dollars). The rules that need the database or the size type (sizes that fit, stock
+| never below the slots taken, unique slugs) are `productAdminService`'s.
+*/
+
+const messages = new SimpleMessagesProvider(
+  {
+    ...ruleMessages,
+    'productImage.regex': 'Use an image URL (https://...) or a path starting with /.',
+    'slug.regex': 'Use lower-case letters, digits and dashes.',
+  },
+  {
+    productTitle: 'Title',
+    productImage: 'Image',
+    totalStock: 'Total stock',
+    stockTaken: 'Slots taken',
+    sizeType: 'Size type',
+    releaseAt: 'Release time',
+  }
+)
+
+const productFields = {
+  productTitle: vine.string().trim().minLength(1).maxLength(160),
+  slug: vine
+    .string()
+    .trim()
+    .maxLength(100)
+    .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/)
+    .optional()
+    .nullable(),
+  productImage: vine
+    .string()
+    .trim()
+    .maxLength(500)
+    .regex(/^(https?:\/\/\S+|\/\S*)?$/)
+    .optional()
+    .nullable(),
+  description: vine.string().trim().maxLength(5000).optional().nullable(),
+  /** Dollars, as the spec's Product has it (stored as cents). */
+  price: vine.number().min(0).max(100000).decimal([0, 2]),
+  sizeType: vine.enum(['shoe', 'clothing', 'OS'] as const).optional(),
+  sizes: listOrText(8).optional().nullable(),
+  styles: listOrText(100).optional().nullable(),
+  tags: listOrText(40).optional().nullable(),
+  avail: vine.boolean().optional(),
+  totalStock: vine.number().withoutDecimals().min(0).max(1_000_000),
+  releaseAt: dateTime().optional().nullable(),
+}
+
+export const createProductValidator = vine.compile(
+  vine.object({
+    ...productFields,
+    stockTaken: vine.number().withoutDecimals().min(0).max(1_000_000).optional(),
+  })
+)
+createProductValidator.messagesProvider = messages
+
+/** Partial update: only the fields sent change. Slots taken move only through orders. */
+export const updateProductValidator = vine.compile(
+  vine.object({
+    productTitle: productFields.productTitle.clone().optional(),
+    slug: productFields.slug.clone(),
+    productImage: productFields.productImage.clone(),
+    description: productFields.description.clone(),
+    price: vine.number().min(0).max(100000).decimal([0, 2]).optional(),
+    sizeType: vine.enum(['shoe', 'clothing', 'OS'] as const).optional(),
+    sizes: listOrText(8).optional().nullable(),
+    styles: listOrText(100).optional().nullable(),
+    tags: listOrText(40).optional().nullable(),
+    avail: vine.boolean().optional(),
+    totalStock: vine.number().withoutDecimals().min(0).max(1_000_000).optional(),
+    releaseAt: dateTime().optional().nullable(),
+  })
+)
+updateProductValidator.messagesProvider = messages
