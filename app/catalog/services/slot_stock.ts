@@ -27,6 +27,15 @@ export class SlotStock {
   }
 
   /** Gives one slot back (cancelled order, declined hold). */
+  /**
+   * Locks the product's row for the rest of the transaction. A transition that may give a slot
+   * back or take one again calls it before it touches the order: a purchase locks the product
+   * first and then writes the order, so both lock in the same order and cannot deadlock.
+   */
+  async lockFirst(productId: number, trx: TransactionClientContract): Promise<void> {
+    await trx.from('products').where('id', productId).forUpdate().select('id')
+  }
+
   async giveBack(productId: number, trx: TransactionClientContract): Promise<void> {
     soldOutMemory.forget(productId)
     await trx

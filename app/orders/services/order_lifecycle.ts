@@ -207,6 +207,7 @@ export class OrderLifecycle {
     await db.transaction(async (trx) => {
       const order = await trx.from('orders').where('id', id).select('product_id').first()
       if (!order) return
+      await slotStock.lockFirst(order.product_id, trx)
       const changed = await trx
         .from('orders')
         .where('id', id)
@@ -273,6 +274,7 @@ export class OrderLifecycle {
         .select('product_id', 'slot_returned', 'hold_round')
         .first()
       if (!order) return false
+      await slotStock.lockFirst(order.product_id, trx)
       const changed = await trx
         .from('orders')
         .where('id', id)
@@ -323,6 +325,7 @@ export class OrderLifecycle {
     await db.transaction(async (trx) => {
       const order = await trx.from('orders').where('id', id).select('product_id').first()
       if (!order) return
+      await slotStock.lockFirst(order.product_id, trx)
       const changed = await trx
         .from('orders')
         .where('id', id)

@@ -7,6 +7,7 @@ import User from '#accounts/models/user'
 import Product from '#catalog/models/product'
 import Order from '#orders/models/order'
 import type Profile from '#profiles/models/profile'
+import { orderSettlement } from '#payments/services/order_settlement'
 import { productFor, profileFor, saveCardFor } from '#tests/helpers'
 
 /*
@@ -109,6 +110,53 @@ test.group('Checkout under concurrency', (group) => {
       const orders = await Order.query().where('product_id', product.id)
       assert.lengthOf(orders, 50)
       assert.lengthOf(new Set(orders.map((order) => order.userId)), 50)
+    } finally {
+      await cleanUp(
+        crowd.map(({ user }) => user),
+        [product]
+      )
+    }
+  }).timeout(120_000)
+
+  test('orders failing at once while others buy the same product all finish, stock exact', async ({
+    client,
+    assert,
+  }) => {
+    const crowd = await buyers(60)
+    const product = await productFor({ totalStock: 100, stockTaken: 0 })
+    const [early, late] = [crowd.slice(0, 30), crowd.slice(30)]
+    const checkout = ({ token, profile }: Buyer) =>
+      client.post('/api/checkout/withprofile').bearerToken(token).json({
+        productId: product.id,
+        style: 'Black',
+        size: '9',
+        profileId: profile.publicId,
+      })
+    try {
+      for (const response of await Promise.all(early.map(checkout))) response.assertStatus(201)
+      const bought = await Order.query().where('product_id', product.id)
+      // Every failure gives its slot back (the product is not released) while the late buyers
+      // take theirs: the two must not wait on each other's rows in opposite orders.
+      const [failures, responses] = await Promise.all([
+        Promise.allSettled(
+          bought.map((order) => orderSettlement.fail(order.id, { reason: 'Retailer declined.' }))
+        ),
+        Promise.all(late.map(checkout)),
+      ])
+      const refused = failures.filter((result) => result.status === 'rejected')
+      assert.deepEqual(
+        refused.map((result) => String((result as PromiseRejectedResult).reason).slice(0, 120)),
+        []
+      )
+      assert.deepEqual(
+        responses.map((response) => response.status()),
+        late.map(() => 201)
+      )
+      await product.refresh()
+      assert.equal(product.stockTaken, 30)
+      const failed = await Order.query().where('product_id', product.id).where('status', 'fail')
+      assert.lengthOf(failed, 30)
+      assert.isTrue(failed.every((order) => order.slotReturned))
     } finally {
       await cleanUp(
         crowd.map(({ user }) => user),
