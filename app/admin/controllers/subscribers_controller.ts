@@ -1,6 +1,6 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import { DateTime } from 'luxon'
-import NewsletterSubscriber from '#notifications/models/newsletter_subscriber'
+import type NewsletterSubscriber from '#notifications/models/newsletter_subscriber'
 import {
   newsletterAdmin,
   presentSubscriber,

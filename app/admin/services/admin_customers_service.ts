@@ -1,5 +1,6 @@
-import User, { type Role } from '#accounts/models/user'
-import Profile from '#profiles/models/profile'
+import type { Role } from '#accounts/models/user'
+import { userQueries } from '#accounts/services/user_queries'
+import { profileQueries } from '#profiles/services/profile_queries'
 import { AppError } from '#core/exceptions/app_error'
 import { auditLog, type AuditEntry } from '#core/services/audit_log_service'
 import { customerList } from '#admin/services/list_definitions'
@@ -23,11 +24,11 @@ export type CustomerChanges = {
  */
 export class AdminCustomersService {
   list(qs: Record<string, unknown>) {
-    return runList(User.query(), customerList, qs, presentCustomer)
+    return runList(userQueries.query(), customerList, qs, presentCustomer)
   }
 
   async find(uuid: string) {
-    const query = User.query().where('users.uuid', uuid)
+    const query = userQueries.query().where('users.uuid', uuid)
     customerList.decorate!(query)
     const user = await query.first()
     if (!user) throw AppError.notFound('Customer not found.', 'customer_not_found')
@@ -40,7 +41,7 @@ export class AdminCustomersService {
    */
   async show(uuid: string) {
     const user = await this.find(uuid)
-    const profiles = await Profile.query().where('user_id', user.id).orderBy('id', 'asc')
+    const profiles = await profileQueries.forUser(user.id)
     return {
       ...presentCustomer(user),
       profiles: profiles.map((profile) => ({

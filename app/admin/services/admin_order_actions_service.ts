@@ -1,5 +1,6 @@
-import User from '#accounts/models/user'
-import Product from '#catalog/models/product'
+import type User from '#accounts/models/user'
+import { userQueries } from '#accounts/services/user_queries'
+import { productQueries } from '#catalog/services/product_queries'
 import { paymentService } from '#payments/services/payment_service'
 import { orderPaymentState } from '#orders/services/order_payment_state'
 import { orderTimeline, type OrderEventKind } from '#orders/services/order_timeline'
@@ -237,7 +238,7 @@ export class AdminOrderActionsService {
         'not_retryable'
       )
     }
-    const product = await Product.find(before.productId)
+    const product = await productQueries.find(before.productId)
     if (!product?.isReleased || !product.avail) {
       throw AppError.conflict(
         'The release is not open (not dropped yet, or withdrawn); the order cannot be tried again.',
@@ -379,9 +380,9 @@ export class AdminOrderActionsService {
 
   private async customer(input: AdminNewOrder): Promise<User> {
     const user = input.userId
-      ? await User.findBy('uuid', input.userId)
+      ? await userQueries.findByUuid(input.userId)
       : input.email
-        ? await User.query().where('email', input.email.trim().toLowerCase()).first()
+        ? await userQueries.findByEmail(input.email)
         : null
     if (!input.userId && !input.email) {
       throw AppError.unprocessable('Please choose the customer.', {

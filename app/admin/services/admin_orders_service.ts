@@ -1,4 +1,4 @@
-import Order from '#orders/models/order'
+import { orderQueries } from '#orders/services/order_queries'
 import AuditLog from '#core/models/audit_log'
 import { AppError } from '#core/exceptions/app_error'
 import { emailAdmin, presentEmail } from '#notifications/services/email_admin_service'
@@ -30,11 +30,11 @@ export function presentAdminLedgerEntry(entry: PaymentLedgerEntry) {
  */
 export class AdminOrdersService {
   list(qs: Record<string, unknown>) {
-    return runList(Order.query(), orderList, qs, presentAdminOrder)
+    return runList(orderQueries.query(), orderList, qs, presentAdminOrder)
   }
 
   async find(publicId: string) {
-    const query = Order.query().where('orders.public_id', publicId)
+    const query = orderQueries.query().where('orders.public_id', publicId)
     orderList.decorate!(query)
     const order = await query.first()
     if (!order) throw AppError.notFound('Order not found.', 'order_not_found')

@@ -1,5 +1,5 @@
-import Product from '#catalog/models/product'
-import Order, { ACTIVE_STATUSES } from '#orders/models/order'
+import { productQueries } from '#catalog/services/product_queries'
+import { ACTIVE_STATUSES, orderQueries } from '#orders/services/order_queries'
 import { AppError } from '#core/exceptions/app_error'
 import {
   productAdminService,
@@ -16,11 +16,11 @@ type Who = Pick<AuditEntry, 'actor' | 'ip'>
 /** The admin's product use cases: list, show, create, edit, delete, each audited. */
 export class AdminProductsService {
   list(qs: Record<string, unknown>) {
-    return runList(Product.query(), productList, qs, presentAdminProduct)
+    return runList(productQueries.query(), productList, qs, presentAdminProduct)
   }
 
   async show(id: number) {
-    const query = Product.query().where('products.id', id)
+    const query = productQueries.query().where('products.id', id)
     productList.decorate!(query)
     const product = await query.first()
     if (!product) throw AppError.notFound('Product not found.', 'product_not_found')
@@ -71,7 +71,8 @@ export class AdminProductsService {
    */
   async delete(id: number, who: Who) {
     const product = await productAdminService.find(id)
-    const active = await Order.query()
+    const active = await orderQueries
+      .query()
       .where('product_id', product.id)
       .whereIn('status', ACTIVE_STATUSES)
       .count('* as total')

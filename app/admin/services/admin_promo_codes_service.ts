@@ -1,11 +1,12 @@
 import type { DateTime } from 'luxon'
-import PromoCode from '#checkout/models/promo_code'
 import { AppError } from '#core/exceptions/app_error'
 import { isUniqueViolation } from '#core/helpers/db_errors'
 import { auditLog, type AuditEntry } from '#core/services/audit_log_service'
 import { promoCodeList } from '#admin/services/list_definitions'
 import { presentPromoCode } from '#admin/services/presenters'
 import { runList } from '#core/services/rest_query'
+import { promoCodeService } from '#checkout/services/promo_code_service'
+import type PromoCode from '#checkout/models/promo_code'
 
 type Who = Pick<AuditEntry, 'actor' | 'ip'>
 
@@ -27,11 +28,11 @@ const CODE_TAKEN = 'Another promo code already uses this code.'
  */
 export class AdminPromoCodesService {
   list(qs: Record<string, unknown>) {
-    return runList(PromoCode.query(), promoCodeList, qs, presentPromoCode)
+    return runList(promoCodeService.query(), promoCodeList, qs, presentPromoCode)
   }
 
   async find(id: number) {
-    const promo = Number.isSafeInteger(id) && id > 0 ? await PromoCode.find(id) : null
+    const promo = Number.isSafeInteger(id) && id > 0 ? await promoCodeService.find(id) : null
     if (!promo) throw AppError.notFound('Promo code not found.', 'promo_not_found')
     return promo
   }
@@ -58,7 +59,7 @@ export class AdminPromoCodesService {
 
   async create(fields: PromoFields, who: Who) {
     this.checkWindow(fields.startsAt ?? null, fields.expiresAt ?? null)
-    const promo = new PromoCode().merge({
+    const promo = promoCodeService.draft({
       code: fields.code,
       percent: fields.percent,
       startsAt: fields.startsAt ?? null,

@@ -1,14 +1,13 @@
 import db from '@adonisjs/lucid/services/db'
 import { DateTime } from 'luxon'
-import Product from '#catalog/models/product'
-import Order, { ACTIVE_STATUSES } from '#orders/models/order'
-import User from '#accounts/models/user'
-import NewsletterSubscriber from '#notifications/models/newsletter_subscriber'
-import EmailMessage from '#notifications/models/email_message'
+import { productQueries } from '#catalog/services/product_queries'
+import { ACTIVE_STATUSES, orderQueries } from '#orders/services/order_queries'
+import { userQueries } from '#accounts/services/user_queries'
+import { newsletterAdmin } from '#notifications/services/newsletter_admin_service'
+import { emailAdmin } from '#notifications/services/email_admin_service'
 import { ORDER_STATUSES, productList } from '#admin/services/list_definitions'
 import { presentAdminProduct } from '#admin/services/presenters'
 import { sqlDateTime } from '#core/services/rest_query'
-import { orderQueries } from '#orders/services/order_queries'
 import { paymentService } from '#payments/services/payment_service'
 import { releaseRunner } from '#release/services/release_runner'
 
@@ -29,13 +28,15 @@ export class DashboardService {
     const now = DateTime.now()
     const since = now.minus({ days: DAYS - 1 }).startOf('day')
 
-    const upcomingQuery = Product.query()
+    const upcomingQuery = productQueries
+      .query()
       .where('release_at', '>', sqlDateTime(now))
       .orderBy('release_at', 'asc')
       .limit(8)
     productList.decorate!(upcomingQuery)
 
-    const recentQuery = Product.query()
+    const recentQuery = productQueries
+      .query()
       .where('release_at', '<=', sqlDateTime(now))
       .where('release_at', '>', sqlDateTime(now.minus({ hours: 72 })))
       .orderBy('release_at', 'desc')
@@ -67,10 +68,10 @@ export class DashboardService {
         .where('created_at', '>=', sqlDateTime(since))
         .groupByRaw('substr(created_at, 1, 10), status'),
       db.from('orders').where('status', 'success').sum('price_cents as cents'),
-      total(User.query().where('role', 'customer')),
-      total(NewsletterSubscriber.query().whereNull('unsubscribed_at')),
-      total(Product.query()),
-      total(EmailMessage.query().where('status', 'failed')),
+      total(userQueries.query().where('role', 'customer')),
+      total(newsletterAdmin.query().whereNull('unsubscribed_at')),
+      total(productQueries.query()),
+      total(emailAdmin.query().where('status', 'failed')),
       paymentService.totals(),
       orderQueries.openMoney(),
       releaseRunner.lastRun(),
@@ -133,7 +134,8 @@ export class DashboardService {
   private async statusCountsFor(productIds: number[]) {
     const counts = new Map<number, Record<string, number>>()
     if (productIds.length === 0) return counts
-    const rows = await Order.query()
+    const rows = await orderQueries
+      .query()
       .select('product_id', 'status')
       .count('* as total')
       .whereIn('product_id', productIds)

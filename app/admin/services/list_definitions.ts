@@ -1,6 +1,6 @@
 import db from '@adonisjs/lucid/services/db'
 import { DateTime } from 'luxon'
-import { ACTIVE_STATUSES } from '#orders/models/order'
+import { ACTIVE_STATUSES } from '#orders/services/order_queries'
 import {
   boolean,
   filters,

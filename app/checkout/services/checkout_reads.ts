@@ -1,4 +1,4 @@
-import { splitList } from '#catalog/models/product'
+import { splitList } from '#catalog/services/product_queries'
 import type Product from '#catalog/models/product'
 import type Profile from '#profiles/models/profile'
 import type { Address } from '#profiles/models/profile'

@@ -13,7 +13,7 @@ import { AppError } from '#core/exceptions/app_error'
 import { isUniqueViolation } from '#core/helpers/db_errors'
 import { cardVault } from '#core/services/card_vault'
 import { transportEnvelope } from '#core/services/transport_envelope'
-import { cardCodeValidator } from '#profiles/validators/profile_validator'
+import { profileInput } from '#profiles/services/profile_input'
 import { notifications } from '#notifications/services/notification_service'
 import { orderEmails } from '#notifications/services/order_emails'
 import paymentsConfig from '#config/payments'
@@ -187,10 +187,7 @@ export class CheckoutService {
       throw AppError.conflict(CARD_CODE_REQUIRED, 'card_code_required')
     }
     try {
-      const { code } = await cardCodeValidator.validate(
-        transportEnvelope.open(envelope, 'eCardCode')
-      )
-      return code
+      return await profileInput.cardCode(transportEnvelope.open(envelope, 'eCardCode'))
     } catch (error) {
       if (error instanceof AppError) throw error
       throw AppError.unprocessable(

@@ -4,7 +4,7 @@ import type User from '#accounts/models/user'
 import { accountService } from '#accounts/services/account_service'
 import { billingCardService } from '#accounts/services/billing_card_service'
 import { profileService } from '#profiles/services/profile_service'
-import { newProfileValidator } from '#profiles/validators/profile_validator'
+import { profileInput } from '#profiles/services/profile_input'
 import { AppError } from '#core/exceptions/app_error'
 import { transportEnvelope } from '#core/services/transport_envelope'
 import { checkoutService, INSUFFICIENT_CHECKOUT_DATA } from '#checkout/services/checkout_service'
@@ -69,7 +69,7 @@ export class CompleteUserService {
       name: request.name,
     })
     const envelope = transportEnvelope.open(request.acoDataPayload, 'acoDataPayload')
-    const profileData = await newProfileValidator.validate(envelope.profile ?? envelope)
+    const profileData = await profileInput.newProfile(envelope.profile ?? envelope)
     const style = request.style ?? envelope.style
     const size = request.size ?? envelope.size
     const variant = await checkoutService.validateVariant(request.productId, style, size)

@@ -29,6 +29,23 @@ export type NewPromoCode = {
 
 /** Creating and presenting promo codes (operators and admins). */
 export class PromoCodeService {
+  query() {
+    return PromoCode.query()
+  }
+
+  find(id: number) {
+    return PromoCode.find(id)
+  }
+
+  /** An unsaved code, for a caller that checks and saves it itself (the console). */
+  draft(
+    fields: Partial<
+      Pick<PromoCode, 'code' | 'percent' | 'startsAt' | 'expiresAt' | 'maxUses' | 'active' | 'uses'>
+    >
+  ) {
+    return new PromoCode().merge(fields)
+  }
+
   async create(input: NewPromoCode): Promise<PromoCode> {
     const data = await newPromoCodeValidator.validate({
       maxUses: null,

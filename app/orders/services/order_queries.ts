@@ -1,6 +1,8 @@
 import type { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
 import Order, { type OrderStatus } from '#orders/models/order'
+
+export { ACTIVE_STATUSES } from '#orders/models/order'
 import { AppError } from '#core/exceptions/app_error'
 import { sqlTime } from '#core/helpers/sql_time'
 
@@ -12,6 +14,14 @@ export class OrderQueries {
       .where('user_id', userId)
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
+  }
+
+  query() {
+    return Order.query()
+  }
+
+  find(id: number): Promise<Order | null> {
+    return Order.find(id)
   }
 
   async findById(id: number): Promise<Order> {

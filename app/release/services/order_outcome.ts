@@ -1,5 +1,5 @@
 import db from '@adonisjs/lucid/services/db'
-import Product from '#catalog/models/product'
+import { productQueries } from '#catalog/services/product_queries'
 import type Order from '#orders/models/order'
 import type { OrderStatus } from '#orders/models/order'
 import { orderQueries } from '#orders/services/order_queries'
@@ -121,7 +121,7 @@ export class OrderOutcome {
       }
     }
     if (manual) {
-      const product = await Product.find(order.productId)
+      const product = await productQueries.find(order.productId)
       if (!product?.isReleased) {
         return {
           status: 409,

@@ -2,8 +2,10 @@ import { hostname } from 'node:os'
 import { randomBytes } from 'node:crypto'
 import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
-import Product from '#catalog/models/product'
-import Order from '#orders/models/order'
+import type Product from '#catalog/models/product'
+import { productQueries } from '#catalog/services/product_queries'
+import type Order from '#orders/models/order'
+import { orderQueries } from '#orders/services/order_queries'
 import { orderLifecycle } from '#orders/services/order_lifecycle'
 import { orderSettlement } from '#payments/services/order_settlement'
 import { releaseOrderQueries } from '#orders/services/order_queries'
@@ -27,7 +29,6 @@ import {
   type CheckoutEngine,
   type CheckoutTask,
 } from '#release/services/checkout_engines'
-import { sqlTime } from '#core/helpers/sql_time'
 import { opsLog } from '#core/services/ops_log'
 import { releaseStatus } from '#release/services/release_status'
 
@@ -87,7 +88,7 @@ export type RunReport = {
 export class ReleaseRunner {
   async releasedProducts(productId: number | null = null): Promise<Product[]> {
     if (productId !== null) {
-      const product = await Product.find(productId)
+      const product = await productQueries.find(productId)
       if (!product) throw AppError.notFound(`Product ${productId} not found.`, 'product_not_found')
       if (!product.avail) {
         throw AppError.conflict(
@@ -106,11 +107,7 @@ export class ReleaseRunner {
       return [product]
     }
     // A product made unavailable (avail=false) pauses its release: nothing of it is submitted.
-    return Product.query()
-      .where('avail', true)
-      .whereNotNull('release_at')
-      .where('release_at', '<=', sqlTime())
-      .orderBy('release_at', 'asc')
+    return productQueries.dueForRelease()
   }
 
   async run(options: RunOptions = {}): Promise<RunReport> {
@@ -440,7 +437,7 @@ export class ReleaseRunner {
 
   /** Tries a due fee again; once paid the order is settled and the customer e-mailed. */
   async retryFee(orderId: number): Promise<'paid' | 'due' | 'other'> {
-    const order = await Order.find(orderId)
+    const order = await orderQueries.find(orderId)
     if (!order || order.status !== 'success') return 'other'
     const outcome = await paymentService.chargeFee(order, { retry: true })
     if (outcome.status === 'paid') {

@@ -1,5 +1,5 @@
 import db from '@adonisjs/lucid/services/db'
-import Product from '#catalog/models/product'
+import { productQueries } from '#catalog/services/product_queries'
 import ReleaseRun from '#release/models/release_run'
 import { AppError } from '#core/exceptions/app_error'
 import { releaseOrderQueries } from '#orders/services/order_queries'
@@ -20,7 +20,7 @@ export class ReleaseStatus {
 
   /** Release-day figures for `release:status` and the console. */
   async status(productId: number | null = null) {
-    if (productId !== null && !(await Product.find(productId))) {
+    if (productId !== null && !(await productQueries.find(productId))) {
       throw AppError.notFound(`Product ${productId} not found.`, 'product_not_found')
     }
     const figures = await releaseOrderQueries.releaseFigures(productId)
