@@ -14,6 +14,8 @@ export default defineConfig({
   root,
   base: '/admin/',
   plugins: [react()],
+  // The product's words and card rules, shared with the server (shared/ at the project root).
+  resolve: { alias: { '@shared': fileURLToPath(new URL('../shared', import.meta.url)) } },
   build: {
     outDir,
     emptyOutDir: true,

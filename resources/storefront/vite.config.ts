@@ -18,6 +18,8 @@ export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   base: '/',
   plugins: [react()],
+  // The product's words and card rules, shared with the server (shared/ at the project root).
+  resolve: { alias: { '@shared': fileURLToPath(new URL('../../shared', import.meta.url)) } },
   build: {
     // The Adonis static middleware serves public/; the admin console builds into public/admin later.
     outDir: fileURLToPath(new URL('../../public', import.meta.url)),

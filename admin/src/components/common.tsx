@@ -1,5 +1,6 @@
 import { Box, Chip, LinearProgress, Tooltip, Typography } from '@mui/material'
 import { SearchInput, useRecordContext, useTranslate, type SearchInputProps } from 'react-admin'
+import { BRANDS as SHARED_BRANDS, ORDER_STATUSES } from '@shared/vocabulary'
 
 /** The list search box, with a translated hint of what it searches. */
 export function Search({ hint, ...props }: SearchInputProps & { hint: string }) {
@@ -7,7 +8,7 @@ export function Search({ hint, ...props }: SearchInputProps & { hint: string }) 
   return <SearchInput {...props} placeholder={translate(hint)} />
 }
 
-export const BRANDS = ['adidas', 'nike', 'shopify', 'kith']
+export const BRANDS = SHARED_BRANDS.map((brand) => brand.value)
 
 export const STATUS_COLORS: Record<
   string,
@@ -20,9 +21,7 @@ export const STATUS_COLORS: Record<
   cancelled: 'default',
 }
 
-export const STATUS_CHOICES = ['pending', 'processing', 'success', 'fail', 'cancelled'].map(
-  (id) => ({ id, name: `dropslot.status.${id}` })
-)
+export const STATUS_CHOICES = ORDER_STATUSES.map((id) => ({ id, name: `dropslot.status.${id}` }))
 
 export function StatusChip({ status }: { status?: string }) {
   const translate = useTranslate()

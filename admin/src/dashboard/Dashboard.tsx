@@ -33,6 +33,7 @@ import { Link, Title, useDataProvider, useTranslate } from 'react-admin'
 import type { DropslotDataProvider } from '../dataProvider'
 import { SlotBar, cents, relativeTime } from '../components/common'
 import { QueuesCard } from './QueuesCard'
+import { ORDER_STATUSES } from '@shared/vocabulary'
 
 type ProductRow = {
   id: number
@@ -76,7 +77,7 @@ type Summary = {
   unavailable: Record<string, string>
 }
 
-const STATUS_ORDER = ['pending', 'processing', 'success', 'fail', 'cancelled']
+const STATUS_ORDER = ORDER_STATUSES
 const STATUS_FILL: Record<string, string> = {
   pending: '#f59e0b',
   processing: '#3b82f6',

@@ -53,12 +53,9 @@ import {
   money,
   shortId,
 } from '../components/common'
+import { SIZES_BY_TYPE } from '@shared/vocabulary'
 
-export const SIZES: Record<string, string[]> = {
-  shoe: Array.from({ length: 21 }, (_, index) => String(4 + index / 2)),
-  clothing: ['XS', 'S', 'M', 'L', 'XL'],
-  OS: ['OS'],
-}
+export const SIZES: Record<string, string[]> = SIZES_BY_TYPE
 
 const SIZE_TYPES = [
   { id: 'shoe', name: 'Shoe (4-14)' },

@@ -20,7 +20,9 @@ import { FEE_DUE_STATUSES } from '#admin/services/presenters'
 | react-admin's conventions (`createdAt_gte`, `createdAt_lte`, `id` as a list for getMany).
 */
 
-export const ORDER_STATUSES = ['pending', 'processing', 'success', 'fail', 'cancelled'] as const
+import { ORDER_STATUSES } from '#shared/vocabulary'
+
+export { ORDER_STATUSES }
 
 const activeOrdersOfProduct = () =>
   db

@@ -2,7 +2,9 @@ import { DateTime } from 'luxon'
 import { BaseModel, column } from '@adonisjs/lucid/orm'
 import { booleanColumn, jsonColumn } from '#core/helpers/columns'
 
-export type SizeType = 'shoe' | 'clothing' | 'OS'
+import type { SizeType } from '#shared/vocabulary'
+
+export type { SizeType }
 
 export default class Product extends BaseModel {
   @column({ isPrimary: true })

@@ -1,9 +1,9 @@
 import Product from '#catalog/models/product'
 import { AppError } from '#core/exceptions/app_error'
 
-export const SHOE_SIZES = Array.from({ length: 21 }, (_, index) => String(4 + index / 2))
-export const CLOTHING_SIZES = ['XS', 'S', 'M', 'L']
-export const ONE_SIZE = ['OS']
+import { CLOTHING_SIZES, ONE_SIZE, SHOE_SIZES } from '#shared/vocabulary'
+
+export { CLOTHING_SIZES, ONE_SIZE, SHOE_SIZES }
 
 export function sizesFor(sizeType: string): string[] {
   if (sizeType === 'OS') return ONE_SIZE

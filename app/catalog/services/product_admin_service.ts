@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon'
 import Product, { type SizeType } from '#catalog/models/product'
-import { SHOE_SIZES } from '#catalog/services/catalog_service'
+import { ADMIN_CLOTHING_SIZES, SIZE_TYPES, SIZES_BY_TYPE } from '#shared/vocabulary'
 import { AppError, type FieldErrors } from '#core/exceptions/app_error'
 import { affectedRows, isUniqueViolation } from '#core/helpers/db_errors'
 import { soldOutMemory } from '#catalog/services/sold_out_memory'
@@ -12,15 +12,11 @@ import { sqlTime } from '#core/helpers/sql_time'
 | below the slots already taken).
 */
 
-export const SIZE_TYPES: SizeType[] = ['shoe', 'clothing', 'OS']
-/** Clothing sizes an admin may offer: the spec's XS-L, plus XL (the sample tee has it). */
-export const ADMIN_CLOTHING_SIZES = ['XS', 'S', 'M', 'L', 'XL']
+export { ADMIN_CLOTHING_SIZES, SIZE_TYPES }
 export const MAX_TOTAL_STOCK = 1_000_000
 
 export function allowedSizes(sizeType: SizeType): string[] {
-  if (sizeType === 'OS') return ['OS']
-  if (sizeType === 'clothing') return ADMIN_CLOTHING_SIZES
-  return SHOE_SIZES
+  return SIZES_BY_TYPE[sizeType] ?? SIZES_BY_TYPE.shoe
 }
 
 export type ProductFields = {

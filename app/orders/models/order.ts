@@ -1,10 +1,11 @@
 import { DateTime } from 'luxon'
 import { BaseModel, beforeCreate, column } from '@adonisjs/lucid/orm'
 import { randomUUID } from 'node:crypto'
+import { ACTIVE_ORDER_STATUSES, type OrderStatus } from '#shared/vocabulary'
 
-export type OrderStatus = 'pending' | 'processing' | 'success' | 'fail' | 'cancelled'
+export type { OrderStatus }
 
-export const ACTIVE_STATUSES: OrderStatus[] = ['pending', 'processing', 'success']
+export const ACTIVE_STATUSES = ACTIVE_ORDER_STATUSES
 
 /** queued -> placing -> placed -> released; or declined; `skipped` when cancelled before placing. */
 export type HoldStatus = 'queued' | 'placing' | 'placed' | 'declined' | 'released' | 'skipped'

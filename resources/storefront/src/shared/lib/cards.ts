@@ -1,29 +1,9 @@
-/** Card rules of spec sections 5 and 9 (the server checks the same ones again). */
-export const REJECTED_CARD_PREFIXES = ['4767', '4859']
-export const INVALID_CARD = 'Please enter a valid card.'
+/** Card rules of spec sections 5 and 9, as the customer types (the server checks them again). */
+import { detectCardBrand, isAcceptedCardNumber } from '@shared/cards'
+
+export { INVALID_CARD, isAcceptedCardNumber } from '@shared/cards'
 
 export const digitsOnly = (value: string) => value.replace(/\D/g, '')
-
-export function passesLuhn(digits: string): boolean {
-  if (!/^\d{12,19}$/.test(digits)) return false
-  let sum = 0
-  let double = false
-  for (let index = digits.length - 1; index >= 0; index--) {
-    let digit = digits.charCodeAt(index) - 48
-    if (double) {
-      digit *= 2
-      if (digit > 9) digit -= 9
-    }
-    sum += digit
-    double = !double
-  }
-  return sum % 10 === 0
-}
-
-export function isAcceptedCardNumber(raw: string): boolean {
-  const digits = raw.replace(/\s/g, '')
-  return passesLuhn(digits) && !REJECTED_CARD_PREFIXES.some((prefix) => digits.startsWith(prefix))
-}
 
 /** Card number in groups of 4 ("4242 4242 4242 4242"), at most 16 digits. */
 export function formatCardNumber(value: string): string {
@@ -71,13 +51,8 @@ export function validateCard(fields: CardFields) {
 }
 
 export function cardBrand(number: string): string {
-  const digits = digitsOnly(number)
-  if (/^4/.test(digits)) return 'visa'
-  if (/^(5[1-5]|2(2[2-9]|[3-6]\d|7[01]|720))/.test(digits)) return 'mastercard'
-  if (/^3[47]/.test(digits)) return 'amex'
-  if (/^(6011|65|64[4-9])/.test(digits)) return 'discover'
-  if (/^35/.test(digits)) return 'jcb'
-  return 'card'
+  const brand = detectCardBrand(digitsOnly(number))
+  return brand === 'unknown' ? 'card' : brand
 }
 
 export const BRAND_LABELS: Record<string, string> = {

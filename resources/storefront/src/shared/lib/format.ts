@@ -1,3 +1,4 @@
+import { BRANDS } from '@shared/vocabulary'
 import { digitsOnly } from './cards'
 
 export const MAX_PHONE_DIGITS = 15
@@ -45,13 +46,7 @@ export function releaseLabel(iso: string | null): string {
 
 export function brandOf(tags: string): string {
   const first = tags.split(',')[0]?.trim().toLowerCase() ?? ''
-  const names: Record<string, string> = {
-    adidas: 'adidas',
-    nike: 'Nike',
-    shopify: 'Shopify',
-    kith: 'Kith',
-  }
-  return names[first] ?? first
+  return BRANDS.find((brand) => brand.value === first)?.label ?? first
 }
 
 /** Splits "Jordan Rivera" into first and last name on the first space. */

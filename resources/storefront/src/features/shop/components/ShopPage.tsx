@@ -4,14 +4,9 @@ import { useProducts } from '../../../shared/api/useProducts'
 import { useSession } from '../../../shared/session/session'
 import { ProductCard } from '../../../shared/ui/ProductCard'
 import { SelectField } from '../../../shared/ui/Field'
+import { BRANDS } from '@shared/vocabulary'
 
-const BRANDS = [
-  { value: 'all', label: 'All' },
-  { value: 'adidas', label: 'Adidas' },
-  { value: 'nike', label: 'Nike' },
-  { value: 'shopify', label: 'Shopify' },
-  { value: 'kith', label: 'Kith' },
-]
+const BRAND_FILTERS = [{ value: 'all', label: 'All' }, ...BRANDS]
 
 const REVEAL_MS = 500
 
@@ -63,7 +58,7 @@ export function ShopPage() {
         <nav className="brand-filter" aria-label="Filter by brand">
           <h2 className="brand-filter__title">Brands</h2>
           <ul>
-            {BRANDS.map((option) => (
+            {BRAND_FILTERS.map((option) => (
               <li key={option.value}>
                 <button
                   type="button"
@@ -78,7 +73,7 @@ export function ShopPage() {
           </ul>
         </nav>
         <div className="brand-select">
-          <SelectField label="Brand" options={BRANDS} value={brand} onValue={setBrand} />
+          <SelectField label="Brand" options={BRAND_FILTERS} value={brand} onValue={setBrand} />
         </div>
         <section aria-label="Products" aria-busy={!revealed || products.loading}>
           <p className="sr-only" role="status">

@@ -1,0 +1,37 @@
+/*
+| The product's words, written once for the server, the storefront and the console: order
+| statuses, sizes, brands. The server imports this as `#shared/vocabulary`, the two Vite apps as
+| `@shared/vocabulary`. Plain data only: nothing here may import anything.
+*/
+
+export const ORDER_STATUSES = ['pending', 'processing', 'success', 'fail', 'cancelled'] as const
+export type OrderStatus = (typeof ORDER_STATUSES)[number]
+
+/** An order that still holds its slot: one per product and profile at a time. */
+export const ACTIVE_ORDER_STATUSES: OrderStatus[] = ['pending', 'processing', 'success']
+
+export const SIZE_TYPES = ['shoe', 'clothing', 'OS'] as const
+export type SizeType = (typeof SIZE_TYPES)[number]
+
+/** US shoe sizes 4 to 14 in half sizes. */
+export const SHOE_SIZES = Array.from({ length: 21 }, (_, index) => String(4 + index / 2))
+/** The spec's clothing sizes. */
+export const CLOTHING_SIZES = ['XS', 'S', 'M', 'L']
+/** Clothing sizes an admin may offer: the spec's XS-L, plus XL (the sample tee has it). */
+export const ADMIN_CLOTHING_SIZES = [...CLOTHING_SIZES, 'XL']
+export const ONE_SIZE = ['OS']
+
+/** The sizes a product of each size type may offer. */
+export const SIZES_BY_TYPE: Record<SizeType, string[]> = {
+  shoe: SHOE_SIZES,
+  clothing: ADMIN_CLOTHING_SIZES,
+  OS: ONE_SIZE,
+}
+
+/** The brands of the shop's filter and the console's tags: tag value and its display name. */
+export const BRANDS = [
+  { value: 'adidas', label: 'adidas' },
+  { value: 'nike', label: 'Nike' },
+  { value: 'shopify', label: 'Shopify' },
+  { value: 'kith', label: 'Kith' },
+] as const
