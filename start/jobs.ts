@@ -10,7 +10,7 @@ import { deliverEmailJob, sweepOutboxJob } from '#notifications/jobs/email_jobs'
 import { releaseScanJob } from '#release/jobs/release_scan_job'
 import { applyResultsJob } from '#release/jobs/apply_results_job'
 import { completeResultJob, retryFeeJob, sweepResultsJob } from '#release/jobs/settlement_jobs'
-import { consoleReleaseRunJob } from '#admin/jobs/console_release_run_job'
+import { consoleReleaseRunJob } from '#release/jobs/console_release_run_job'
 import { purgeCardCodesJob } from '#profiles/jobs/purge_card_codes_job'
 
 const embedded = queueConfig.driver === 'database'

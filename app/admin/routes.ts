@@ -28,7 +28,6 @@ const PromoCodesController = () => import('#admin/controllers/promo_codes_contro
 const SubscribersController = () => import('#admin/controllers/subscribers_controller')
 const EmailsController = () => import('#admin/controllers/emails_controller')
 const AuditLogController = () => import('#admin/controllers/audit_log_controller')
-const ReleaseRunsController = () => import('#admin/controllers/release_runs_controller')
 const QueuesController = () => import('#admin/controllers/queues_controller')
 
 const id = numericId
@@ -139,12 +138,6 @@ router
 
     router.get('/emails', [EmailsController, 'index']).as('emails.index')
     router.get('/emails/:id', [EmailsController, 'show']).where('id', id).as('emails.show')
-
-    // Run release day now (the list and one run are the release module's GET routes).
-    router
-      .post('/release-runs', [ReleaseRunsController, 'store'])
-      .use(middleware.jsonOnly())
-      .as('releaseRuns.store')
 
     // Background job queues: counts, work due, failed jobs (retry or discard, audited).
     router.get('/queues', [QueuesController, 'index']).as('queues.index')

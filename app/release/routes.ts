@@ -1,6 +1,7 @@
 /*
-| Release module routes: the bot's result callback, and the release-day admin calls (run
-| history for the console, the spec's e-mail resends and ACO download) behind middleware.admin().
+| Release module routes: the bot's result callback, and the release-day admin calls behind
+| middleware.admin(): run release day now, the run history for the console, the spec's e-mail
+| resends and the ACO download.
 */
 import router from '@adonisjs/core/services/router'
 import { middleware } from '#start/kernel'
@@ -8,6 +9,7 @@ import { numericId } from '#core/helpers/route_matchers'
 
 const CheckoutHooksController = () => import('#release/controllers/checkout_hooks_controller')
 const ReleaseAdminController = () => import('#release/controllers/release_admin_controller')
+const ReleaseRunsController = () => import('#release/controllers/release_runs_controller')
 
 const id = numericId
 const publicId = router.matchers.uuid()
@@ -19,6 +21,11 @@ router
 router
   .group(() => {
     router.get('/release-runs', [ReleaseAdminController, 'runs']).as('releaseRuns.index')
+    // Run release day now: it moves money, so JSON only and confirmed (see release_validators).
+    router
+      .post('/release-runs', [ReleaseRunsController, 'store'])
+      .use(middleware.jsonOnly())
+      .as('releaseRuns.store')
     router
       .get('/release-runs/:id', [ReleaseAdminController, 'run'])
       .where('id', id)

@@ -1,7 +1,7 @@
 import type { HttpContext } from '@adonisjs/core/http'
-import { adminRelease } from '#admin/services/admin_release_service'
+import { consoleReleaseRun } from '#release/services/console_release_run'
 import { auditLog } from '#core/services/audit_log_service'
-import { runReleaseValidator } from '#admin/validators/admin_validators'
+import { runReleaseValidator } from '#release/validators/release_validators'
 
 /**
  * POST /api/admin/release-runs {productId?, dryRun, confirm?}: run release day now (201, the run
@@ -13,7 +13,7 @@ export default class ReleaseRunsController {
     const { productId, dryRun } = await ctx.request.validateUsing(runReleaseValidator, {
       data: ctx.request.body(),
     })
-    const run = await adminRelease.run({ productId, dryRun }, auditLog.fromRequest(ctx))
+    const run = await consoleReleaseRun.run({ productId, dryRun }, auditLog.fromRequest(ctx))
     // 202 when a worker runs it (QUEUE_DRIVER=bullmq): the console follows it in the runs list.
     return 'queued' in run ? ctx.response.accepted(run) : ctx.response.created(run)
   }

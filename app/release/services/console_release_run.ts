@@ -3,7 +3,7 @@ import { auditLog, type AuditEntry } from '#core/services/audit_log_service'
 import { releaseRunner, presentOneRun, type RunReport } from '#release/services/release_runner'
 import { RELEASE_LOCK, releaseLock } from '#release/services/release_lock'
 import { jobs } from '#core/jobs/jobs'
-import { consoleReleaseRunJob } from '#admin/jobs/console_release_run_job'
+import { consoleReleaseRunJob } from '#release/jobs/console_release_run_job'
 
 export type ConsoleRunOptions = { productId?: number | null; dryRun?: boolean }
 
@@ -14,7 +14,7 @@ export type ConsoleRunOptions = { productId?: number | null; dryRun?: boolean }
  * follows the run in the list. A run already in progress (the CLI, the scheduler or another
  * admin) is a 409, never a second run.
  */
-export class AdminReleaseService {
+export class ConsoleReleaseRun {
   async run(options: ConsoleRunOptions, who: Pick<AuditEntry, 'actor' | 'ip'>) {
     if (jobs.driverName !== 'bullmq') return this.runNow(options, who)
     const holder = await releaseLock.holder(RELEASE_LOCK)
@@ -84,4 +84,4 @@ function presentReport(report: RunReport) {
   }
 }
 
-export const adminRelease = new AdminReleaseService()
+export const consoleReleaseRun = new ConsoleReleaseRun()

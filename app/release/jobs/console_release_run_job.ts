@@ -8,16 +8,17 @@ export const consoleReleaseRunJob = defineJob<{
   actorEmail: string | null
   ip: string | null
 }>({
+  // The name jobs already waiting in Redis were queued under.
   name: 'admin.release-run',
   queue: 'release',
   attempts: 1,
   async handle(payload) {
-    const { adminRelease } = await import('#admin/services/admin_release_service')
+    const { consoleReleaseRun } = await import('#release/services/console_release_run')
     const actor =
       payload.actorId && payload.actorEmail
         ? { id: payload.actorId, email: payload.actorEmail }
         : null
-    return adminRelease.runNow(
+    return consoleReleaseRun.runNow(
       { productId: payload.productId, dryRun: payload.dryRun },
       { actor, ip: payload.ip }
     )
