@@ -10,6 +10,7 @@ import { registerAcoCommands } from './commands/aco.js'
 import { registerProductCommands } from './commands/products.js'
 import { registerCardCommands } from './commands/cards.js'
 import { registerQueueCommands } from './commands/queues.js'
+import { registerDrawCommands } from './commands/draws.js'
 
 const program = new Command()
   .name('dropslot')
@@ -28,6 +29,7 @@ registerAcoCommands(program)
 registerProductCommands(program)
 registerCardCommands(program)
 registerQueueCommands(program)
+registerDrawCommands(program)
 
 function messageOf(error: unknown): string {
   const candidate = error as { messages?: { field: string; message: string }[]; message?: string }

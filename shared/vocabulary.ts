@@ -4,11 +4,22 @@
 | `@shared/vocabulary`. Plain data only: nothing here may import anything.
 */
 
-export const ORDER_STATUSES = ['pending', 'processing', 'success', 'fail', 'cancelled'] as const
+export const ORDER_STATUSES = [
+  'entered',
+  'pending',
+  'processing',
+  'success',
+  'fail',
+  'cancelled',
+] as const
 export type OrderStatus = (typeof ORDER_STATUSES)[number]
 
-/** An order that still holds its slot: one per product and profile at a time. */
-export const ACTIVE_ORDER_STATUSES: OrderStatus[] = ['pending', 'processing', 'success']
+/** An order that still holds its slot (or its draw entry): one per product and profile at a time. */
+export const ACTIVE_ORDER_STATUSES: OrderStatus[] = ['entered', 'pending', 'processing', 'success']
+
+/** How a product's slots are given: the first to check out, or a draw among the entries. */
+export const RELEASE_MODES = ['first-come', 'draw'] as const
+export type ReleaseMode = (typeof RELEASE_MODES)[number]
 
 export const SIZE_TYPES = ['shoe', 'clothing', 'OS'] as const
 export type SizeType = (typeof SIZE_TYPES)[number]

@@ -12,6 +12,7 @@ import { applyResultsJob } from '#release/jobs/apply_results_job'
 import { completeResultJob, retryFeeJob, sweepResultsJob } from '#release/jobs/settlement_jobs'
 import { consoleReleaseRunJob } from '#release/jobs/console_release_run_job'
 import { purgeCardCodesJob } from '#profiles/jobs/purge_card_codes_job'
+import { runDueDrawsJob } from '#draws/jobs/draw_jobs'
 
 const embedded = queueConfig.driver === 'database'
 
@@ -32,6 +33,8 @@ jobRegistry.schedule({
 })
 jobRegistry.schedule({ id: 'sweep-outbox', job: sweepOutboxJob, everyMs: embedded ? 2000 : 15_000 })
 jobRegistry.schedule({ id: 'purge-card-codes', job: purgeCardCodesJob, everyMs: 15 * 60 * 1000 })
+// A draw runs within a minute of its entries closing, embedded or on workers.
+jobRegistry.schedule({ id: 'run-due-draws', job: runDueDrawsJob, everyMs: 60_000 })
 // Embedded installs run releases from cron or `dropslot schedule:work` (and the next run applies
 // results left unapplied); workers need neither.
 if (!embedded) {

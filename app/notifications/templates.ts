@@ -77,6 +77,37 @@ export const templates = {
     ])
   },
 
+  drawEntered(order: {
+    productTitle: string
+    orderId: string
+    entryId: string
+    closesAt: string
+    holdCents: number
+  }): RenderedEmail {
+    return layout(`You are in the draw for ${order.productTitle}`, [
+      `Order ${order.orderId}, entry ${order.entryId}. Entries close ${order.closesAt}; the winners are drawn then, and the product page publishes the proof.`,
+      `We place a ${dollars(order.holdCents)} authorization on your card to verify it. It is released, never charged.`,
+    ])
+  },
+
+  drawWon(order: { productTitle: string; orderId: string; entryId: string }): RenderedEmail {
+    return layout(`You won a slot for ${order.productTitle}`, [
+      `Entry ${order.entryId} was drawn. Order ${order.orderId} is now pending: we check the item out for you on release day.`,
+      'The service fee is charged only if the retailer confirms your order. A failed order costs nothing.',
+    ])
+  },
+
+  drawNotSelected(order: {
+    productTitle: string
+    orderId: string
+    entryId: string
+  }): RenderedEmail {
+    return layout(`Not selected for ${order.productTitle}`, [
+      `Entry ${order.entryId} was not selected in the draw. Order ${order.orderId} is closed: nothing was charged and the card check on your card is released.`,
+      "The product page shows the draw's proof: the seed and every entry id, so you can check the result yourself.",
+    ])
+  },
+
   holdDeclined(order: { productTitle: string; orderId: string; reason: string }): RenderedEmail {
     return layout(`We could not verify your card for ${order.productTitle}`, [
       `Order ${order.orderId} was cancelled because the $1.00 card check was declined: ${order.reason}`,

@@ -12,10 +12,20 @@ import { paymentService } from '#payments/services/payment_service'
 import paymentsConfig from '#config/payments'
 import { checkoutService } from '#checkout/services/checkout_service'
 import { holdWorker } from '#payments/services/hold_worker'
+import { productAdminService } from '#catalog/services/product_admin_service'
+import { drawRunner } from '#draws/services/draw_runner'
 
 export const DEMO_CUSTOMER = { email: 'customer@dropslot.test', password: 'dropslot-demo' }
 export const DEMO_ADMIN = { email: 'admin@dropslot.test', password: 'dropslot-admin' }
 export const DEMO_PROMO = 'DROP10'
+
+/** Draw demo: one draw taking entries now, one whose entries have closed and that has been drawn. */
+export const DEMO_DRAWS = {
+  open: { slug: 'nike-dunk-low-panda-draw', title: "Nike Dunk Low 'Panda' (Draw)" },
+  drawn: { slug: 'kith-990v6-cyclades-draw', title: "Kith x New Balance 990v6 'Cyclades' (Draw)" },
+  /** Distinct cards: one entry per card. */
+  cards: ['4242424242424242', '5555555555554444', '4000056655665556', '378282246310005'],
+}
 
 /**
  * Release-day demo: a product whose release time has passed, with pending orders (holds placed)
@@ -275,6 +285,75 @@ export default class DemoSeeder extends BaseSeeder {
     }
 
     await this.releaseDayDemo()
+    await this.drawDemo()
+  }
+
+  /** Idempotent: each draw product is made once; the closed one is entered and drawn then. */
+  private async drawDemo() {
+    const hour = (value: number) => DateTime.now().plus({ hours: value }).startOf('minute')
+    if (!(await Product.findBy('slug', DEMO_DRAWS.open.slug))) {
+      await productAdminService.create({
+        title: DEMO_DRAWS.open.title,
+        slug: DEMO_DRAWS.open.slug,
+        image: '/images/products/nike-sb-dunk-low-pro-chocolate.svg',
+        description: 'A draw: enter before entries close; the winners are drawn verifiably.',
+        priceCents: 3000,
+        sizeType: 'shoe',
+        styles: 'White / Black',
+        tags: 'nike',
+        totalStock: 100,
+        releaseAt: hour(24 * 4),
+        releaseMode: 'draw',
+        entryOpensAt: hour(-1),
+        entryClosesAt: hour(24 * 2),
+      })
+    }
+    if (await Product.findBy('slug', DEMO_DRAWS.drawn.slug)) return
+    const drawn = await productAdminService.create({
+      title: DEMO_DRAWS.drawn.title,
+      slug: DEMO_DRAWS.drawn.slug,
+      image: '/images/products/kith-new-balance-990v6-daytona.svg',
+      description: 'A draw that has run: its seed and entries are published, check the winners.',
+      priceCents: 4000,
+      sizeType: 'shoe',
+      styles: 'Cyclades',
+      tags: 'kith',
+      totalStock: 2,
+      releaseAt: hour(24 * 3),
+      releaseMode: 'draw',
+      entryOpensAt: hour(-24),
+      entryClosesAt: hour(1),
+    })
+    const year = String(DateTime.now().year + 3)
+    for (const [index, demo] of DEMO_RELEASE.customers.entries()) {
+      const user = await User.findByOrFail('email', demo.email)
+      const [firstName, lastName] = demo.name.split(' ')
+      const address = { ...DEMO_ADDRESS, address1: `${20 + index} Mercer St`, firstName, lastName }
+      const profile = await profileService.create(user, {
+        profileName: `${firstName} draw`,
+        email: user.email,
+        phone: user.phone ?? '2125550100',
+        shipping: address,
+        billing: address,
+        card: {
+          name: demo.name,
+          number: DEMO_DRAWS.cards[index % DEMO_DRAWS.cards.length],
+          code: '456',
+          month: '11',
+          year,
+        },
+      })
+      await checkoutService.checkout(user, {
+        productId: drawn.id,
+        style: 'Cyclades',
+        size: '10',
+        profileId: profile.publicId,
+      })
+    }
+    await holdWorker.drain()
+    drawn.entryClosesAt = DateTime.now().minus({ minutes: 1 }).startOf('minute')
+    await drawn.save()
+    await drawRunner.run(drawn.id, { label: 'demo seed' })
   }
 
   /** Idempotent: the orders are made once, when the demo product is first created. */

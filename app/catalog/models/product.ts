@@ -2,9 +2,9 @@ import { DateTime } from 'luxon'
 import { BaseModel, column } from '@adonisjs/lucid/orm'
 import { booleanColumn, jsonColumn } from '#core/helpers/columns'
 
-import type { SizeType } from '#shared/vocabulary'
+import type { ReleaseMode, SizeType } from '#shared/vocabulary'
 
-export type { SizeType }
+export type { ReleaseMode, SizeType }
 
 export default class Product extends BaseModel {
   @column({ isPrimary: true })
@@ -50,6 +50,27 @@ export default class Product extends BaseModel {
 
   @column.dateTime()
   declare releaseAt: DateTime | null
+
+  /** 'first-come' (the rush) or 'draw' (entries, then a verifiable draw). */
+  @column()
+  declare releaseMode: ReleaseMode
+
+  @column.dateTime()
+  declare entryOpensAt: DateTime | null
+
+  @column.dateTime()
+  declare entryClosesAt: DateTime | null
+
+  /** Secret until the draw has run; then published so anyone can check the winners. */
+  @column({ serializeAs: null })
+  declare drawSeed: string | null
+
+  /** SHA-256 of the seed, public from the start. */
+  @column()
+  declare drawCommitment: string | null
+
+  @column.dateTime()
+  declare drawnAt: DateTime | null
 
   @column.dateTime({ autoCreate: true })
   declare createdAt: DateTime

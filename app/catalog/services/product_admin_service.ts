@@ -1,6 +1,12 @@
 import { DateTime } from 'luxon'
 import Product, { type SizeType } from '#catalog/models/product'
-import { ADMIN_CLOTHING_SIZES, SIZE_TYPES, SIZES_BY_TYPE } from '#shared/vocabulary'
+import { createHash, randomBytes } from 'node:crypto'
+import {
+  ADMIN_CLOTHING_SIZES,
+  SIZE_TYPES,
+  SIZES_BY_TYPE,
+  type ReleaseMode,
+} from '#shared/vocabulary'
 import { AppError, type FieldErrors } from '#core/exceptions/app_error'
 import { affectedRows, isUniqueViolation } from '#core/helpers/db_errors'
 import { soldOutMemory } from '#catalog/services/sold_out_memory'
@@ -33,6 +39,9 @@ export type ProductFields = {
   totalStock: number
   stockTaken?: number
   releaseAt?: DateTime | null
+  releaseMode?: ReleaseMode
+  entryOpensAt?: DateTime | null
+  entryClosesAt?: DateTime | null
 }
 
 /** Stock taken is left out on purpose: after creation only orders move it. */
@@ -113,6 +122,29 @@ export function slugify(value: string): string {
   return slug || 'product'
 }
 
+/** A draw's entry window: both times, the close after the opening. */
+function checkEntryWindow(
+  mode: ReleaseMode,
+  opensAt: DateTime | null | undefined,
+  closesAt: DateTime | null | undefined
+) {
+  if (mode !== 'draw') return
+  if (!opensAt || !closesAt) {
+    const message = 'A draw needs the times its entries open and close.'
+    throw AppError.unprocessable(message, { [opensAt ? 'entryClosesAt' : 'entryOpensAt']: message })
+  }
+  if (closesAt <= opensAt) {
+    const message = 'Entries must close after they open.'
+    throw AppError.unprocessable(message, { entryClosesAt: message })
+  }
+}
+
+/** A draw's secret seed and its public commitment (SHA-256 of the seed, hex). */
+export function newDrawSeed() {
+  const seed = randomBytes(32).toString('hex')
+  return { seed, commitment: createHash('sha256').update(seed).digest('hex') }
+}
+
 function stockError(field: 'totalStock' | 'stockTaken', taken: number): AppError {
   const message =
     field === 'totalStock'
@@ -131,6 +163,22 @@ function isForeignKeyViolation(error: unknown): boolean {
 }
 
 export class ProductAdminService {
+  private drawFields(
+    fields: Pick<ProductFields, 'releaseMode' | 'entryOpensAt' | 'entryClosesAt'>
+  ) {
+    const releaseMode = fields.releaseMode ?? 'first-come'
+    checkEntryWindow(releaseMode, fields.entryOpensAt, fields.entryClosesAt)
+    if (releaseMode !== 'draw') return { releaseMode }
+    const { seed, commitment } = newDrawSeed()
+    return {
+      releaseMode,
+      entryOpensAt: fields.entryOpensAt ?? null,
+      entryClosesAt: fields.entryClosesAt ?? null,
+      drawSeed: seed,
+      drawCommitment: commitment,
+    }
+  }
+
   async find(id: number): Promise<Product> {
     const product = Number.isSafeInteger(id) && id > 0 ? await Product.find(id) : null
     if (!product) throw AppError.notFound('Product not found.', 'product_not_found')
@@ -154,6 +202,7 @@ export class ProductAdminService {
       totalStock: fields.totalStock,
       stockTaken,
       releaseAt: fields.releaseAt ?? null,
+      ...this.drawFields(fields),
     }
     const explicitSlug = fields.slug ? slugify(fields.slug) : null
     const base = explicitSlug ?? slugify(fields.title)
@@ -203,6 +252,30 @@ export class ProductAdminService {
     if (changes.tags !== undefined) row.tags = normalizeTags(changes.tags)
     if (changes.slug !== undefined && changes.slug !== null) row.slug = slugify(changes.slug)
     if (changes.totalStock !== undefined) row.total_stock = changes.totalStock
+    if (
+      changes.releaseMode !== undefined ||
+      changes.entryOpensAt !== undefined ||
+      changes.entryClosesAt !== undefined
+    ) {
+      if (product.drawnAt) {
+        const message = 'This draw has run: its mode and entry window can no longer change.'
+        throw AppError.unprocessable(message, { releaseMode: message })
+      }
+      const mode = changes.releaseMode ?? product.releaseMode
+      const opensAt =
+        changes.entryOpensAt === undefined ? product.entryOpensAt : changes.entryOpensAt
+      const closesAt =
+        changes.entryClosesAt === undefined ? product.entryClosesAt : changes.entryClosesAt
+      checkEntryWindow(mode, opensAt, closesAt)
+      row.release_mode = mode
+      row.entry_opens_at = opensAt ? sqlTime(opensAt.toLocal()) : null
+      row.entry_closes_at = closesAt ? sqlTime(closesAt.toLocal()) : null
+      if (mode === 'draw' && !product.drawSeed) {
+        const { seed, commitment } = newDrawSeed()
+        row.draw_seed = seed
+        row.draw_commitment = commitment
+      }
+    }
     if (Object.keys(errors).length) throw AppError.unprocessable(Object.values(errors)[0], errors)
     if (Object.keys(row).length === 0) return product
 

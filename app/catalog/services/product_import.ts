@@ -31,6 +31,9 @@ function productPayload(row: Record<string, unknown>) {
     totalStock: numeric(pick(row, 'totalStock', 'stock')),
     stockTaken: numeric(pick(row, 'stockTaken')),
     releaseAt: pick(row, 'releaseAt', 'releaseDate'),
+    releaseMode: pick(row, 'releaseMode', 'mode'),
+    entryOpensAt: pick(row, 'entryOpensAt'),
+    entryClosesAt: pick(row, 'entryClosesAt'),
   }
   return Object.fromEntries(Object.entries(payload).filter(([, value]) => value !== undefined))
 }

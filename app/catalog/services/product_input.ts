@@ -27,6 +27,9 @@ class ProductInput {
       totalStock: data.totalStock,
       stockTaken: data.stockTaken,
       releaseAt: data.releaseAt,
+      releaseMode: data.releaseMode,
+      entryOpensAt: data.entryOpensAt,
+      entryClosesAt: data.entryClosesAt,
     }
   }
 
@@ -46,6 +49,9 @@ class ProductInput {
       avail: data.avail,
       totalStock: data.totalStock,
       releaseAt: data.releaseAt,
+      releaseMode: data.releaseMode,
+      entryOpensAt: data.entryOpensAt,
+      entryClosesAt: data.entryClosesAt,
     }
     return Object.fromEntries(
       Object.entries(changes).filter(([, value]) => value !== undefined)

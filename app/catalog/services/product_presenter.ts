@@ -18,5 +18,17 @@ export function presentProduct(product: Product) {
     totalStock: product.totalStock,
     stockTaken: product.stockTaken,
     releaseAt: product.releaseAt?.toISO() ?? null,
+    mode: product.releaseMode ?? 'first-come',
+    entryOpensAt: product.entryOpensAt?.toISO() ?? null,
+    entryClosesAt: product.entryClosesAt?.toISO() ?? null,
+    // The commitment is public from the start; the seed only once the draw has run.
+    draw:
+      product.releaseMode === 'draw'
+        ? {
+            commitment: product.drawCommitment,
+            drawnAt: product.drawnAt?.toISO() ?? null,
+            seed: product.drawnAt ? product.drawSeed : null,
+          }
+        : null,
   }
 }

@@ -1,5 +1,6 @@
 import vine, { SimpleMessagesProvider } from '@vinejs/vine'
 import { dateTime, listOrText, ruleMessages } from '#core/helpers/vine_fields'
+import { RELEASE_MODES } from '#shared/vocabulary'
 
 /*
 | The shape of a product as the console and `products:import` send it (the spec's field names;
@@ -20,6 +21,9 @@ const messages = new SimpleMessagesProvider(
     stockTaken: 'Slots taken',
     sizeType: 'Size type',
     releaseAt: 'Release time',
+    releaseMode: 'Release mode',
+    entryOpensAt: 'Entries open',
+    entryClosesAt: 'Entries close',
   }
 )
 
@@ -49,6 +53,9 @@ const productFields = {
   avail: vine.boolean().optional(),
   totalStock: vine.number().withoutDecimals().min(0).max(1_000_000),
   releaseAt: dateTime().optional().nullable(),
+  releaseMode: vine.enum(RELEASE_MODES).optional(),
+  entryOpensAt: dateTime().optional().nullable(),
+  entryClosesAt: dateTime().optional().nullable(),
 }
 
 export const createProductValidator = vine.compile(
@@ -74,6 +81,9 @@ export const updateProductValidator = vine.compile(
     avail: vine.boolean().optional(),
     totalStock: vine.number().withoutDecimals().min(0).max(1_000_000).optional(),
     releaseAt: dateTime().optional().nullable(),
+    releaseMode: vine.enum(RELEASE_MODES).optional(),
+    entryOpensAt: dateTime().optional().nullable(),
+    entryClosesAt: dateTime().optional().nullable(),
   })
 )
 updateProductValidator.messagesProvider = messages

@@ -10,7 +10,16 @@ import type { DriverSession } from '#core/services/driver_session'
 export type CheckoutProduct = Pick<
   Product,
   'id' | 'title' | 'priceCents' | 'sizeType' | 'sizes' | 'totalStock' | 'stockTaken'
-> & { avail: boolean; styleList: string[]; isReleased: boolean }
+> & {
+  avail: boolean
+  styleList: string[]
+  isReleased: boolean
+  /** A draw product: entries, not purchases (see #draws). */
+  isDraw: boolean
+  entriesOpen: boolean
+  entriesClosed: boolean
+  entryClosesAt: string | null
+}
 
 /** What a checkout reads of the customer's profile, as plain data. */
 export type CheckoutProfile = Pick<
@@ -29,6 +38,10 @@ type Row = {
   total_stock: number
   stock_taken: number
   released: unknown
+  release_mode: string
+  entries_open: unknown
+  entries_closed: unknown
+  entry_closes_at: unknown
   profile_public_id: string | null
   profile_name: string
   profile_email: string
@@ -43,6 +56,8 @@ type Row = {
 // customer's own.
 const PRODUCT_AND_PROFILE = `SELECT p.id, p.title, p.price_cents, p.size_type, p.styles, p.sizes,
   p.avail, p.total_stock, p.stock_taken, (p.release_at IS NOT NULL AND p.release_at <= ?) AS released,
+  p.release_mode, (p.entry_opens_at IS NOT NULL AND p.entry_opens_at <= ?) AS entries_open,
+  (p.entry_closes_at IS NOT NULL AND p.entry_closes_at <= ?) AS entries_closed, p.entry_closes_at,
   f.public_id AS profile_public_id, f.profile_name, f.email AS profile_email,
   f.phone AS profile_phone, f.shipping AS profile_shipping, f.billing AS profile_billing,
   f.card_vault AS profile_card_vault
@@ -60,8 +75,11 @@ export async function readProductAndProfile(
 ): Promise<{ product: CheckoutProduct | null; profile: CheckoutProfile | null }> {
   if (!Number.isSafeInteger(productId) || productId <= 0) return { product: null, profile: null }
   const publicId = typeof profileId === 'string' && profileId.length <= 64 ? profileId : null
+  const now = sqlTime()
   const row = await session.first<Row>(PRODUCT_AND_PROFILE, [
-    sqlTime(),
+    now,
+    now,
+    now,
     publicId,
     userId,
     productId,
@@ -78,6 +96,10 @@ export async function readProductAndProfile(
     totalStock: Number(row.total_stock),
     stockTaken: Number(row.stock_taken),
     isReleased: booleanColumn.consume(row.released),
+    isDraw: row.release_mode === 'draw',
+    entriesOpen: booleanColumn.consume(row.entries_open),
+    entriesClosed: booleanColumn.consume(row.entries_closed),
+    entryClosesAt: sqlText(row.entry_closes_at),
   }
   const profile: CheckoutProfile | null =
     row.profile_public_id === null
@@ -92,4 +114,11 @@ export async function readProductAndProfile(
           cardVault: row.profile_card_vault,
         }
   return { product, profile }
+}
+
+/** A DATETIME as the driver gives it (a Date on MariaDB, text on SQLite), as UTC text. */
+function sqlText(value: unknown): string | null {
+  if (value === null || value === undefined) return null
+  if (value instanceof Date) return `${value.toISOString().slice(0, 19).replace('T', ' ')} UTC`
+  return `${String(value).slice(0, 19)} UTC`
 }

@@ -22,6 +22,7 @@ import { redeemPromo } from '#checkout/services/promo_redemption'
 import { slotStock } from '#catalog/services/slot_stock'
 import { jobs } from '#core/jobs/jobs'
 import { placeHoldJob } from '#payments/jobs/hold_jobs'
+import { drawEntries } from '#draws/services/draw_entries'
 
 export const INSUFFICIENT_CHECKOUT_DATA = 'insufficient checkout data'
 export const CARD_CODE_REQUIRED = "Enter your card's security code to check out with this profile."
@@ -115,7 +116,10 @@ export class CheckoutService {
       if (!product || !product.avail) throw productNotFound()
       const { style, size } = this.chooseVariant(product, request.style, request.size)
       if (product.isReleased) throw releasedAlready()
-      if (product.stockTaken >= product.totalStock) throw soldOutSeen(product.id)
+      // A draw takes entries, any number of them: its slots are given when it runs.
+      if (!product.isDraw && product.stockTaken >= product.totalStock) {
+        throw soldOutSeen(product.id)
+      }
       if (!profile) throw AppError.notFound(PROFILE_NOT_FOUND, 'profile_not_found')
       if (!(await cardOnFile(user))) {
         throw new AppError('Please add a card to your account before checking out.', {
@@ -158,6 +162,21 @@ export class CheckoutService {
         name: user.name || `${profile.shipping.firstName} ${profile.shipping.lastName}`,
         acoVault: cardVault.seal(snapshot),
         holdAmountCents: paymentsConfig.holdAmountCents,
+      }
+
+      if (product.isDraw) {
+        const entry = await drawEntries.enter(session, {
+          product,
+          newOrder,
+          cardNumber: card.number,
+          shipping: profile.shipping,
+        })
+        receipt = await orderEmails.sendDrawEntered(
+          entry.order,
+          { entryId: entry.entryId, closesAt: product.entryClosesAt ?? '' },
+          session
+        )
+        return entry.order
       }
 
       let order: OpenedOrder

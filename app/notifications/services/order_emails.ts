@@ -117,6 +117,44 @@ export class OrderEmails {
     )
   }
 
+  /** A draw entry was taken: written in the entry's own transaction, like a receipt. */
+  async sendDrawEntered(
+    order: NewOrderReceipt,
+    entry: { entryId: string; closesAt: string },
+    session?: DriverSession
+  ) {
+    return notifications.send(
+      {
+        to: order.email,
+        template: 'draw_entered',
+        message: templates.drawEntered({
+          productTitle: order.productTitle,
+          orderId: order.publicId,
+          entryId: entry.entryId,
+          closesAt: entry.closesAt,
+          holdCents: order.holdAmountCents,
+        }),
+        userId: order.userId,
+        orderId: order.id,
+        dedupeKey: `order:${order.id}:draw-entered`,
+      },
+      session
+    )
+  }
+
+  /** The draw's result for one entry: once per order. */
+  async sendDrawResult(order: Order, entryId: string, won: boolean) {
+    const details = { productTitle: order.productTitle, orderId: order.publicId, entryId }
+    return won
+      ? this.sendOnce(order, 'draw_won', `order:${order.id}:draw-won`, templates.drawWon(details))
+      : this.sendOnce(
+          order,
+          'draw_not_selected',
+          `order:${order.id}:draw-not-selected`,
+          templates.drawNotSelected(details)
+        )
+  }
+
   /** The $1.00 card check was declined and the order cancelled: once per order. */
   async sendHoldDeclined(order: Order, reason: string) {
     return this.sendOnce(

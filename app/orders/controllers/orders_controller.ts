@@ -6,6 +6,9 @@ export default class OrdersController {
   /** GET /api/user/orders: the spec's Order fields, newest first. */
   async index({ auth }: HttpContext) {
     const orders = await orderQueries.forCustomer(auth.getUserOrFail().id)
-    return orders.map(presentOrder)
+    return orders.map((order) => ({
+      ...presentOrder(order),
+      drawEntryId: (order.$extras.draw_entry_id as string | null | undefined) ?? null,
+    }))
   }
 }

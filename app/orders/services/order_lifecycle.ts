@@ -57,13 +57,13 @@ const TAKE_SLOT_AND_OPEN_ORDER = 'take_slot_and_open_order'
  * checkout's CPU, and every caller only reads the result. The timestamps are at the database's
  * precision (whole seconds), so the object is the row.
  */
-function newOrderRow(input: NewOrder) {
+function newOrderRow(input: NewOrder, status: 'pending' | 'entered' = 'pending') {
   const created = new Date(Math.floor(Date.now() / 1000) * 1000)
   const now = DateTime.fromJSDate(created)
   const order: Omit<OpenedOrder, 'id'> = {
     ...input,
     publicId: randomUUID(),
-    status: 'pending',
+    status,
     activeSlot: 1,
     confirmationNumber: null,
     failReason: null,
@@ -115,6 +115,29 @@ export class OrderLifecycle {
     const { order, stamp, values } = newOrderRow(input)
     const { insertId } = await session.run(INSERT_ORDER, [...values, stamp, stamp])
     return { id: insertId, ...order }
+  }
+
+  /**
+   * Entry taken -> entered (a draw product): no slot is taken yet, the order counts as active (one
+   * entry per product and profile) and its $1.00 hold is queued like a purchase's.
+   */
+  async enter(input: NewOrder, session: DriverSession): Promise<OpenedOrder> {
+    const { order, stamp, values } = newOrderRow(input, 'entered')
+    const { insertId } = await session.run(INSERT_ORDER, [...values, stamp, stamp])
+    return { id: insertId, ...order }
+  }
+
+  /**
+   * entered -> pending, a draw's winner, in the draw's transaction (`trx`), which takes its slot.
+   * False when the order is no longer entered (its card check was declined meanwhile).
+   */
+  async drawWon(id: number, trx: TransactionClientContract): Promise<boolean> {
+    const changed = await trx
+      .from('orders')
+      .where('id', id)
+      .where('status', 'entered')
+      .update({ status: 'pending', updated_at: sqlTime() })
+    return affectedRows(changed) === 1
   }
 
   /**
@@ -313,8 +336,9 @@ export class OrderLifecycle {
   }
 
   /**
-   * pending -> cancelled (declined hold, customer or admin): the slot goes back at once, the hold
-   * is released if it was placed and never placed if it was still queued.
+   * pending|entered -> cancelled (declined hold, customer or admin, a draw entry not selected):
+   * a pending order's slot goes back at once (an entry has none), the hold is released if it was
+   * placed and never placed if it was still queued.
    */
   async cancel(
     orderOrId: Order | number,
@@ -326,10 +350,12 @@ export class OrderLifecycle {
       const order = await trx.from('orders').where('id', id).select('product_id').first()
       if (!order) return
       await slotStock.lockFirst(order.product_id, trx)
+      const { status } = await trx.from('orders').where('id', id).select('status').first()
+      if (status !== 'pending' && status !== 'entered') return
       const changed = await trx
         .from('orders')
         .where('id', id)
-        .where('status', 'pending')
+        .where('status', status)
         .update({
           status: 'cancelled',
           cancelled_at: sqlTime(),
@@ -338,7 +364,7 @@ export class OrderLifecycle {
           updated_at: sqlTime(),
         })
       cancelled = affectedRows(changed) === 1
-      if (cancelled) {
+      if (cancelled && status === 'pending') {
         await slotStock.giveBack(order.product_id, trx)
         await trx.from('orders').where('id', id).update({ slot_returned: true })
       }

@@ -19,7 +19,7 @@ function claimableHolds(query: any, staleSeconds: number) {
       .where((queued: any) => {
         queued
           .where('hold_status', 'queued')
-          .where('status', 'pending')
+          .whereIn('status', ['pending', 'entered'])
           .where((due: any) =>
             due.whereNull('hold_next_attempt_at').orWhere('hold_next_attempt_at', '<=', now)
           )

@@ -8,12 +8,17 @@ import { sqlTime } from '#core/helpers/sql_time'
 
 /** Reading orders: a customer's own list and lookups by public id. */
 export class OrderQueries {
-  /** The customer's orders, newest first. */
+  /**
+   * The customer's orders, newest first, with the draw entry id of an order that entered a draw
+   * (`$extras.draw_entry_id`: the customer's own id in the draw's published proof).
+   */
   async forCustomer(userId: number) {
     return Order.query()
-      .where('user_id', userId)
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
+      .where('orders.user_id', userId)
+      .leftJoin('draw_entries', 'draw_entries.order_id', 'orders.id')
+      .select('orders.*', 'draw_entries.public_id as draw_entry_id')
+      .orderBy('orders.created_at', 'desc')
+      .orderBy('orders.id', 'desc')
   }
 
   query() {

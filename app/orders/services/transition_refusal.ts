@@ -1,6 +1,7 @@
 import type { OrderStatus } from '#orders/models/order'
 
 const STATUS_WORDS: Record<OrderStatus, string> = {
+  entered: 'entered in a draw',
   pending: 'pending',
   processing: 'being processed',
   success: 'successful',

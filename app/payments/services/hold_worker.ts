@@ -92,6 +92,7 @@ export class HoldWorker {
     // A stale claim of an order that ended meanwhile, with no call ever made: nothing to place.
     if (
       order.status !== 'pending' &&
+      order.status !== 'entered' &&
       !(await ledger.find(keysOf('hold', order, order.holdRound)))
     ) {
       await orderPaymentState.holdAbandoned(order.id)
