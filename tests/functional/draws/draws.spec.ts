@@ -69,7 +69,8 @@ async function enter(client: any, product: Product, index: number, overrides = {
 
 /** How many orders a query finds. */
 async function countOf(query: { exec(): Promise<unknown[]> }) {
-  return (await query.exec()).length
+  const rows = await query.exec()
+  return rows.length
 }
 
 async function closeEntries(product: Product) {
@@ -119,9 +120,10 @@ test.group('Draw releases', (group) => {
     assert.equal(order.status, 'entered')
     assert.equal(order.hold.status, 'placed')
     assert.match(order.drawEntryId, /^[0-9a-f-]{36}$/)
+    const stored = await Order.findByOrFail('publicId', order.orderId)
     const email = await EmailMessage.query()
       .where('template', 'draw_entered')
-      .where('order_id', (await Order.findByOrFail('publicId', order.orderId)).id)
+      .where('order_id', stored.id)
       .firstOrFail()
     assert.include(email.subject, 'You are in the draw')
   })
@@ -247,8 +249,10 @@ test.group('Draw releases', (group) => {
     assert,
   }) => {
     const product = await drawProduct({ totalStock: 2 })
-    for (let index = 0; index < 4; index++)
-      (await enter(client, product, index)).response.assertStatus(201)
+    for (let index = 0; index < 4; index++) {
+      const { response } = await enter(client, product, index)
+      response.assertStatus(201)
+    }
     const hidden = await client.get(`/api/products/${product.id}/draw`)
     assert.isNull(hidden.body().seed)
     assert.deepEqual(hidden.body().entries, [])
@@ -257,7 +261,8 @@ test.group('Draw releases', (group) => {
     await closeEntries(product)
     const { token } = await adminWithToken()
     const run = await client.post(`/api/admin/draws/${product.id}/run`).bearerToken(token).json({})
-    const proof = (await client.get(`/api/products/${product.id}/draw`)).body()
+    const published = await client.get(`/api/products/${product.id}/draw`)
+    const proof = published.body()
     assert.equal(createHash('sha256').update(proof.seed).digest('hex'), proof.commitment)
     assert.lengthOf(proof.entries, 4)
     assert.notInclude(JSON.stringify(proof), '@')
@@ -274,8 +279,10 @@ test.group('Draw releases', (group) => {
 
   test('fewer entries than slots: every entry wins', async ({ client, assert }) => {
     const product = await drawProduct({ totalStock: 5 })
-    for (let index = 0; index < 3; index++)
-      (await enter(client, product, index)).response.assertStatus(201)
+    for (let index = 0; index < 3; index++) {
+      const { response } = await enter(client, product, index)
+      response.assertStatus(201)
+    }
     await closeEntries(product)
     const { token } = await adminWithToken()
     const run = await client.post(`/api/admin/draws/${product.id}/run`).bearerToken(token).json({})
