@@ -66,7 +66,13 @@ export class DrawEntries {
     } catch (error) {
       if (!isUniqueViolation(error)) throw error
       const rule = ruleOf(error)
-      await db.table('draw_blocks').insert({ product_id: product.id, rule, created_at: sqlTime() })
+      // On the checkout's own session: it holds a pooled connection, and asking the pool for a
+      // second one in a rush of refusals would wait on itself.
+      await session.run('INSERT INTO draw_blocks (product_id, rule, created_at) VALUES (?, ?, ?)', [
+        product.id,
+        rule,
+        sqlTime(),
+      ])
       throw AppError.conflict(DUPLICATE_ENTRY[rule], 'duplicate')
     }
   }
