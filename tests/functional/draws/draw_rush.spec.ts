@@ -53,9 +53,8 @@ async function drawProduct() {
 }
 
 async function cleanUp(product: Product, users: User[]) {
-  const orderIds = (await db.from('orders').where('product_id', product.id).select('id')).map(
-    (row) => row.id
-  )
+  const orderRows = await db.from('orders').where('product_id', product.id).select('id')
+  const orderIds = orderRows.map((row) => row.id)
   await db.from('draw_entries').where('product_id', product.id).delete()
   await db.from('draw_blocks').where('product_id', product.id).delete()
   await db.from('email_messages').whereIn('order_id', orderIds).delete()
