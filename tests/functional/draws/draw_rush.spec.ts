@@ -1,75 +1,15 @@
-import { DateTime } from 'luxon'
 import { test } from '@japa/runner'
 import limiter from '@adonisjs/limiter/services/main'
 import db from '@adonisjs/lucid/services/db'
 import type User from '#accounts/models/user'
-import type Product from '#catalog/models/product'
-import { newDrawSeed } from '#catalog/services/product_admin_service'
-import { customerWithCard, productFor, profileFor } from '#tests/helpers'
+import { customerWithCard, profileFor } from '#tests/helpers'
+import { DRAW_CARDS, drawProduct, drawProfileData, removeDraw } from '#tests/support/draws'
 
 /*
 | Real concurrency, outside the global transaction (it would serialise the requests): a rush of
 | entries never lets one person in twice, whichever rule they try to get around. On the suite's
 | database (SQLite by default, MariaDB with DB_CONNECTION=mysql); rows are deleted afterwards.
 */
-
-const CARDS = ['4242424242424242', '5555555555554444', '4000056655665556', '378282246310005']
-
-function profileData(index: number, card: string, street: string) {
-  const address = {
-    address1: street,
-    address2: '',
-    firstName: 'Rush',
-    lastName: `Entrant${index}`,
-    city: 'Springfield',
-    zip: '12345',
-    state: 'IL',
-    country: 'US',
-  }
-  return {
-    shipping: address,
-    billing: address,
-    card: {
-      name: 'Rush Entrant',
-      number: card,
-      code: '123',
-      month: '12',
-      year: String((DateTime.now().year + 2) % 100),
-    },
-  }
-}
-
-async function drawProduct() {
-  const { seed, commitment } = newDrawSeed()
-  return productFor({
-    releaseMode: 'draw',
-    entryOpensAt: DateTime.now().minus({ hours: 1 }),
-    entryClosesAt: DateTime.now().plus({ hours: 1 }),
-    drawSeed: seed,
-    drawCommitment: commitment,
-    totalStock: 5,
-    stockTaken: 0,
-  })
-}
-
-async function cleanUp(product: Product, users: User[]) {
-  const orderRows = await db.from('orders').where('product_id', product.id).select('id')
-  const orderIds = orderRows.map((row) => row.id)
-  await db.from('draw_entries').where('product_id', product.id).delete()
-  await db.from('draw_blocks').where('product_id', product.id).delete()
-  await db.from('email_messages').whereIn('order_id', orderIds).delete()
-  await db.from('order_events').whereIn('order_id', orderIds).delete()
-  await db.from('payment_ledger').whereIn('order_id', orderIds).delete()
-  await db.from('orders').where('product_id', product.id).delete()
-  await db.from('products').where('id', product.id).delete()
-  await db
-    .from('profiles')
-    .whereIn(
-      'user_id',
-      users.map((user) => user.id)
-    )
-    .delete()
-}
 
 test.group('Draw entries under concurrency', (group) => {
   group.each.setup(() => limiter.clear())
@@ -78,7 +18,7 @@ test.group('Draw entries under concurrency', (group) => {
     client,
     assert,
   }) => {
-    const product = await drawProduct()
+    const product = await drawProduct({ totalStock: 5 })
     const users: User[] = []
     const attempts: { token: string; profileId: string; rule: string }[] = []
     try {
@@ -87,17 +27,17 @@ test.group('Draw entries under concurrency', (group) => {
         users.push(customer.user)
         const profile = await profileFor(
           customer.user,
-          profileData(index, CARDS[0], `${index + 1} Card Street`)
+          drawProfileData(index, DRAW_CARDS[0], `${index + 1} Card Street`)
         )
         attempts.push({ token: customer.token, profileId: profile.publicId, rule: 'card' })
       }
       for (let index = 0; index < 8; index++) {
         const customer = await customerWithCard()
         users.push(customer.user)
-        const card = CARDS[1 + (index % 3)]
+        const card = DRAW_CARDS[1 + (index % 3)]
         // One address written eight ways: case, punctuation and spacing do not make it new.
         const street = index % 2 ? '9 ADDRESS  street.' : '9 Address Street'
-        const profile = await profileFor(customer.user, profileData(index, card, street))
+        const profile = await profileFor(customer.user, drawProfileData(index, card, street))
         attempts.push({ token: customer.token, profileId: profile.publicId, rule: 'address' })
       }
       const one = await customerWithCard()
@@ -105,7 +45,7 @@ test.group('Draw entries under concurrency', (group) => {
       for (let index = 0; index < 8; index++) {
         const profile = await profileFor(
           one.user,
-          profileData(index, CARDS[index % CARDS.length], `${index + 1} Account Road`)
+          drawProfileData(index, DRAW_CARDS[index % DRAW_CARDS.length], `${index + 1} Account Road`)
         )
         attempts.push({ token: one.token, profileId: profile.publicId, rule: 'account' })
       }
@@ -138,7 +78,7 @@ test.group('Draw entries under concurrency', (group) => {
       const orders = await db.from('orders').where('product_id', product.id)
       assert.lengthOf(orders, 3)
     } finally {
-      await cleanUp(product, users)
+      await removeDraw(product, users)
     }
   }).timeout(120_000)
 })

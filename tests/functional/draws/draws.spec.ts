@@ -8,53 +8,20 @@ import type User from '#accounts/models/user'
 import Product from '#catalog/models/product'
 import Order from '#orders/models/order'
 import EmailMessage from '#notifications/models/email_message'
-import { newDrawSeed } from '#catalog/services/product_admin_service'
+import { DRAW_CARDS, drawProduct, drawProfileData } from '#tests/support/draws'
 import { drawWinners } from '#shared/draw'
-import {
-  adminWithToken,
-  customerWithCard,
-  placeHolds,
-  productFor,
-  profileFor,
-} from '#tests/helpers'
-
-const CARDS = ['4242424242424242', '5555555555554444', '4000056655665556', '378282246310005']
-
-async function drawProduct(overrides: Record<string, unknown> = {}) {
-  const { seed, commitment } = newDrawSeed()
-  return productFor({
-    releaseMode: 'draw',
-    entryOpensAt: DateTime.now().minus({ hours: 1 }).startOf('second'),
-    entryClosesAt: DateTime.now().plus({ hours: 1 }).startOf('second'),
-    drawSeed: seed,
-    drawCommitment: commitment,
-    totalStock: 2,
-    stockTaken: 0,
-    ...overrides,
-  })
-}
+import { adminWithToken, customerWithCard, placeHolds, profileFor } from '#tests/helpers'
 
 /** A profile with its own card and street, unless told to share them. */
 async function profileOf(user: User, index: number, overrides: { card?: string; street?: string }) {
-  return profileFor(user, {
-    shipping: {
-      address1: overrides.street ?? `${index + 1} Draw Street`,
-      address2: '',
-      firstName: 'Draw',
-      lastName: `Entrant${index}`,
-      city: 'Springfield',
-      zip: '12345',
-      state: 'IL',
-      country: 'US',
-    },
-    card: {
-      name: 'Draw Entrant',
-      number: overrides.card ?? CARDS[index % CARDS.length],
-      code: '123',
-      month: '12',
-      year: String((DateTime.now().year + 2) % 100),
-    },
-  })
+  return profileFor(
+    user,
+    drawProfileData(
+      index,
+      overrides.card ?? DRAW_CARDS[index % DRAW_CARDS.length],
+      overrides.street ?? `${index + 1} Draw Street`
+    )
+  )
 }
 
 async function enter(client: any, product: Product, index: number, overrides = {}) {
@@ -144,7 +111,7 @@ test.group('Draw releases', (group) => {
     sameAccount.assertStatus(409)
     assert.equal(sameAccount.body().code, 'duplicate')
 
-    const sameCard = await enter(client, product, 2, { card: CARDS[0] })
+    const sameCard = await enter(client, product, 2, { card: DRAW_CARDS[0] })
     sameCard.response.assertStatus(409)
     assert.equal(sameCard.response.body().code, 'duplicate')
     assert.include(sameCard.response.body().error, 'card')
