@@ -20,6 +20,10 @@ const product = page(
   () => import('../features/product/components/ProductPage'),
   (m) => m.ProductPage
 )
+const drawProof = page(
+  () => import('../features/draw/components/DrawProofPage'),
+  (m) => m.DrawProofPage
+)
 const auth = () => import('../features/auth')
 const login = page(auth, (m) => m.LoginPage)
 const signup = page(auth, (m) => m.SignupPage)
@@ -66,6 +70,7 @@ export const routes: RouteObject[] = [
       route('/shop', shop, 'Shop'),
       route('/products', shop, 'Shop'),
       route('/product/:id', product, 'Product'),
+      route('/product/:id/draw', drawProof, 'Draw proof'),
       route('/signup', signup, 'Signup'),
       route('/signup2', addBilling, 'Add your Billing Address'),
       route('/signup3', addCard, 'Add a Card'),

@@ -16,6 +16,23 @@ export type Product = {
   totalStock: number
   stockTaken: number
   releaseAt: string | null
+  /** 'draw': the Checkout button enters a draw, decided verifiably when entries close. */
+  mode?: 'first-come' | 'draw'
+  entryOpensAt?: string | null
+  entryClosesAt?: string | null
+  draw?: { commitment: string | null; drawnAt: string | null; seed: string | null } | null
+}
+
+/** GET /api/products/:id/draw: what anyone may check of a draw. */
+export type DrawProof = {
+  productId: number
+  slots: number
+  commitment: string | null
+  drawnAt: string | null
+  seed: string | null
+  entries: string[]
+  winners: string[]
+  entryCount: number
 }
 
 export type BillingAddress = {
@@ -73,7 +90,7 @@ export type Profile = {
   keepCardCode?: boolean
 }
 
-export type OrderStatus = 'pending' | 'processing' | 'success' | 'fail' | 'cancelled'
+export type OrderStatus = 'entered' | 'pending' | 'processing' | 'success' | 'fail' | 'cancelled'
 
 export type Order = {
   orderId: string
@@ -89,6 +106,9 @@ export type Order = {
   orderDate: string
   profileId: string | null
   promoCode: string | null
+  statusReason?: string | null
+  /** The customer's own entry id in a draw's published proof. */
+  drawEntryId?: string | null
 }
 
 /** `POST /api/user/billing/set` address payload. */

@@ -22,7 +22,7 @@ export const styleLabel = (style: string) => (style.toLowerCase() === 'os' ? 'OS
 
 function StatusIndicator({ status }: { status: string }) {
   const value = status.toLowerCase()
-  if (value === 'pending' || value === 'processing')
+  if (value === 'pending' || value === 'processing' || value === 'entered')
     return <span className="pulse" aria-hidden="true" />
   if (value === 'success')
     return <IconCheck className="status-icon status-icon--ok" aria-hidden="true" />
@@ -61,7 +61,10 @@ export function OrdersPage() {
       ) : (
         <ul className="orders" aria-label="Orders, newest first">
           {sorted.map((order) => {
-            const label = statusLabel(order.status)
+            const label =
+              order.statusReason === 'draw_not_selected'
+                ? 'Not selected'
+                : statusLabel(order.status)
             return (
               <li
                 key={order.orderId}
@@ -96,6 +99,14 @@ export function OrdersPage() {
                     <dt>Order #</dt>
                     <dd className="mono">{order.orderId}</dd>
                   </div>
+                  {order.drawEntryId ? (
+                    <div>
+                      <dt>Draw entry</dt>
+                      <dd className="mono">
+                        <Link to={`/product/${order.productId}/draw`}>{order.drawEntryId}</Link>
+                      </dd>
+                    </div>
+                  ) : null}
                   <div>
                     <dt>Date</dt>
                     <dd>

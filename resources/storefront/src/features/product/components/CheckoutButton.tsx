@@ -14,16 +14,25 @@ const LABELS: Record<CheckoutPhase, string> = {
   error: 'Error. Refresh',
 }
 
+/** On a draw product the same steps enter the draw. */
+const DRAW_LABELS: Partial<Record<CheckoutPhase, string>> = {
+  idle: 'Enter draw',
+  securing: 'Entering...',
+  secured: 'Entered',
+}
+
 /** The Checkout button of spec section 4, with Cancel beside Confirm. */
 export function CheckoutButton({
   phase,
   disabled,
+  draw,
   onCheckout,
   onConfirm,
   onCancel,
 }: {
   phase: CheckoutPhase
   disabled?: boolean
+  draw?: boolean
   onCheckout: () => void
   onConfirm: () => void
   onCancel: () => void
@@ -50,7 +59,7 @@ export function CheckoutButton({
         onClick={phase === 'confirm' ? onConfirm : onCheckout}
         aria-live="polite"
       >
-        {LABELS[phase]}
+        {(draw && DRAW_LABELS[phase]) || LABELS[phase]}
       </Button>
       {phase === 'confirm' ? (
         <Button

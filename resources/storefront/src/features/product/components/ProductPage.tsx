@@ -18,6 +18,7 @@ import { trackPurchase } from '../../../shared/thirdparty/analytics'
 import { useCheckout } from '../api/useCheckout'
 import { usePromoLookup } from '../api/usePromoLookup'
 import { CheckoutButton, type CheckoutPhase } from './CheckoutButton'
+import { DrawPanel } from './DrawPanel'
 
 const AFTER_SUCCESS_MS = 2000
 const AFTER_ERROR_MS = 3000
@@ -100,7 +101,12 @@ export function ProductPage() {
     .filter(Boolean)
   const chosenStyle = style || styles[0] || 'OS'
   const left = Math.max(0, item.totalStock - item.stockTaken)
-  const soldOut = left === 0
+  const isDraw = item.mode === 'draw'
+  const entriesClosed =
+    isDraw && item.entryClosesAt ? new Date(item.entryClosesAt).getTime() <= Date.now() : false
+  const entriesNotOpen =
+    isDraw && item.entryOpensAt ? new Date(item.entryOpensAt).getTime() > Date.now() : false
+  const soldOut = !isDraw && left === 0
   const chosenProfile = profiles.data?.find((p) => p.profileId === profileId)
   const needsCardCode = cardCodeAsked || chosenProfile?.card.codeKept === false
   const finalPrice = promo ? promoPrice(item.price, promo.percent) : item.price
@@ -335,12 +341,13 @@ export function ProductPage() {
                 }}
               />
             ) : null}
-            {soldOut ? (
+            {soldOut || entriesClosed || entriesNotOpen ? (
               <button type="button" className="btn btn--secondary btn--block" disabled>
-                Sold out
+                {soldOut ? 'Sold out' : entriesClosed ? 'Entries closed' : 'Entries not open yet'}
               </button>
             ) : (
               <CheckoutButton
+                draw={isDraw}
                 phase={phase}
                 onCheckout={startCheckout}
                 onConfirm={() => void confirm()}
@@ -357,13 +364,20 @@ export function ProductPage() {
                 {problem}
               </p>
             ) : null}
-            {phase === 'confirm' ? (
+            {phase === 'confirm' && isDraw ? (
+              <p className="fine-print" role="status">
+                Confirm to enter the draw. We place a $1.00 hold on the profile's card now; the{' '}
+                {money(finalPrice)} fee is charged only if you win and the order succeeds.
+              </p>
+            ) : phase === 'confirm' ? (
               <p className="fine-print" role="status">
                 Confirm to secure the slot. We place a $1.00 hold on the profile's card now; the{' '}
                 {money(finalPrice)} fee is charged only if the order succeeds.
               </p>
             ) : null}
           </div>
+
+          {isDraw ? <DrawPanel product={item} /> : null}
 
           <div className="info-box">
             <h2>What you pay</h2>
