@@ -63,6 +63,20 @@ export type QueuesOverview = {
   }[]
 }
 
+/** GET /api/admin/draws/:id: a draw's proof, entries and the second entries it refused. */
+export type DrawView = {
+  productId: number
+  slots: number
+  commitment: string | null
+  drawnAt: string | null
+  seed: string | null
+  entries: string[]
+  winners: string[]
+  entryCount: number
+  blocked: { account: number; card: number; address: number }
+  verification: { commitmentMatches: boolean; winnersMatch: boolean } | null
+}
+
 /** The answer when workers run release day (QUEUE_DRIVER=bullmq): the run starts shortly. */
 export type QueuedReleaseRun = { queued: true; productId: number | null; dryRun: boolean }
 
@@ -96,6 +110,20 @@ export const dataProvider = {
   async queueJob(queue: string, jobId: string, action: 'retry' | 'discard') {
     const path = `${encodeURIComponent(queue)}/failed/${encodeURIComponent(jobId)}/${action}`
     await httpClient(`${API_URL}/queues/${path}`, { method: 'POST', body: '{}' })
+  },
+
+  async draw(productId: number) {
+    const { json } = await httpClient(`${API_URL}/draws/${productId}`)
+    return json as DrawView
+  },
+
+  /** Runs a draw whose entries have closed (audited; a second run changes nothing). */
+  async runDraw(productId: number) {
+    const { json } = await httpClient(`${API_URL}/draws/${productId}/run`, {
+      method: 'POST',
+      body: '{}',
+    })
+    return json as { drawnNow: boolean; entries: number; winners: string[]; moved: number }
   },
 
   async dashboard() {

@@ -20,6 +20,9 @@ const messages: TranslationMessages = {
     'products': {
       name: 'Product |||| Products',
       fields: {
+        releaseMode: 'Release mode',
+        entryOpensAt: 'Entries open',
+        entryClosesAt: 'Entries close',
         productImage: 'Image',
         productTitle: 'Title',
         tags: 'Brand',
@@ -143,6 +146,7 @@ const messages: TranslationMessages = {
         'This console is for Dropslot admins only. Your account is not an admin account, so you have been signed out.',
     },
     status: {
+      entered: 'Entered',
       pending: 'Pending',
       processing: 'Processing',
       success: 'Success',
@@ -211,6 +215,22 @@ const messages: TranslationMessages = {
       tab_product: 'Product',
       tab_release: 'Release & slots',
       tab_sizes: 'Sizes & styles',
+      mode_first_come: 'First come (a rush)',
+      mode_draw: 'Draw (entries, then a verifiable draw)',
+      draw_title: 'Draw',
+      draw_entries: 'Entries',
+      draw_blocked:
+        'Second entries refused: %{account} by account, %{card} by card, %{address} by address',
+      draw_commitment: 'Commitment (SHA-256 of the seed)',
+      draw_not_run: 'Not drawn yet: the seed stays secret until the draw runs.',
+      draw_seed: 'Seed',
+      draw_winners: 'Winners, in order',
+      draw_verified: 'Recomputed from the published proof: it matches.',
+      draw_not_verified: 'The published proof does NOT recompute to these winners.',
+      draw_run: 'Run draw',
+      draw_ran: 'Drawn: %{winners} winner(s) of %{entries} entries',
+      draw_ran_before: 'This draw had run already: nothing changed.',
+      draw_proof: 'Public proof page',
     },
     orders: {
       title: 'Order %{id}',

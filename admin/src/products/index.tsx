@@ -54,6 +54,7 @@ import {
   shortId,
 } from '../components/common'
 import { SIZES_BY_TYPE } from '@shared/vocabulary'
+import { DrawPanel } from './DrawPanel'
 
 export const SIZES: Record<string, string[]> = SIZES_BY_TYPE
 
@@ -61,6 +62,11 @@ const SIZE_TYPES = [
   { id: 'shoe', name: 'Shoe (4-14)' },
   { id: 'clothing', name: 'Clothing (XS-XL)' },
   { id: 'OS', name: 'One size (OS)' },
+]
+
+const RELEASE_MODE_CHOICES = [
+  { id: 'first-come', name: 'dropslot.products.mode_first_come' },
+  { id: 'draw', name: 'dropslot.products.mode_draw' },
 ]
 
 const brandChoices = BRANDS.map((brand) => ({ id: brand, name: brand }))
@@ -270,6 +276,14 @@ function ProductForm({ creating }: { creating: boolean }) {
       </TabbedForm.Tab>
       <TabbedForm.Tab label="dropslot.products.tab_release">
         <DateTimeInput source="releaseAt" />
+        <SelectInput
+          source="releaseMode"
+          choices={RELEASE_MODE_CHOICES}
+          defaultValue="first-come"
+          validate={required()}
+        />
+        <DateTimeInput source="entryOpensAt" />
+        <DateTimeInput source="entryClosesAt" />
         <StockInputs creating={creating} />
         <BooleanInput source="avail" defaultValue={true} />
       </TabbedForm.Tab>
@@ -292,6 +306,8 @@ const withoutServerFields = (data: Record<string, unknown>) => {
     priceCents: _cents,
     productId: _productId,
     fill: _fill,
+    mode: _mode,
+    draw: _draw,
     ...rest
   } = data
   return rest
@@ -322,6 +338,7 @@ export function ProductShow() {
         <FunctionField source="price" render={(record) => money(record.price)} />
         <FunctionField source="fill" render={() => <SlotBar />} />
         <FunctionField source="releaseAt" render={() => <ReleaseTime />} />
+        <DrawPanel />
         <ReferenceManyField
           reference="orders"
           target="productId"

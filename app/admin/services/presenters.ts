@@ -26,6 +26,8 @@ export function presentAdminProduct(product: Product) {
     id: product.id,
     ...presentProduct(product),
     activeOrders: count(product, 'active_orders'),
+    // The console's form edits the mode under the name the API takes.
+    releaseMode: product.releaseMode,
     createdAt: product.createdAt.toISO(),
     updatedAt: product.updatedAt?.toISO() ?? null,
   }

@@ -252,11 +252,13 @@ export class ProductAdminService {
     if (changes.tags !== undefined) row.tags = normalizeTags(changes.tags)
     if (changes.slug !== undefined && changes.slug !== null) row.slug = slugify(changes.slug)
     if (changes.totalStock !== undefined) row.total_stock = changes.totalStock
-    if (
-      changes.releaseMode !== undefined ||
-      changes.entryOpensAt !== undefined ||
-      changes.entryClosesAt !== undefined
-    ) {
+    const sameTime = (a: DateTime | null | undefined, b: DateTime | null) =>
+      a === undefined || (a?.toMillis() ?? null) === (b?.toMillis() ?? null)
+    const drawChanged =
+      (changes.releaseMode !== undefined && changes.releaseMode !== product.releaseMode) ||
+      !sameTime(changes.entryOpensAt, product.entryOpensAt) ||
+      !sameTime(changes.entryClosesAt, product.entryClosesAt)
+    if (drawChanged) {
       if (product.drawnAt) {
         const message = 'This draw has run: its mode and entry window can no longer change.'
         throw AppError.unprocessable(message, { releaseMode: message })

@@ -259,4 +259,47 @@ test.group('Draw releases', (group) => {
       3
     )
   })
+  test('the console sets a draw up: its window is required, and fixed once drawn', async ({
+    client,
+    assert,
+  }) => {
+    const { token } = await adminWithToken()
+    const base = {
+      productTitle: 'Console Draw',
+      price: 20,
+      totalStock: 3,
+      sizeType: 'OS',
+      releaseAt: DateTime.now().plus({ days: 3 }).toISO(),
+      releaseMode: 'draw',
+    }
+    const missing = await client.post('/api/admin/products').bearerToken(token).json(base)
+    missing.assertStatus(422)
+    const created = await client
+      .post('/api/admin/products')
+      .bearerToken(token)
+      .json({
+        ...base,
+        entryOpensAt: DateTime.now().minus({ hours: 1 }).toISO(),
+        entryClosesAt: DateTime.now().minus({ minutes: 1 }).toISO(),
+      })
+    created.assertStatus(201)
+    assert.equal(created.body().mode, 'draw')
+    assert.match(created.body().draw.commitment, /^[0-9a-f]{64}$/)
+    assert.isNull(created.body().draw.seed)
+    const id = created.body().id
+
+    const run = await client.post(`/api/admin/draws/${id}/run`).bearerToken(token).json({})
+    run.assertStatus(200)
+    const moved = await client
+      .put(`/api/admin/products/${id}`)
+      .bearerToken(token)
+      .json({ entryClosesAt: DateTime.now().plus({ days: 1 }).toISO() })
+    moved.assertStatus(422)
+    const renamed = await client
+      .put(`/api/admin/products/${id}`)
+      .bearerToken(token)
+      .json({ productTitle: 'Console Draw, renamed', releaseMode: 'draw' })
+    renamed.assertStatus(200)
+    assert.equal(renamed.body().productTitle, 'Console Draw, renamed')
+  })
 })
