@@ -23,6 +23,9 @@ const messages: TranslationMessages = {
         releaseMode: 'Release mode',
         entryOpensAt: 'Entries open',
         entryClosesAt: 'Entries close',
+        queueOpensAt: 'Sale opens (waiting room)',
+        queueMinutes: 'Waiting room: minutes before',
+        queueRatePerMinute: 'Waiting room: let through per minute',
         productImage: 'Image',
         productTitle: 'Title',
         tags: 'Brand',
@@ -231,6 +234,10 @@ const messages: TranslationMessages = {
       draw_ran: 'Drawn: %{winners} winner(s) of %{entries} entries',
       draw_ran_before: 'This draw had run already: nothing changed.',
       draw_proof: 'Public proof page',
+      queue_title: 'Waiting room',
+      queue_opens: 'The sale opens %{time}; the line forms %{minutes} minutes before.',
+      queue_figures:
+        '%{inLine} in line: %{letThrough} let through, %{waiting} waiting (%{rate} per minute)',
     },
     orders: {
       title: 'Order %{id}',

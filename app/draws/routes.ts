@@ -1,11 +1,13 @@
 /*
-| Draw routes: the public proof of a draw, and the console's draw view and run.
+| Fair entry: the public proof of a draw and the console's draw view and run; the waiting room
+| of a first-come drop (join, place in line, pass) and the console's view of it.
 */
 import router from '@adonisjs/core/services/router'
 import { middleware } from '#start/kernel'
 import { numericId } from '#core/helpers/route_matchers'
 
 const DrawsController = () => import('#draws/controllers/draws_controller')
+const WaitingRoomsController = () => import('#draws/controllers/waiting_rooms_controller')
 
 router
   .get('/api/products/:id/draw', [DrawsController, 'proof'])
@@ -14,6 +16,23 @@ router
 
 router
   .group(() => {
+    router
+      .post('/api/products/:id/queue', [WaitingRoomsController, 'join'])
+      .where('id', numericId)
+      .as('waitingRooms.join')
+    router
+      .get('/api/products/:id/queue', [WaitingRoomsController, 'status'])
+      .where('id', numericId)
+      .as('waitingRooms.status')
+  })
+  .use(middleware.auth())
+
+router
+  .group(() => {
+    router
+      .get('/waiting-rooms/:id', [WaitingRoomsController, 'show'])
+      .where('id', numericId)
+      .as('waitingRooms.show')
     router.get('/draws/:id', [DrawsController, 'show']).where('id', numericId).as('draws.show')
     router
       .post('/draws/:id/run', [DrawsController, 'run'])

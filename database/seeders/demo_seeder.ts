@@ -23,6 +23,11 @@ export const DEMO_PROMO = 'DROP10'
 export const DEMO_DRAWS = {
   open: { slug: 'nike-dunk-low-panda-draw', title: "Nike Dunk Low 'Panda' (Draw)" },
   drawn: { slug: 'kith-990v6-cyclades-draw', title: "Kith x New Balance 990v6 'Cyclades' (Draw)" },
+  /** A first-come drop with a waiting room: its line forms now, its sale opens in 10 minutes. */
+  waitingRoom: {
+    slug: 'nike-air-max-1-waiting-room',
+    title: "Nike Air Max 1 '86 'Big Bubble' (Waiting room)",
+  },
   /** Distinct cards: one entry per card. */
   cards: ['4242424242424242', '5555555555554444', '4000056655665556', '378282246310005'],
 }
@@ -306,6 +311,24 @@ export default class DemoSeeder extends BaseSeeder {
         releaseMode: 'draw',
         entryOpensAt: hour(-1),
         entryClosesAt: hour(24 * 2),
+      })
+    }
+    if (!(await Product.findBy('slug', DEMO_DRAWS.waitingRoom.slug))) {
+      await productAdminService.create({
+        title: DEMO_DRAWS.waitingRoom.title,
+        slug: DEMO_DRAWS.waitingRoom.slug,
+        image: '/images/products/nike-air-jordan-1-high-og-chicago.svg',
+        description:
+          'A first-come drop behind a waiting room: join the line before the sale opens.',
+        priceCents: 2500,
+        sizeType: 'shoe',
+        styles: 'Sport Red',
+        tags: 'nike',
+        totalStock: 200,
+        releaseAt: hour(24 * 3),
+        queueOpensAt: DateTime.now().plus({ minutes: 10 }).startOf('minute'),
+        queueMinutes: 30,
+        queueRatePerMinute: 30,
       })
     }
     if (await Product.findBy('slug', DEMO_DRAWS.drawn.slug)) return

@@ -1,3 +1,4 @@
+import { DateTime } from 'luxon'
 import { test } from '@japa/runner'
 import Product from '#catalog/models/product'
 import { DEMO_DRAWS } from '#database/seeders/demo_seeder'
@@ -63,5 +64,31 @@ test.group('Storefront: draws', (group) => {
     await page.getByText('Verified in your browser').waitFor()
     assert.equal(await page.locator('.draw-proof__list').first().locator('li').count(), 2)
     assert.include(await page.locator('dd code').nth(1).textContent(), product.drawSeed!)
+  })
+  test('a customer joins the line, sees the countdown, is let through and checks out', async ({
+    assert,
+  }) => {
+    const product = await Product.findByOrFail('slug', DEMO_DRAWS.waitingRoom.slug)
+    product.queueOpensAt = DateTime.now().plus({ seconds: 5 })
+    product.queueOrderedAt = null
+    await product.save()
+    const { user } = await readyCustomer()
+    const page = await browser.newPage()
+    await saveCardThroughApi(await signInAs(page, user))
+    await page.goto(`/product/${product.id}`)
+    await page.getByRole('heading', { name: 'Waiting room', exact: true }).waitFor()
+    // No Checkout button until the line lets this customer through.
+    assert.equal(await page.getByRole('button', { name: 'Checkout' }).count(), 0)
+    await page.getByRole('button', { name: 'Join the line' }).click()
+    await page.getByText('The sale opens in').waitFor()
+    await page.getByLabel('Size').selectOption('9')
+    await page.getByRole('button', { name: 'Checkout' }).waitFor({ timeout: 30000 })
+    await page.getByRole('button', { name: 'Checkout' }).click()
+    await page.getByRole('button', { name: 'Confirm' }).click()
+    await page.waitForURL('**/user/orders', { timeout: 20000 })
+    await page
+      .locator('.order', { hasText: product.title })
+      .locator('.status', { hasText: 'Pending' })
+      .waitFor()
   })
 })

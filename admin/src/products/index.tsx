@@ -55,6 +55,7 @@ import {
 } from '../components/common'
 import { SIZES_BY_TYPE } from '@shared/vocabulary'
 import { DrawPanel } from './DrawPanel'
+import { QueuePanel } from './QueuePanel'
 
 export const SIZES: Record<string, string[]> = SIZES_BY_TYPE
 
@@ -284,6 +285,9 @@ function ProductForm({ creating }: { creating: boolean }) {
         />
         <DateTimeInput source="entryOpensAt" />
         <DateTimeInput source="entryClosesAt" />
+        <DateTimeInput source="queueOpensAt" />
+        <NumberInput source="queueMinutes" step={1} />
+        <NumberInput source="queueRatePerMinute" step={1} />
         <StockInputs creating={creating} />
         <BooleanInput source="avail" defaultValue={true} />
       </TabbedForm.Tab>
@@ -308,6 +312,7 @@ const withoutServerFields = (data: Record<string, unknown>) => {
     fill: _fill,
     mode: _mode,
     draw: _draw,
+    queue: _queue,
     ...rest
   } = data
   return rest
@@ -339,6 +344,7 @@ export function ProductShow() {
         <FunctionField source="fill" render={() => <SlotBar />} />
         <FunctionField source="releaseAt" render={() => <ReleaseTime />} />
         <DrawPanel />
+        <QueuePanel />
         <ReferenceManyField
           reference="orders"
           target="productId"

@@ -96,6 +96,7 @@ export class AdminOrderActionsService {
       size: input.size,
       profileId: input.profileId,
       promoCode: input.promoCode ?? undefined,
+      outsideWaitingRoom: true,
     })
     await auditLog.record({
       ...who,

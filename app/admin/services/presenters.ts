@@ -28,6 +28,9 @@ export function presentAdminProduct(product: Product) {
     activeOrders: count(product, 'active_orders'),
     // The console's form edits the mode under the name the API takes.
     releaseMode: product.releaseMode,
+    queueOpensAt: product.queueOpensAt?.toISO() ?? null,
+    queueMinutes: product.queueMinutes,
+    queueRatePerMinute: product.queueRatePerMinute,
     createdAt: product.createdAt.toISO(),
     updatedAt: product.updatedAt?.toISO() ?? null,
   }

@@ -72,6 +72,21 @@ export default class Product extends BaseModel {
   @column.dateTime()
   declare drawnAt: DateTime | null
 
+  /** A waiting room: slots go on sale at this time, and the line forms before it. */
+  @column.dateTime()
+  declare queueOpensAt: DateTime | null
+
+  /** How long before `queueOpensAt` the line forms; null: no waiting room. */
+  @column()
+  declare queueMinutes: number | null
+
+  /** How many customers the line lets through each minute. */
+  @column()
+  declare queueRatePerMinute: number | null
+
+  @column.dateTime()
+  declare queueOrderedAt: DateTime | null
+
   @column.dateTime({ autoCreate: true })
   declare createdAt: DateTime
 

@@ -42,6 +42,10 @@ export type ProductFields = {
   releaseMode?: ReleaseMode
   entryOpensAt?: DateTime | null
   entryClosesAt?: DateTime | null
+  /** A waiting room: the sale opens at `queueOpensAt`, the line forms `queueMinutes` before. */
+  queueOpensAt?: DateTime | null
+  queueMinutes?: number | null
+  queueRatePerMinute?: number | null
 }
 
 /** Stock taken is left out on purpose: after creation only orders move it. */
@@ -139,6 +143,33 @@ function checkEntryWindow(
   }
 }
 
+/** A waiting room needs its opening time and length together (and is for first-come drops). */
+function queueFields(
+  fields: Pick<
+    ProductFields,
+    'queueOpensAt' | 'queueMinutes' | 'queueRatePerMinute' | 'releaseMode'
+  >
+) {
+  const wanted = Boolean(fields.queueMinutes) || Boolean(fields.queueOpensAt)
+  if (!wanted) return { queueOpensAt: null, queueMinutes: null, queueRatePerMinute: null }
+  if (!fields.queueOpensAt || !fields.queueMinutes) {
+    const message =
+      'A waiting room needs the time the sale opens and how many minutes before it the line forms.'
+    throw AppError.unprocessable(message, {
+      [fields.queueOpensAt ? 'queueMinutes' : 'queueOpensAt']: message,
+    })
+  }
+  if (fields.releaseMode === 'draw') {
+    const message = 'A draw has no waiting room: its entries are already fair.'
+    throw AppError.unprocessable(message, { queueMinutes: message })
+  }
+  return {
+    queueOpensAt: fields.queueOpensAt,
+    queueMinutes: fields.queueMinutes,
+    queueRatePerMinute: fields.queueRatePerMinute ?? 60,
+  }
+}
+
 /** A draw's secret seed and its public commitment (SHA-256 of the seed, hex). */
 export function newDrawSeed() {
   const seed = randomBytes(32).toString('hex')
@@ -203,6 +234,7 @@ export class ProductAdminService {
       stockTaken,
       releaseAt: fields.releaseAt ?? null,
       ...this.drawFields(fields),
+      ...queueFields(fields),
     }
     const explicitSlug = fields.slug ? slugify(fields.slug) : null
     const base = explicitSlug ?? slugify(fields.title)
@@ -258,6 +290,26 @@ export class ProductAdminService {
       (changes.releaseMode !== undefined && changes.releaseMode !== product.releaseMode) ||
       !sameTime(changes.entryOpensAt, product.entryOpensAt) ||
       !sameTime(changes.entryClosesAt, product.entryClosesAt)
+    if (
+      changes.queueOpensAt !== undefined ||
+      changes.queueMinutes !== undefined ||
+      changes.queueRatePerMinute !== undefined
+    ) {
+      const queue = queueFields({
+        releaseMode: changes.releaseMode ?? product.releaseMode,
+        queueOpensAt:
+          changes.queueOpensAt === undefined ? product.queueOpensAt : changes.queueOpensAt,
+        queueMinutes:
+          changes.queueMinutes === undefined ? product.queueMinutes : changes.queueMinutes,
+        queueRatePerMinute:
+          changes.queueRatePerMinute === undefined
+            ? product.queueRatePerMinute
+            : changes.queueRatePerMinute,
+      })
+      row.queue_opens_at = queue.queueOpensAt ? sqlTime(queue.queueOpensAt.toLocal()) : null
+      row.queue_minutes = queue.queueMinutes
+      row.queue_rate_per_minute = queue.queueRatePerMinute
+    }
     if (drawChanged) {
       if (product.drawnAt) {
         const message = 'This draw has run: its mode and entry window can no longer change.'

@@ -34,6 +34,9 @@ function productPayload(row: Record<string, unknown>) {
     releaseMode: pick(row, 'releaseMode', 'mode'),
     entryOpensAt: pick(row, 'entryOpensAt'),
     entryClosesAt: pick(row, 'entryClosesAt'),
+    queueOpensAt: pick(row, 'queueOpensAt'),
+    queueMinutes: numeric(pick(row, 'queueMinutes')),
+    queueRatePerMinute: numeric(pick(row, 'queueRatePerMinute')),
   }
   return Object.fromEntries(Object.entries(payload).filter(([, value]) => value !== undefined))
 }

@@ -30,6 +30,9 @@ class ProductInput {
       releaseMode: data.releaseMode,
       entryOpensAt: data.entryOpensAt,
       entryClosesAt: data.entryClosesAt,
+      queueOpensAt: data.queueOpensAt,
+      queueMinutes: data.queueMinutes,
+      queueRatePerMinute: data.queueRatePerMinute,
     }
   }
 
@@ -52,6 +55,9 @@ class ProductInput {
       releaseMode: data.releaseMode,
       entryOpensAt: data.entryOpensAt,
       entryClosesAt: data.entryClosesAt,
+      queueOpensAt: data.queueOpensAt,
+      queueMinutes: data.queueMinutes,
+      queueRatePerMinute: data.queueRatePerMinute,
     }
     return Object.fromEntries(
       Object.entries(changes).filter(([, value]) => value !== undefined)

@@ -21,6 +21,14 @@ export function presentProduct(product: Product) {
     mode: product.releaseMode ?? 'first-come',
     entryOpensAt: product.entryOpensAt?.toISO() ?? null,
     entryClosesAt: product.entryClosesAt?.toISO() ?? null,
+    queue:
+      product.queueMinutes && product.queueOpensAt
+        ? {
+            opensAt: product.queueOpensAt.toISO(),
+            minutes: product.queueMinutes,
+            letThroughPerMinute: product.queueRatePerMinute ?? 60,
+          }
+        : null,
     // The commitment is public from the start; the seed only once the draw has run.
     draw:
       product.releaseMode === 'draw'

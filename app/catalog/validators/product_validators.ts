@@ -24,6 +24,9 @@ const messages = new SimpleMessagesProvider(
     releaseMode: 'Release mode',
     entryOpensAt: 'Entries open',
     entryClosesAt: 'Entries close',
+    queueOpensAt: 'Sale opens',
+    queueMinutes: 'Waiting room minutes',
+    queueRatePerMinute: 'Let through per minute',
   }
 )
 
@@ -56,6 +59,15 @@ const productFields = {
   releaseMode: vine.enum(RELEASE_MODES).optional(),
   entryOpensAt: dateTime().optional().nullable(),
   entryClosesAt: dateTime().optional().nullable(),
+  queueOpensAt: dateTime().optional().nullable(),
+  queueMinutes: vine
+    .number()
+    .withoutDecimals()
+    .min(1)
+    .max(24 * 60)
+    .optional()
+    .nullable(),
+  queueRatePerMinute: vine.number().withoutDecimals().min(1).max(100_000).optional().nullable(),
 }
 
 export const createProductValidator = vine.compile(
@@ -84,6 +96,15 @@ export const updateProductValidator = vine.compile(
     releaseMode: vine.enum(RELEASE_MODES).optional(),
     entryOpensAt: dateTime().optional().nullable(),
     entryClosesAt: dateTime().optional().nullable(),
+    queueOpensAt: dateTime().optional().nullable(),
+    queueMinutes: vine
+      .number()
+      .withoutDecimals()
+      .min(1)
+      .max(24 * 60)
+      .optional()
+      .nullable(),
+    queueRatePerMinute: vine.number().withoutDecimals().min(1).max(100_000).optional().nullable(),
   })
 )
 updateProductValidator.messagesProvider = messages

@@ -7,7 +7,7 @@ import { completeUserService } from '#checkout/services/complete_user_service'
 import { presentOrder } from '#orders/services/order_presenter'
 
 export default class CheckoutController {
-  /** POST /api/checkout/withprofile {productId, style, size, profileId, promoCode?, eCardCode?} */
+  /** POST /api/checkout/withprofile {productId, style, size, profileId, promoCode?, eCardCode?, queuePass?} */
   async withProfile({ auth, request, response }: HttpContext) {
     const user = auth.getUserOrFail()
     await this.limit(request.ip(), `customer-${user.uuid}`)
@@ -19,6 +19,7 @@ export default class CheckoutController {
       profileId: body.profileId,
       promoCode: body.promoCode,
       eCardCode: body.eCardCode,
+      queuePass: body.queuePass,
     })
     return response.created({ success: true, order: presentOrder(order) })
   }

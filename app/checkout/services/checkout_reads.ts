@@ -19,6 +19,8 @@ export type CheckoutProduct = Pick<
   entriesOpen: boolean
   entriesClosed: boolean
   entryClosesAt: string | null
+  /** A drop with a waiting room: whether its sale has opened; null without one. */
+  queueOpen: boolean | null
 }
 
 /** What a checkout reads of the customer's profile, as plain data. */
@@ -42,6 +44,7 @@ type Row = {
   entries_open: unknown
   entries_closed: unknown
   entry_closes_at: unknown
+  queue_open: unknown
   profile_public_id: string | null
   profile_name: string
   profile_email: string
@@ -58,6 +61,8 @@ const PRODUCT_AND_PROFILE = `SELECT p.id, p.title, p.price_cents, p.size_type, p
   p.avail, p.total_stock, p.stock_taken, (p.release_at IS NOT NULL AND p.release_at <= ?) AS released,
   p.release_mode, (p.entry_opens_at IS NOT NULL AND p.entry_opens_at <= ?) AS entries_open,
   (p.entry_closes_at IS NOT NULL AND p.entry_closes_at <= ?) AS entries_closed, p.entry_closes_at,
+  (CASE WHEN p.queue_minutes IS NULL OR p.queue_opens_at IS NULL THEN NULL
+    WHEN p.queue_opens_at <= ? THEN 1 ELSE 0 END) AS queue_open,
   f.public_id AS profile_public_id, f.profile_name, f.email AS profile_email,
   f.phone AS profile_phone, f.shipping AS profile_shipping, f.billing AS profile_billing,
   f.card_vault AS profile_card_vault
@@ -77,6 +82,7 @@ export async function readProductAndProfile(
   const publicId = typeof profileId === 'string' && profileId.length <= 64 ? profileId : null
   const now = sqlTime()
   const row = await session.first<Row>(PRODUCT_AND_PROFILE, [
+    now,
     now,
     now,
     now,
@@ -100,6 +106,10 @@ export async function readProductAndProfile(
     entriesOpen: booleanColumn.consume(row.entries_open),
     entriesClosed: booleanColumn.consume(row.entries_closed),
     entryClosesAt: sqlText(row.entry_closes_at),
+    queueOpen:
+      row.queue_open === null || row.queue_open === undefined
+        ? null
+        : booleanColumn.consume(row.queue_open),
   }
   const profile: CheckoutProfile | null =
     row.profile_public_id === null

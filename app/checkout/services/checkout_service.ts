@@ -23,6 +23,7 @@ import { slotStock } from '#catalog/services/slot_stock'
 import { jobs } from '#core/jobs/jobs'
 import { placeHoldJob } from '#payments/jobs/hold_jobs'
 import { drawEntries } from '#draws/services/draw_entries'
+import { waitingRoom } from '#draws/services/waiting_room'
 
 export const INSUFFICIENT_CHECKOUT_DATA = 'insufficient checkout data'
 export const CARD_CODE_REQUIRED = "Enter your card's security code to check out with this profile."
@@ -39,6 +40,10 @@ export type CheckoutRequest = {
   promoCode?: unknown
   /** The card's security code in the transport envelope, when the profile no longer keeps it. */
   eCardCode?: unknown
+  /** The waiting room's pass, for a drop that has one. */
+  queuePass?: unknown
+  /** An admin placing an order for a customer is not in the line (never set from a request). */
+  outsideWaitingRoom?: boolean
 }
 
 /** The sealed copy an order keeps, so release day works even if the profile changes later. */
@@ -120,6 +125,7 @@ export class CheckoutService {
       if (!product.isDraw && product.stockTaken >= product.totalStock) {
         throw soldOutSeen(product.id)
       }
+      if (!request.outsideWaitingRoom) waitingRoom.requirePass(product, user.id, request.queuePass)
       if (!profile) throw AppError.notFound(PROFILE_NOT_FOUND, 'profile_not_found')
       if (!(await cardOnFile(user))) {
         throw new AppError('Please add a card to your account before checking out.', {

@@ -383,6 +383,7 @@ test.group('Admin dashboard', (group) => {
     assert.equal(upcoming.fill, 0.75)
     assert.equal(upcoming.activeOrders, 2)
     assert.deepEqual(body.ordersByStatus, {
+      entered: 0,
       pending: 1,
       processing: 0,
       success: 2,

@@ -7,6 +7,7 @@ import type User from '#accounts/models/user'
 import { runCli } from '#tests/support/cli'
 import { customerWithCard, placeHolds, profileFor } from '#tests/helpers'
 import { DRAW_CARDS, drawProduct, drawProfileData, removeDraw } from '#tests/support/draws'
+import { sandboxSnapshot } from '#tests/support/release'
 
 test.group('CLI: draw:run and draw:verify', (group) => {
   group.each.setup(() => limiter.clear())
@@ -15,6 +16,7 @@ test.group('CLI: draw:run and draw:verify', (group) => {
     client,
     assert,
   }) => {
+    const restoreSandbox = await sandboxSnapshot()
     const product = await drawProduct({ totalStock: 2 })
     const users: User[] = []
     try {
@@ -66,6 +68,7 @@ test.group('CLI: draw:run and draw:verify', (group) => {
       assert.isFalse(tampered.json.commitmentMatches)
     } finally {
       await removeDraw(product, users)
+      await restoreSandbox()
     }
   }).timeout(180_000)
 })

@@ -4,6 +4,7 @@ import db from '@adonisjs/lucid/services/db'
 import type User from '#accounts/models/user'
 import { customerWithCard, profileFor } from '#tests/helpers'
 import { DRAW_CARDS, drawProduct, drawProfileData, removeDraw } from '#tests/support/draws'
+import { sandboxSnapshot } from '#tests/support/release'
 
 /*
 | Real concurrency, outside the global transaction (it would serialise the requests): a rush of
@@ -18,6 +19,7 @@ test.group('Draw entries under concurrency', (group) => {
     client,
     assert,
   }) => {
+    const restoreSandbox = await sandboxSnapshot()
     const product = await drawProduct({ totalStock: 5 })
     const users: User[] = []
     const attempts: { token: string; profileId: string; rule: string }[] = []
@@ -79,6 +81,7 @@ test.group('Draw entries under concurrency', (group) => {
       assert.lengthOf(orders, 3)
     } finally {
       await removeDraw(product, users)
+      await restoreSandbox()
     }
   }).timeout(120_000)
 })

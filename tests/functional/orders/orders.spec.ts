@@ -80,6 +80,7 @@ test.group('Customer orders', (group) => {
       'confirmationNumber',
       'hold',
       'fee',
+      'drawEntryId',
     ])
     const text = JSON.stringify(orders)
     assert.notInclude(text, '4242424242424242')

@@ -21,7 +21,15 @@ export type Product = {
   entryOpensAt?: string | null
   entryClosesAt?: string | null
   draw?: { commitment: string | null; drawnAt: string | null; seed: string | null } | null
+  /** A waiting room: the sale opens at `opensAt`, the line forms `minutes` before it. */
+  queue?: { opensAt: string; minutes: number; letThroughPerMinute: number } | null
 }
+
+/** GET|POST /api/products/:id/queue */
+export type LineStatus =
+  | { state: 'waiting'; opensAt: string; secondsLeft: number }
+  | { state: 'in_line'; place: number; ahead: number; letThroughPerMinute: number }
+  | { state: 'admitted'; place: number; pass: string; expiresAt: string }
 
 /** GET /api/products/:id/draw: what anyone may check of a draw. */
 export type DrawProof = {

@@ -12,6 +12,8 @@ export type CheckoutRequest = {
   promoCode?: string
   /** The card's security code, when the profile no longer keeps it (sent sealed). */
   cardCode?: string
+  /** The waiting room's pass, for a drop that has one. */
+  queuePass?: string
 }
 
 /**

@@ -19,6 +19,8 @@ import { useCheckout } from '../api/useCheckout'
 import { usePromoLookup } from '../api/usePromoLookup'
 import { CheckoutButton, type CheckoutPhase } from './CheckoutButton'
 import { DrawPanel } from './DrawPanel'
+import { WaitingRoomPanel } from './WaitingRoomPanel'
+import { useWaitingRoom } from '../api/useWaitingRoom'
 
 const AFTER_SUCCESS_MS = 2000
 const AFTER_ERROR_MS = 3000
@@ -27,6 +29,8 @@ export function ProductPage() {
   const { id } = useParams()
   const navigate = useNavigate()
   const product = useProduct(id)
+  const hasWaitingRoom = Boolean(product.data?.queue)
+  const line = useWaitingRoom(product.data?.productId, hasWaitingRoom)
   const catalogue = useProducts()
   const info = useUserInfo()
   const profiles = useProfiles()
@@ -138,6 +142,7 @@ export function ProductPage() {
         profileId,
         ...(promo ? { promoCode: promo.code } : {}),
         ...(needsCardCode ? { cardCode } : {}),
+        ...(line.status?.state === 'admitted' ? { queuePass: line.status.pass } : {}),
       })
       setCardCode('')
       setPhase('secured')
@@ -341,7 +346,15 @@ export function ProductPage() {
                 }}
               />
             ) : null}
-            {soldOut || entriesClosed || entriesNotOpen ? (
+            {hasWaitingRoom && !soldOut && line.status?.state !== 'admitted' ? (
+              <WaitingRoomPanel
+                product={item}
+                status={line.status}
+                error={line.error}
+                joined={line.joined}
+                onJoin={() => void line.join()}
+              />
+            ) : soldOut || entriesClosed || entriesNotOpen ? (
               <button type="button" className="btn btn--secondary btn--block" disabled>
                 {soldOut ? 'Sold out' : entriesClosed ? 'Entries closed' : 'Entries not open yet'}
               </button>

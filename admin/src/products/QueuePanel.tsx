@@ -1,0 +1,53 @@
+import { useEffect, useState } from 'react'
+import { Box, Stack, Typography } from '@mui/material'
+import { useRecordContext, useTranslate } from 'react-admin'
+import { httpClient } from '../http'
+import { API_URL } from '../dataProvider'
+
+type Figures = {
+  opensAt: string
+  minutes: number
+  letThroughPerMinute: number
+  inLine: number
+  letThrough: number
+  waiting: number
+}
+
+/** The waiting room of a first-come drop: people in line, let through, and the pace. */
+export function QueuePanel() {
+  const record = useRecordContext()
+  const translate = useTranslate()
+  const [figures, setFigures] = useState<Figures | null>(null)
+  useEffect(() => {
+    if (!record?.queue) return
+    const load = () =>
+      httpClient(`${API_URL}/waiting-rooms/${record.id}`)
+        .then(({ json }) => setFigures(json as Figures))
+        .catch(() => setFigures(null))
+    void load()
+    const timer = setInterval(load, 5000)
+    return () => clearInterval(timer)
+  }, [record?.id, record?.queue])
+  if (!record?.queue || !figures) return null
+  return (
+    <Box sx={{ my: 2 }} data-testid="queue-panel">
+      <Typography variant="h6">{translate('dropslot.products.queue_title')}</Typography>
+      <Stack spacing={0.5}>
+        <Typography>
+          {translate('dropslot.products.queue_opens', {
+            time: new Date(figures.opensAt).toLocaleString(),
+            minutes: figures.minutes,
+          })}
+        </Typography>
+        <Typography>
+          {translate('dropslot.products.queue_figures', {
+            inLine: figures.inLine,
+            letThrough: figures.letThrough,
+            waiting: figures.waiting,
+            rate: figures.letThroughPerMinute,
+          })}
+        </Typography>
+      </Stack>
+    </Box>
+  )
+}

@@ -1,0 +1,19 @@
+import type { HttpContext } from '@adonisjs/core/http'
+import { waitingRoom } from '#draws/services/waiting_room'
+
+export default class WaitingRoomsController {
+  /** POST /api/products/:id/queue: join the line of a drop with a waiting room. */
+  async join({ auth, params }: HttpContext) {
+    return waitingRoom.join(Number(params.id), auth.getUserOrFail().id)
+  }
+
+  /** GET /api/products/:id/queue: the countdown, the customer's place, or their pass. */
+  async status({ auth, params }: HttpContext) {
+    return waitingRoom.status(Number(params.id), auth.getUserOrFail().id)
+  }
+
+  /** GET /api/admin/waiting-rooms/:id: people in line, let through, the rate. */
+  async show({ params }: HttpContext) {
+    return waitingRoom.figures(Number(params.id))
+  }
+}

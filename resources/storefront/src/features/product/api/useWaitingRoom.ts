@@ -1,0 +1,42 @@
+import { useCallback, useEffect, useState } from 'react'
+import { api, ApiError } from '../../../shared/api/client'
+import type { LineStatus } from '../../../shared/api/types'
+
+const POLL_MS = 3000
+
+/**
+ * POST /api/products/:id/queue to join, then GET the same every few seconds: the countdown, the
+ * place in line as it moves, and finally the pass the checkout sends.
+ */
+export function useWaitingRoom(productId: number | undefined, enabled: boolean) {
+  const [status, setStatus] = useState<LineStatus | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  const [joined, setJoined] = useState(false)
+
+  const join = useCallback(async () => {
+    if (!productId) return
+    setError(null)
+    try {
+      setStatus(
+        await api<LineStatus>(`/api/products/${productId}/queue`, { method: 'POST', auth: true })
+      )
+      setJoined(true)
+    } catch (failure) {
+      setError(failure instanceof ApiError ? failure.message : 'Could not join the line.')
+    }
+  }, [productId])
+
+  useEffect(() => {
+    if (!enabled || !joined || !productId || status?.state === 'admitted') return
+    const timer = setInterval(() => {
+      api<LineStatus>(`/api/products/${productId}/queue`, { auth: true })
+        .then(setStatus)
+        .catch((failure) =>
+          setError(failure instanceof ApiError ? failure.message : 'Could not reach the line.')
+        )
+    }, POLL_MS)
+    return () => clearInterval(timer)
+  }, [enabled, joined, productId, status?.state])
+
+  return { status, error, joined, join }
+}

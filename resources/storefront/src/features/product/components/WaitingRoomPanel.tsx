@@ -1,0 +1,80 @@
+import type { LineStatus, Product } from '../../../shared/api/types'
+import { Button } from '../../../shared/ui/Button'
+
+const ordinal = (value: number) => {
+  const tens = value % 100
+  const suffix =
+    tens >= 11 && tens <= 13
+      ? 'th'
+      : (({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[value % 10] ?? 'th')
+  return `${value.toLocaleString('en-US')}${suffix}`
+}
+
+const clock = (seconds: number) => {
+  const minutes = Math.floor(seconds / 60)
+  return `${minutes}:${String(seconds % 60).padStart(2, '0')}`
+}
+
+/** The waiting room of a first-come drop: join, wait for the opening, then move up the line. */
+export function WaitingRoomPanel({
+  product,
+  status,
+  error,
+  joined,
+  onJoin,
+}: {
+  product: Product
+  status: LineStatus | null
+  error: string | null
+  joined: boolean
+  onJoin: () => void
+}) {
+  const queue = product.queue!
+  return (
+    <div className="info-box waiting-room" aria-live="polite">
+      <h2>Waiting room</h2>
+      {!joined ? (
+        <>
+          <p>
+            Slots go on sale{' '}
+            {new Date(queue.opensAt).toLocaleString(undefined, {
+              hour: 'numeric',
+              minute: '2-digit',
+              timeZoneName: 'short',
+            })}
+            . Everyone who joins in the {queue.minutes} minutes before gets a random place in line
+            when the sale opens, so arriving earlier gives no advantage.
+          </p>
+          <Button block onClick={onJoin}>
+            Join the line
+          </Button>
+        </>
+      ) : status?.state === 'waiting' ? (
+        <p className="waiting-room__status">
+          You are in. The sale opens in <strong>{clock(status.secondsLeft)}</strong>; your place is
+          drawn then.
+        </p>
+      ) : status?.state === 'in_line' ? (
+        <p className="waiting-room__status">
+          You are <strong>{ordinal(status.place)}</strong> in line (
+          {status.ahead.toLocaleString('en-US')} ahead of you; {status.letThroughPerMinute} let
+          through each minute).
+        </p>
+      ) : status?.state === 'admitted' ? (
+        <p className="waiting-room__status">
+          It is your turn: check out before{' '}
+          {new Date(status.expiresAt).toLocaleTimeString(undefined, {
+            hour: 'numeric',
+            minute: '2-digit',
+          })}
+          .
+        </p>
+      ) : null}
+      {error ? (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  )
+}
