@@ -4,7 +4,15 @@ import Product from '#catalog/models/product'
 import { DEMO_PRODUCTS } from '#database/seeders/demo_seeder'
 import { UserFactory } from '#database/factories/user_factory'
 import EmailMessage from '#notifications/models/email_message'
-import { PHONE, servePolicyFor, uniqueEmail, useBrowser, waitUntil } from './helpers.js'
+import {
+  PHONE,
+  readyCustomer,
+  servePolicyFor,
+  signInAs,
+  uniqueEmail,
+  useBrowser,
+  waitUntil,
+} from './helpers.js'
 
 const titlesIn = async (page: import('playwright-core').Page) =>
   page.locator('[data-testid="product-grid"] .product-card__title').allTextContents()
@@ -20,9 +28,27 @@ test.group('Storefront: home, shop and public pages', (group) => {
     assert.equal(await page.locator('.carousel__dot').count(), 3)
     assert.equal(await page.getByRole('button', { name: /next|previous/i }).count(), 0)
 
-    const latest = await Product.query().where('avail', true).orderBy('id', 'desc').first()
+    // Drops first: the next three that can still be bought or entered, soonest release first.
+    const now = Date.now()
+    const byRelease = await Product.query()
+      .where('avail', true)
+      .orderBy('release_at', 'asc')
+      .orderBy('id', 'asc')
+    const next = byRelease.filter(
+      (product) =>
+        product.releaseAt !== null &&
+        product.releaseAt.toMillis() > now &&
+        (product.releaseMode === 'draw'
+          ? !product.entryClosesAt || product.entryClosesAt.toMillis() > now
+          : product.stockTaken < product.totalStock)
+    )
+    const latest = next[0]
     const active = page.locator('.carousel__slide.is-active h2')
-    assert.equal(await active.textContent(), latest!.title)
+    assert.equal(await active.textContent(), latest.title)
+    assert.deepEqual(
+      await page.locator('.carousel__slide h2').allTextContents(),
+      next.slice(0, 3).map((product) => product.title)
+    )
     await page.locator('.carousel__dot').nth(2).click()
     assert.notEqual(
       await page.locator('.carousel__slide.is-active h2').textContent(),
@@ -59,16 +85,13 @@ test.group('Storefront: home, shop and public pages', (group) => {
     )
     assert.isTrue(await page.locator('main').getByRole('link', { name: 'Signup' }).isVisible())
 
+    const tagged = (brand: string) =>
+      available.filter((p) => p.tags.split(',').includes(brand)).map((p) => p.title)
     await page.getByRole('button', { name: 'Kith', exact: true }).click()
-    const kith = DEMO_PRODUCTS.filter((p) => p.tags.split(',').includes('kith')).map((p) => p.title)
-    assert.sameMembers(await titlesIn(page), kith)
+    assert.sameMembers(await titlesIn(page), tagged('kith'))
 
     await page.getByRole('button', { name: 'Shopify', exact: true }).click()
-    const shopify = DEMO_PRODUCTS.filter((p) => p.tags.split(',').includes('shopify'))
-    assert.sameMembers(
-      await titlesIn(page),
-      shopify.map((p) => p.title)
-    )
+    assert.sameMembers(await titlesIn(page), tagged('shopify'))
     const href = await page.locator('.product-card').first().getAttribute('href')
     assert.match(href!, /^\/product\/\d+$/)
   })
@@ -79,7 +102,8 @@ test.group('Storefront: home, shop and public pages', (group) => {
     await page.locator('.product-grid.is-revealed').waitFor()
     assert.isFalse(await page.getByRole('button', { name: 'Nike', exact: true }).isVisible())
     await page.getByLabel('Brand', { exact: true }).selectOption('nike')
-    const nike = DEMO_PRODUCTS.filter((p) => p.tags.split(',').includes('nike')).map((p) => p.title)
+    const available = await Product.query().where('avail', true)
+    const nike = available.filter((p) => p.tags.split(',').includes('nike')).map((p) => p.title)
     assert.sameMembers(await titlesIn(page), nike)
   })
 
@@ -211,5 +235,41 @@ test.group('Storefront: home, shop and public pages', (group) => {
     await page.getByLabel('Password').fill('a-brand-new-password')
     await page.getByRole('button', { name: 'Log in' }).click()
     await page.waitForURL('**/shop')
+  })
+  test('drops first: open and upcoming lead with countdowns; sold out and released come last, labelled', async ({
+    assert,
+  }) => {
+    const page = await browser.newPage()
+    await page.goto('/shop')
+    await page.locator('.product-grid.is-revealed').waitFor()
+    const states = await page
+      .locator('.product-card')
+      .evaluateAll((cards) => cards.map((card) => card.getAttribute('data-state')))
+    const rank = (state: string | null) =>
+      state === 'open' || state === 'upcoming' ? 0 : state === 'released' ? 2 : 1
+    assert.deepEqual(
+      states.map(rank),
+      [...states.map(rank)].sort((a, b) => a - b),
+      `cards in drop order: ${states.join(', ')}`
+    )
+    assert.equal(states.at(-1), 'released')
+    const first = page.locator('.product-card').first()
+    assert.match(
+      (await first.locator('.product-card__countdown').textContent()) ?? '',
+      /^(\d+d )?\d\d:\d\d:\d\d$/
+    )
+    assert.match((await first.textContent()) ?? '', /\d+ of \d+ left|slots by draw/)
+    assert.include(await first.locator('.product-card__zone').textContent(), 'New York')
+    const released = page.locator('.product-card[data-state="released"]').first()
+    assert.include(await released.locator('.badge').textContent(), 'Released')
+    const releasedHref = await released.getAttribute('href')
+
+    // The released product's button says why before anyone clicks.
+    const { user } = await readyCustomer()
+    await signInAs(page, user)
+    await page.goto(releasedHref!)
+    const button = page.getByRole('button', { name: 'Released: slots are no longer sold' })
+    await button.waitFor()
+    assert.isTrue(await button.isDisabled())
   })
 })

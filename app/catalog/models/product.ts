@@ -51,6 +51,10 @@ export default class Product extends BaseModel {
   @column.dateTime()
   declare releaseAt: DateTime | null
 
+  /** The IANA time zone the release is announced in. */
+  @column()
+  declare releaseTimeZone: string
+
   /** 'first-come' (the rush) or 'draw' (entries, then a verifiable draw). */
   @column()
   declare releaseMode: ReleaseMode

@@ -18,6 +18,7 @@ export function presentProduct(product: Product) {
     totalStock: product.totalStock,
     stockTaken: product.stockTaken,
     releaseAt: product.releaseAt?.toISO() ?? null,
+    releaseTimeZone: product.releaseTimeZone ?? 'America/New_York',
     mode: product.releaseMode ?? 'first-come',
     entryOpensAt: product.entryOpensAt?.toISO() ?? null,
     entryClosesAt: product.entryClosesAt?.toISO() ?? null,

@@ -16,6 +16,8 @@ export type Product = {
   totalStock: number
   stockTaken: number
   releaseAt: string | null
+  /** The IANA zone the release is announced in, e.g. America/New_York. */
+  releaseTimeZone?: string
   /** 'draw': the Checkout button enters a draw, decided verifiably when entries close. */
   mode?: 'first-come' | 'draw'
   entryOpensAt?: string | null

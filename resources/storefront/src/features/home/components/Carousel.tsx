@@ -3,6 +3,7 @@ import { Link } from 'react-router-dom'
 import type { Product } from '../../../shared/api/types'
 import { ProductImage } from '../../../shared/ui/ProductImage'
 import { brandOf, money, releaseLabel } from '../../../shared/lib/format'
+import { countdown, releaseTimes, useNow } from '../../../shared/lib/drops'
 
 const INTERVAL_MS = 6000
 
@@ -11,6 +12,7 @@ export function Carousel({ products }: { products: Product[] }) {
   const [index, setIndex] = useState(0)
   const [paused, setPaused] = useState(false)
   const count = products.length
+  const now = useNow()
 
   useEffect(() => {
     if (paused || count < 2 || window.matchMedia('(prefers-reduced-motion: reduce)').matches) return
@@ -51,12 +53,22 @@ export function Carousel({ products }: { products: Product[] }) {
               </div>
               <div className="carousel__copy">
                 <p className="eyebrow">
-                  {brandOf(product.tags)} · {releaseLabel(product.releaseAt)}
+                  {brandOf(product.tags)} ·{' '}
+                  {releaseTimes(product)
+                    ? `${releaseTimes(product)!.local} · ${releaseTimes(product)!.release}`
+                    : releaseLabel(product.releaseAt)}
                 </p>
                 <h2>{product.productTitle}</h2>
                 <p className="carousel__meta">
                   <strong>{money(product.price)}</strong> slot fee ·{' '}
-                  {left > 0 ? `${left} slots left` : 'Sold out'}
+                  {product.mode === 'draw'
+                    ? `${product.totalStock} slots by draw`
+                    : left > 0
+                      ? `${left} of ${product.totalStock} left`
+                      : 'Sold out'}
+                  {countdown(product.releaseAt, now) ? (
+                    <> · drops in {countdown(product.releaseAt, now)}</>
+                  ) : null}
                 </p>
                 <Link to={target} className="btn btn--accent">
                   {left > 0 ? 'Secure a slot' : 'View drop'}

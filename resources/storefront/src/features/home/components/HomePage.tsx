@@ -6,6 +6,7 @@ import { IconBolt, IconShield, IconClock } from '../../../shared/ui/icons'
 import { useSession } from '../../../shared/session/session'
 import { Carousel } from './Carousel'
 import { Newsletter } from './Newsletter'
+import { dropState, sortDrops } from '../../../shared/lib/drops'
 
 const QUOTES = [
   {
@@ -30,7 +31,10 @@ export function HomePage() {
   const user = useSession()
   // A page that signs the customer out (account deletion) says what happened here.
   const notice = (useLocation().state as { notice?: string } | null)?.notice
-  const latest = [...(products.data ?? [])].sort((a, b) => b.productId - a.productId).slice(0, 3)
+  // The next three drops that can still be bought or entered, soonest first.
+  const latest = sortDrops(products.data ?? [])
+    .filter((product) => ['open', 'upcoming'].includes(dropState(product)))
+    .slice(0, 3)
   const slides = latest.length ? latest : products.loading ? [] : FALLBACK_PRODUCTS
 
   return (

@@ -19,6 +19,7 @@ import { useCheckout } from '../api/useCheckout'
 import { usePromoLookup } from '../api/usePromoLookup'
 import { CheckoutButton, type CheckoutPhase } from './CheckoutButton'
 import { DrawPanel } from './DrawPanel'
+import { releaseTimes } from '../../../shared/lib/drops'
 import { WaitingRoomPanel } from './WaitingRoomPanel'
 import { useWaitingRoom } from '../api/useWaitingRoom'
 
@@ -111,6 +112,7 @@ export function ProductPage() {
   const entriesNotOpen =
     isDraw && item.entryOpensAt ? new Date(item.entryOpensAt).getTime() > Date.now() : false
   const soldOut = !isDraw && left === 0
+  const released = item.releaseAt ? new Date(item.releaseAt).getTime() <= Date.now() : false
   const chosenProfile = profiles.data?.find((p) => p.profileId === profileId)
   const needsCardCode = cardCodeAsked || chosenProfile?.card.codeKept === false
   const finalPrice = promo ? promoPrice(item.price, promo.percent) : item.price
@@ -209,6 +211,11 @@ export function ProductPage() {
           <p className="eyebrow">
             {brandOf(item.tags)} · {releaseLabel(item.releaseAt)}
           </p>
+          {releaseTimes(item) ? (
+            <p className="product__zones">
+              Your time: {releaseTimes(item)!.local} · Release time: {releaseTimes(item)!.release}
+            </p>
+          ) : null}
           <h1 className="product__title">{item.productTitle}</h1>
           <p
             className="product__price"
@@ -346,7 +353,7 @@ export function ProductPage() {
                 }}
               />
             ) : null}
-            {hasWaitingRoom && !soldOut && line.status?.state !== 'admitted' ? (
+            {hasWaitingRoom && !soldOut && !released && line.status?.state !== 'admitted' ? (
               <WaitingRoomPanel
                 product={item}
                 status={line.status}
@@ -354,9 +361,15 @@ export function ProductPage() {
                 joined={line.joined}
                 onJoin={() => void line.join()}
               />
-            ) : soldOut || entriesClosed || entriesNotOpen ? (
+            ) : released || soldOut || entriesClosed || entriesNotOpen ? (
               <button type="button" className="btn btn--secondary btn--block" disabled>
-                {soldOut ? 'Sold out' : entriesClosed ? 'Entries closed' : 'Entries not open yet'}
+                {released
+                  ? 'Released: slots are no longer sold'
+                  : soldOut
+                    ? 'Sold out'
+                    : entriesClosed
+                      ? 'Entries closed'
+                      : 'Entries not open yet'}
               </button>
             ) : (
               <CheckoutButton

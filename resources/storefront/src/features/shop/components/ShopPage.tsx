@@ -5,6 +5,7 @@ import { useSession } from '../../../shared/session/session'
 import { ProductCard } from '../../../shared/ui/ProductCard'
 import { SelectField } from '../../../shared/ui/Field'
 import { BRANDS } from '@shared/vocabulary'
+import { sortDrops } from '../../../shared/lib/drops'
 
 const BRAND_FILTERS = [{ value: 'all', label: 'All' }, ...BRANDS]
 
@@ -35,13 +36,15 @@ export function ShopPage() {
     if (products.error) console.error('Could not load products', products.error)
   }, [products.error])
 
-  const visible = (products.data ?? []).filter((product) => matchesBrand(product.tags, brand))
+  const visible = sortDrops(products.data ?? []).filter((product) =>
+    matchesBrand(product.tags, brand)
+  )
 
   return (
     <div className="container shop">
       <div className="page-heading">
         <div>
-          <p className="eyebrow">Upcoming and recent releases</p>
+          <p className="eyebrow">Open and upcoming drops first, soonest first</p>
           <h1>Shop the drops</h1>
         </div>
         {user ? (
