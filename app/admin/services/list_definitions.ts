@@ -21,6 +21,7 @@ import { FEE_DUE_STATUSES } from '#admin/services/presenters'
 */
 
 import { ORDER_STATUSES } from '#shared/vocabulary'
+import { orderIdOfNumber } from '#orders/services/order_numbers'
 
 export { ORDER_STATUSES }
 
@@ -102,7 +103,10 @@ export const orderList: ListDefinition = {
   },
   defaultSort: ['orderDate', 'desc'],
   search: (query, term) => {
+    // A customer quoting their confirmation number (DS-7K3Q9X) finds their order.
+    const quoted = orderIdOfNumber(term)
     query.where((group) => {
+      if (quoted !== null) group.orWhere('orders.id', quoted)
       group
         .orWhere((inner) => whereContains(inner, 'email', term))
         .orWhere((inner) => whereContains(inner, 'name', term))

@@ -3,6 +3,7 @@ import { notifications } from '#notifications/services/notification_service'
 import { templates, markAsResend, type RenderedEmail } from '#notifications/templates'
 import { AppError } from '#core/exceptions/app_error'
 import { customerReason } from '#orders/services/failure_reasons'
+import { orderNumber } from '#orders/services/order_numbers'
 import type { DriverSession } from '#core/services/driver_session'
 
 /** What the receipt of a new order needs (the checkout has it before the order is a model). */
@@ -36,7 +37,7 @@ function keyOf(order: Pick<Order, 'id' | 'holdRound'>, kind: string) {
 export class OrderEmails {
   /** The message that describes the order as it is now, or null when there is none to send. */
   current(order: Order): Rendered | null {
-    const base = { productTitle: order.productTitle, orderId: order.publicId }
+    const base = { productTitle: order.productTitle, orderId: orderNumber(order.id) }
     if (order.status === 'success') {
       if (order.feeStatus === 'failed' || order.feeStatus === 'requires_action') {
         return {
@@ -103,7 +104,7 @@ export class OrderEmails {
         template: 'order_received',
         message: templates.orderReceived({
           productTitle: order.productTitle,
-          orderId: order.publicId,
+          orderId: orderNumber(order.id),
           size: order.size,
           style: order.style,
           priceCents: order.priceCents,
@@ -129,7 +130,7 @@ export class OrderEmails {
         template: 'draw_entered',
         message: templates.drawEntered({
           productTitle: order.productTitle,
-          orderId: order.publicId,
+          orderId: orderNumber(order.id),
           entryId: entry.entryId,
           closesAt: entry.closesAt,
           holdCents: order.holdAmountCents,
@@ -144,7 +145,7 @@ export class OrderEmails {
 
   /** The draw's result for one entry: once per order. */
   async sendDrawResult(order: Order, entryId: string, won: boolean) {
-    const details = { productTitle: order.productTitle, orderId: order.publicId, entryId }
+    const details = { productTitle: order.productTitle, orderId: orderNumber(order.id), entryId }
     return won
       ? this.sendOnce(order, 'draw_won', `order:${order.id}:draw-won`, templates.drawWon(details))
       : this.sendOnce(
@@ -161,7 +162,11 @@ export class OrderEmails {
       order,
       'hold_declined',
       `order:${order.id}:hold-declined`,
-      templates.holdDeclined({ productTitle: order.productTitle, orderId: order.publicId, reason })
+      templates.holdDeclined({
+        productTitle: order.productTitle,
+        orderId: orderNumber(order.id),
+        reason,
+      })
     )
   }
 
@@ -173,7 +178,7 @@ export class OrderEmails {
       `order:${order.id}:fee-declined:${attempt}`,
       templates.feeDeclined({
         productTitle: order.productTitle,
-        orderId: order.publicId,
+        orderId: orderNumber(order.id),
         amountCents: order.priceCents,
         reason,
       })
@@ -210,7 +215,7 @@ export class OrderEmails {
       `${refundKey}:email`,
       templates.feeRefunded({
         productTitle: order.productTitle,
-        orderId: order.publicId,
+        orderId: orderNumber(order.id),
         amountCents,
         totalRefundedCents: order.refundedCents,
         feeCents: order.priceCents,
@@ -226,7 +231,7 @@ export class OrderEmails {
       `order:${order.id}:fee-waived`,
       templates.feeWaived({
         productTitle: order.productTitle,
-        orderId: order.publicId,
+        orderId: orderNumber(order.id),
         amountCents: order.priceCents,
       })
     )
@@ -240,7 +245,7 @@ export class OrderEmails {
       keyOf(order, 'retried'),
       templates.orderRetried({
         productTitle: order.productTitle,
-        orderId: order.publicId,
+        orderId: orderNumber(order.id),
         holdCents: order.holdAmountCents,
       })
     )
@@ -254,7 +259,7 @@ export class OrderEmails {
       keyOf(order, 'corrected'),
       templates.orderCorrected({
         productTitle: order.productTitle,
-        orderId: order.publicId,
+        orderId: orderNumber(order.id),
         reason: customerReason(order.failCode),
         refundedCents: order.refundedCents,
       })

@@ -1,9 +1,11 @@
 import { customerReason } from '#orders/services/failure_reasons'
 import type Order from '#orders/models/order'
+import { orderNumber } from '#orders/services/order_numbers'
 
 /** What an order shows its customer: a stored Order, or a just-opened one (OrderLifecycle.open). */
 export type PresentableOrder = Pick<
   Order,
+  | 'id'
   | 'publicId'
   | 'productId'
   | 'productTitle'
@@ -39,6 +41,8 @@ export type PresentableOrder = Pick<
 export function presentOrder(order: PresentableOrder) {
   return {
     orderId: order.publicId,
+    /** The short confirmation number customers read and quote (`DS-7K3Q9X`). */
+    orderNumber: orderNumber(order.id),
     productId: order.productId,
     productTitle: order.productTitle,
     price: order.priceCents / 100,

@@ -6,6 +6,7 @@ import { ProductFactory } from '#database/factories/product_factory'
 import { UserFactory } from '#database/factories/user_factory'
 import { notifications } from '#notifications/services/notification_service'
 import { auditLog } from '#core/services/audit_log_service'
+import { orderNumber } from '#orders/services/order_numbers'
 import { makeOrder } from './fixtures.js'
 
 const q = (value: unknown) => encodeURIComponent(JSON.stringify(value))
@@ -71,6 +72,15 @@ test.group('Admin orders (read side)', (group) => {
     assert.include(
       byOrderId.body().map((row: { id: string }) => row.id),
       mine.publicId
+    )
+
+    // The confirmation number the customer quotes, in any case.
+    const byNumber = await client
+      .get(`/api/admin/orders?filter=${q({ q: orderNumber(mine.id).toLowerCase() })}`)
+      .bearerToken(token)
+    assert.deepEqual(
+      byNumber.body().map((row: { id: string }) => row.id),
+      [mine.publicId]
     )
 
     const byCustomer = await client

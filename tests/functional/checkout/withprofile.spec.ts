@@ -58,7 +58,8 @@ test.group('Checkout with a profile', (group) => {
     assert.equal(product.stockTaken, 4)
     const email = await EmailMessage.query().where('template', 'order_received').firstOrFail()
     assert.equal(email.toAddress, user.email)
-    assert.include(email.textBody, order.orderId)
+    assert.include(email.textBody, order.orderNumber)
+    assert.notInclude(email.textBody, order.orderId)
   })
 
   test('keeps a sealed copy of the profile that outlives edits and deletion', async ({

@@ -62,6 +62,7 @@ test.group('Customer orders', (group) => {
     assert.match(orders[1].orderDate, /^2026-01-01T/)
     assert.sameMembers(Object.keys(orders[0]), [
       'orderId',
+      'orderNumber',
       'productId',
       'productTitle',
       'price',

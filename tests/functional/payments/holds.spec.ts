@@ -10,6 +10,7 @@ import { gateway, useGateway } from '#payments/services/gateway'
 import { holdWorker } from '#payments/services/hold_worker'
 import { ledger } from '#payments/services/ledger'
 import { keysOf, paymentKeys } from '#payments/services/payment_service'
+import { orderNumber } from '#orders/services/order_numbers'
 import { orderSettlement } from '#payments/services/order_settlement'
 import { pendingOrder, placeHolds, saveCardFor, TEST_CARDS } from '#tests/helpers'
 
@@ -79,7 +80,8 @@ test.group('The $1.00 hold', (group) => {
       .firstOrFail()
     assert.equal(email.toAddress, user.email)
     assert.include(email.textBody, 'Your card was declined.')
-    assert.include(email.textBody, order.publicId)
+    assert.include(email.textBody, orderNumber(order.id))
+    assert.notInclude(email.textBody, order.publicId)
 
     const entry = await ledger.find(paymentKeys.hold(order))
     assert.equal(entry!.status, 'failed')

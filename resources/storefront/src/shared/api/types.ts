@@ -104,6 +104,8 @@ export type OrderStatus = 'entered' | 'pending' | 'processing' | 'success' | 'fa
 
 export type Order = {
   orderId: string
+  /** The short confirmation number (`DS-7K3Q9X`) shown to the customer and in every e-mail. */
+  orderNumber?: string
   productId: number
   productTitle: string
   price: number

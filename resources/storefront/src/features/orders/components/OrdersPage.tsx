@@ -97,7 +97,7 @@ export function OrdersPage() {
                   </div>
                   <div>
                     <dt>Order #</dt>
-                    <dd className="mono">{order.orderId}</dd>
+                    <dd className="mono">{order.orderNumber ?? order.orderId}</dd>
                   </div>
                   {order.drawEntryId ? (
                     <div>

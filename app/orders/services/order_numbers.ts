@@ -1,0 +1,67 @@
+import { createHmac } from 'node:crypto'
+import paymentsConfig from '#config/payments'
+
+/*
+| The short confirmation number a customer reads (`DS-7K3Q9X`), made from the order's id by a
+| keyed permutation: unique because the id is (two orders can never share a number, no column or
+| index needed), not sequential to the eye (a customer cannot count our orders), and reversible
+| for support. The key is this install's INSTALLATION_ID, which never changes once used, so a
+| number never changes either. Crockford's base32: no I, L, O or U to misread.
+*/
+
+const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ'
+const HALF_BITS = 15
+const HALF_MASK = (1 << HALF_BITS) - 1
+const ROUNDS = 4
+/** Six characters: 30 bits, a billion orders before a number grows a seventh character. */
+const DOMAIN = 2 ** (2 * HALF_BITS)
+
+let keys: number[] | null = null
+function roundKeys() {
+  keys ??= Array.from({ length: ROUNDS }, (_, round) =>
+    createHmac('sha256', `dropslot:order-number:${paymentsConfig.installationId}`)
+      .update(String(round))
+      .digest()
+      .readUInt32BE(0)
+  )
+  return keys
+}
+
+function roundFunction(half: number, key: number) {
+  return createHmac('sha256', String(key)).update(String(half)).digest().readUInt16BE(0) & HALF_MASK
+}
+
+function permute(value: number, inverse: boolean) {
+  let left = Math.floor(value / (HALF_MASK + 1))
+  let right = value & HALF_MASK
+  const order = inverse ? [...roundKeys()].reverse() : roundKeys()
+  for (const key of order) {
+    if (inverse) [left, right] = [right ^ roundFunction(left, key), left]
+    else [left, right] = [right, left ^ roundFunction(right, key)]
+  }
+  return left * (HALF_MASK + 1) + right
+}
+
+function encode(value: number, length: number) {
+  let text = ''
+  for (let index = 0; index < length; index++) {
+    text = ALPHABET[value % 32] + text
+    value = Math.floor(value / 32)
+  }
+  return text
+}
+
+/** The order's confirmation number, e.g. `DS-7K3Q9X`. */
+export function orderNumber(orderId: number): string {
+  if (orderId >= DOMAIN) return `DS-${encode(orderId, 8)}`
+  return `DS-${encode(permute(orderId, false), 6)}`
+}
+
+/** The order id behind a confirmation number (any case, with or without `DS-`), or null. */
+export function orderIdOfNumber(number: string): number | null {
+  const code = number.trim().toUpperCase().replace(/^DS-?/, '')
+  if (!/^[0-9A-HJKMNP-TV-Z]{6}$/.test(code)) return null
+  let value = 0
+  for (const char of code) value = value * 32 + ALPHABET.indexOf(char)
+  return permute(value, true)
+}
