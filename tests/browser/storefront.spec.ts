@@ -272,4 +272,12 @@ test.group('Storefront: home, shop and public pages', (group) => {
     await button.waitFor()
     assert.isTrue(await button.isDisabled())
   })
+  test('every testimonial is shown once', async ({ assert }) => {
+    const page = await browser.newPage()
+    await page.goto('/testimonials')
+    await page.locator('.quote-card').first().waitFor()
+    const quotes = await page.locator('.quote-card blockquote').allTextContents()
+    assert.isAbove(quotes.length, 3)
+    assert.lengthOf(new Set(quotes), quotes.length)
+  })
 })

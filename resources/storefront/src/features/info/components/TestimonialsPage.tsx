@@ -49,7 +49,7 @@ export function TestimonialsPage() {
       </header>
       <div className="testimonials">
         <div className="testimonials__grid">
-          {[...TESTIMONIALS, ...TESTIMONIALS.slice(0, 3)].map((t, index) => (
+          {TESTIMONIALS.map((t, index) => (
             <figure key={`${t.name}-${index}`} className="card quote-card">
               <div className="stars" aria-label="5 out of 5 stars">
                 ★★★★★
