@@ -9,10 +9,8 @@ import { PHONE, readyCustomer, saveCardThroughApi, signInAs, useBrowser } from '
 async function settled(page: Page) {
   await page.locator('main').waitFor()
   await page.waitForLoadState('networkidle')
-  await page.waitForFunction(() =>
-    [...document.querySelectorAll('.product-grid')].every(
-      (grid) => getComputedStyle(grid).opacity === '1'
-    )
+  await page.waitForFunction(
+    "[...document.querySelectorAll('.product-grid')].every((grid) => getComputedStyle(grid).opacity === '1')"
   )
 }
 
@@ -90,6 +88,6 @@ test.group('Accessibility: axe-core on every screen', (group) => {
       assert.isAtMost(box!.x + box!.width, 360, `${await tab.textContent()} is cut off`)
       assert.isAtLeast(box!.x, 0)
     }
-    assert.isAtMost(await page.evaluate(() => document.documentElement.scrollWidth), 360)
+    assert.isAtMost(await page.evaluate<number>('document.documentElement.scrollWidth'), 360)
   })
 })
