@@ -87,6 +87,16 @@ const chrome = await launch({
   ],
 })
 
+let lastSettings = null
+/** What was emulated: the device and the network, as Lighthouse reports it used them. */
+const settingsOf = (settings) => ({
+  formFactor: settings?.formFactor,
+  throttlingMethod: settings?.throttlingMethod,
+  rttMs: settings?.throttling?.rttMs,
+  throughputKbps: settings?.throttling?.throughputKbps,
+  cpuSlowdown: settings?.throttling?.cpuSlowdownMultiplier,
+})
+
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b)
   return sorted[Math.floor(sorted.length / 2)]
@@ -129,6 +139,7 @@ try {
         disableStorageReset: true,
         logLevel: 'error',
       })
+      lastSettings = lhr.configSettings
       samples.push({
         score: Math.round(lhr.categories.performance.score * 100),
         lcpMs: Math.round(lhr.audits['largest-contentful-paint'].numericValue),
@@ -150,7 +161,7 @@ try {
     }
     log(name, JSON.stringify(figures[name]))
   }
-  result = { runs, formFactor: 'mobile', pages: figures }
+  result = { runs, ...settingsOf(lastSettings), pages: figures }
 } finally {
   await chrome.kill()
   await stop(app)
