@@ -3,13 +3,21 @@ import { AxeBuilder } from '@axe-core/playwright'
 import type { Page } from 'playwright-core'
 import Product from '#catalog/models/product'
 import { DEMO_DRAWS } from '#database/seeders/demo_seeder'
-import { PHONE, readyCustomer, saveCardThroughApi, signInAs, useBrowser } from './helpers.js'
+import {
+  PHONE,
+  readyCustomer,
+  saveCardThroughApi,
+  signInAs,
+  useBrowser,
+  waitUntil,
+} from './helpers.js'
 
 /** The page as a visitor sees it once it has settled: loaded, and faded in where it fades. */
 async function settled(page: Page) {
   await page.locator('main').waitFor()
   await page.waitForLoadState('networkidle')
-  await page.waitForFunction(
+  await waitUntil(
+    page,
     "[...document.querySelectorAll('.product-grid')].every((grid) => getComputedStyle(grid).opacity === '1')"
   )
 }

@@ -34,7 +34,8 @@ export const dateTime = () =>
     .string()
     .trim()
     .use(isoDateTime())
-    .transform((value) => DateTime.fromISO(value).toLocal())
+    // VineJS runs the transform for a null the field allows: it stays null, not an invalid date.
+    .transform((value) => (typeof value === 'string' ? DateTime.fromISO(value).toLocal() : null))
 
 /** A list of short texts, as an array or comma-separated text (the spec sends text). */
 const listOrTextRule = vine.createRule((value, options: { itemMax: number }, field) => {

@@ -1,6 +1,8 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { RouterProvider } from 'react-router-dom'
+import { QueryClientProvider } from '@tanstack/react-query'
+import { queryClient } from './shared/api/query'
 import { createRouter } from './app/router'
 import { loadConfig } from './shared/config'
 import { AlertProvider } from './shared/ui/alert'
@@ -30,9 +32,11 @@ loadConfig()
   .then(() => {
     root.render(
       <StrictMode>
-        <AlertProvider>
-          <RouterProvider router={createRouter()} />
-        </AlertProvider>
+        <QueryClientProvider client={queryClient}>
+          <AlertProvider>
+            <RouterProvider router={createRouter()} />
+          </AlertProvider>
+        </QueryClientProvider>
       </StrictMode>
     )
     // Third-party pieces start after the first render, only when configured; nothing waits for them.

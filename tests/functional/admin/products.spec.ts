@@ -232,4 +232,25 @@ test.group('Admin products', (group) => {
       .json(productBody())
     response.assertStatus(403)
   })
+  test('a form that sends empty dates clears them and saves (no invalid date is stored)', async ({
+    client,
+    assert,
+  }) => {
+    const { token } = await adminWithToken()
+    const product = await ProductFactory.merge({ totalStock: 50, stockTaken: 30 }).create()
+    const response = await client.put(`/api/admin/products/${product.id}`).bearerToken(token).json({
+      totalStock: 40,
+      releaseAt: null,
+      entryOpensAt: null,
+      entryClosesAt: null,
+      queueOpensAt: null,
+      queueMinutes: null,
+      queueRatePerMinute: null,
+    })
+    response.assertStatus(200)
+    await product.refresh()
+    assert.equal(product.totalStock, 40)
+    assert.isNull(product.releaseAt)
+    assert.isNull(product.queueOpensAt)
+  })
 })
