@@ -3,6 +3,7 @@ import db from '@adonisjs/lucid/services/db'
 import testUtils from '@adonisjs/core/services/test_utils'
 import EmailMessage from '#notifications/models/email_message'
 import { customerWithToken } from '#tests/helpers'
+import env from '#start/env'
 
 const RESET_REQUESTED =
   'If an account exists for that e-mail, we have sent a link to reset the password.'
@@ -52,6 +53,18 @@ test.group('Password reset', (group) => {
       .json({ hash: token, password: 'another-pass-1', confirmPassword: 'another-pass-1' })
     again.assertStatus(400)
     again.assertBodyContains({ code: 'invalid_reset_token' })
+  })
+
+  test('every link in the e-mail starts with APP_URL', async ({ client, assert }) => {
+    const { user } = await customerWithToken()
+    const { message } = await requestReset(client, user.email)
+    const appUrl = env.get('APP_URL')!
+    const links = [
+      ...message!.textBody.matchAll(/https?:\/\/[^\s"<]+/g),
+      ...(message!.htmlBody ?? '').matchAll(/href="([^"]+)"/g),
+    ].map((match) => match[1] ?? match[0])
+    assert.isAbove(links.length, 1)
+    for (const link of links) assert.isTrue(link.startsWith(`${appUrl}/`), link)
   })
 
   test('a reset makes every other reset link of the account stop working', async ({

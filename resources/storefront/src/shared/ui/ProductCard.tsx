@@ -25,7 +25,7 @@ export function ProductCard({ product }: { product: Product }) {
   return (
     <Link to={`/product/${product.productId}`} className="product-card" data-state={state}>
       <div className="product-card__art">
-        <ProductImage src={product.productImage} alt="" />
+        <ProductImage src={product.productImage} alt="" lazy={false} />
         <span className={`badge ${muted ? 'badge--muted' : 'badge--hot'}`}>{label}</span>
       </div>
       <div className="product-card__body">

@@ -1,0 +1,77 @@
+import { test } from '@japa/runner'
+import type { Page } from 'playwright-core'
+import Product from '#catalog/models/product'
+import { PHONE, readyCustomer, signInAs, useBrowser } from './helpers.js'
+
+/** Sum of the layout shifts (without recent input) the page has had since it started loading. */
+async function layoutShift(page: Page) {
+  return page.evaluate(`new Promise((resolve) => {
+    let total = 0
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) {
+        if (!entry.hadRecentInput) total += entry.value
+      }
+    }).observe({ type: 'layout-shift', buffered: true })
+    setTimeout(() => resolve(total), 1500)
+  })`) as Promise<number>
+}
+
+test.group('Storefront content: pictures, font, stable layout', (group) => {
+  const browser = useBrowser(group)
+
+  test('shop pictures have width, height and a srcset whose files load', async ({ assert }) => {
+    const page = await browser.newPage(PHONE)
+    await page.goto('/shop')
+    await page.locator('.product-card img').first().waitFor()
+    const images = await page.locator('.product-card img').evaluateAll((elements) =>
+      (elements as any[]).map((img) => ({
+        width: img.getAttribute('width'),
+        height: img.getAttribute('height'),
+        srcset: img.getAttribute('srcset') ?? '',
+      }))
+    )
+    assert.isAbove(images.length, 3)
+    for (const image of images) {
+      assert.equal(image.width, '800')
+      assert.equal(image.height, '600')
+      assert.match(image.srcset, /-400\.webp 400w, .+-800\.webp 800w, .+-1200\.webp 1200w$/)
+      for (const candidate of image.srcset.split(', ')) {
+        const response = await page.request.get(candidate.split(' ')[0])
+        assert.equal(response.status(), 200, candidate)
+        assert.equal(response.headers()['content-type'], 'image/webp')
+      }
+    }
+  })
+
+  test('the brand font comes from this site', async ({ assert }) => {
+    const page = await browser.newPage()
+    const fonts: string[] = []
+    page.on('request', (request) => {
+      if (request.resourceType() === 'font') fonts.push(request.url())
+    })
+    await page.goto('/')
+    await page.locator('main h1').waitFor()
+    await page.evaluate('document.fonts.ready.then(() => true)')
+    await page.waitForLoadState('networkidle')
+    assert.isAbove(fonts.length, 0)
+    for (const url of fonts) {
+      assert.isTrue(url.startsWith(new URL(page.url()).origin + '/assets/'), url)
+      assert.match(url, /\.woff2$/)
+    }
+  })
+
+  test('home, shop and a product page load on a phone with CLS under 0.1', async ({ assert }) => {
+    const page = await browser.newPage(PHONE)
+    const { user } = await readyCustomer()
+    await signInAs(page, user)
+    const product = await Product.findByOrFail('slug', 'nike-air-jordan-1-high-og-chicago')
+    for (const path of ['/', '/shop', `/product/${product.id}`]) {
+      const fresh = await page.context().newPage()
+      await fresh.goto(path)
+      await fresh.locator('main h1').first().waitFor()
+      const cls = await layoutShift(fresh)
+      assert.isBelow(cls, 0.1, `${path}: ${cls}`)
+      await fresh.close()
+    }
+  })
+})
