@@ -34,6 +34,12 @@ test.group('Storefront: orders follow their status', (group) => {
     await orderSettlement.succeed(opened.id, { confirmationNumber: 'RT-LIVE-1' })
     await card.locator('.status', { hasText: 'Success' }).waitFor({ timeout: 20_000 })
     assert.deepEqual(navigations, [], 'no reload')
+    // What happened to the money and the retailer's number, in words.
+    const facts = await card.locator('.order__facts').textContent()
+    assert.include(facts, 'FeeCharged')
+    assert.include(facts, 'Retailer confirmationRT-LIVE-1')
+    assert.include(facts, '$1.00 check')
+    assert.equal(await card.locator('.order__thumb img').count(), 1)
     const order = await Order.findOrFail(opened.id)
     assert.equal(order.status, 'success')
   })

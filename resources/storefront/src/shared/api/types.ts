@@ -119,6 +119,12 @@ export type Order = {
   profileId: string | null
   promoCode: string | null
   statusReason?: string | null
+  /** The retailer's confirmation number, on a successful order. */
+  confirmationNumber?: string | null
+  /** The $1.00 card check: queued, placing, placed, declined, released or skipped. */
+  hold?: { status: string; amountCents: number }
+  /** The service fee: none (not charged), paid, failed/requires_action (due), refunded, waived. */
+  fee?: { status: string; amountCents: number; refundedCents: number }
   /** The customer's own entry id in a draw's published proof. */
   drawEntryId?: string | null
 }

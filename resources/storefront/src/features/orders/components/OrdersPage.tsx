@@ -7,12 +7,33 @@ import { PageLoading } from '../../../shared/ui/Spinner'
 import { IconCheck, IconCross } from '../../../shared/ui/icons'
 import { money } from '../../../shared/lib/format'
 import { useOrders } from '../api/useOrders'
+import { useProducts } from '../../../shared/api/useProducts'
+import { ProductImage } from '../../../shared/ui/ProductImage'
+import { releaseTimes } from '../../../shared/lib/drops'
 
 /** Stored status to the text customers see: fail is shown as Refunded. */
 export function statusLabel(status: string): string {
   const value = status.toLowerCase()
   if (value === 'fail') return 'Refunded'
   return value.charAt(0).toUpperCase() + value.slice(1)
+}
+
+const HOLD_WORDS: Record<string, string> = {
+  queued: 'Being placed',
+  placing: 'Being placed',
+  placed: 'Placed',
+  released: 'Released',
+  declined: 'Declined',
+  skipped: 'Not placed',
+}
+
+/** The fee as a customer reads it: charged only on success, refunded if that is undone. */
+function feeWords(fee: NonNullable<Order['fee']>) {
+  if (fee.status === 'paid') return fee.refundedCents > 0 ? 'Partly refunded' : 'Charged'
+  if (fee.status === 'refunded') return 'Refunded'
+  if (fee.status === 'waived') return 'Waived'
+  if (fee.status === 'failed' || fee.status === 'requires_action') return 'Due: card declined'
+  return 'Not charged'
 }
 
 /** Sizes upper-case; the style 'os' (one size) as OS. */
@@ -32,6 +53,9 @@ function StatusIndicator({ status }: { status: string }) {
 export function OrdersPage() {
   const orders = useOrders()
   const profiles = useProfiles()
+  const catalogue = useProducts()
+  const productOf = (order: Order) =>
+    catalogue.data?.find((product) => product.productId === order.productId)
 
   useEffect(() => {
     // On the storefront a failed list is only logged, as the spec says.
@@ -72,6 +96,11 @@ export function OrdersPage() {
                 data-status={order.status.toLowerCase()}
               >
                 <div className="order__head">
+                  {productOf(order) ? (
+                    <span className="order__thumb">
+                      <ProductImage src={productOf(order)!.productImage} alt="" sizes="64px" />
+                    </span>
+                  ) : null}
                   <h2 className="order__title">{order.productTitle}</h2>
                   <span className={`status status--${order.status.toLowerCase()}`}>
                     <StatusIndicator status={order.status} />
@@ -99,6 +128,30 @@ export function OrdersPage() {
                     <dt>Order #</dt>
                     <dd className="mono">{order.orderNumber ?? order.orderId}</dd>
                   </div>
+                  {productOf(order)?.releaseAt ? (
+                    <div>
+                      <dt>Release</dt>
+                      <dd>{releaseTimes(productOf(order)!)?.local}</dd>
+                    </div>
+                  ) : null}
+                  {order.hold ? (
+                    <div>
+                      <dt>$1.00 check</dt>
+                      <dd>{HOLD_WORDS[order.hold.status] ?? order.hold.status}</dd>
+                    </div>
+                  ) : null}
+                  {order.fee ? (
+                    <div>
+                      <dt>Fee</dt>
+                      <dd>{feeWords(order.fee)}</dd>
+                    </div>
+                  ) : null}
+                  {order.status === 'success' && order.confirmationNumber ? (
+                    <div>
+                      <dt>Retailer confirmation</dt>
+                      <dd className="mono">{order.confirmationNumber}</dd>
+                    </div>
+                  ) : null}
                   {order.drawEntryId ? (
                     <div>
                       <dt>Draw entry</dt>
