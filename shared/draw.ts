@@ -11,6 +11,21 @@
 | (node:crypto on the server, WebCrypto in a browser); nothing here imports anything.
 */
 
+/** What anyone may see of a draw (`GET /api/products/:id/draw`). */
+export type DrawProof = {
+  productId: number
+  slots: number
+  commitment: string | null
+  drawnAt: string | null
+  /** Published once the draw has run. */
+  seed: string | null
+  /** Every entry id in the draw (no personal data), sorted; once the draw has run. */
+  entries: string[]
+  /** The winning entry ids in rank order; once the draw has run. */
+  winners: string[]
+  entryCount: number
+}
+
 export type HmacHex = (key: string, message: string) => Promise<string> | string
 
 export type RankedEntry = { entryId: string; score: string; rank: number }
@@ -39,6 +54,30 @@ export async function drawWinners(
 ): Promise<string[]> {
   const ranked = await rankEntries(seed, entryIds, hmacHex)
   return ranked.slice(0, Math.max(0, slots)).map((entry) => entry.entryId)
+}
+
+export type DrawCheck = { commitmentMatches: boolean; winnersMatch: boolean; winners: string[] }
+
+/**
+ * Recomputes a published draw from its proof alone: the seed must hash to the commitment made
+ * before the entries, and the winners must be the ones the rule gives. `sha256Hex` and `hmacHex`
+ * come from the caller (node:crypto or WebCrypto).
+ */
+export async function verifyDraw(
+  proof: Pick<DrawProof, 'seed' | 'commitment' | 'entries' | 'slots' | 'winners'> & {
+    seed: string
+  },
+  sha256Hex: (text: string) => Promise<string> | string,
+  hmacHex: HmacHex
+): Promise<DrawCheck> {
+  const winners = await drawWinners(proof.seed, proof.entries, proof.slots, hmacHex)
+  return {
+    commitmentMatches: (await sha256Hex(proof.seed)) === proof.commitment,
+    winnersMatch:
+      winners.length === proof.winners.length &&
+      winners.every((entryId, index) => entryId === proof.winners[index]),
+    winners,
+  }
 }
 
 function compare(a: string, b: string) {

@@ -1,6 +1,7 @@
 import simpleRestProvider from 'ra-data-simple-rest'
 import type { DataProvider, Identifier } from 'react-admin'
 import { downloadResponse, fetchWithToken, httpClient } from './http'
+import type { DrawProof } from '@shared/draw'
 
 export const API_URL = '/api/admin'
 
@@ -64,15 +65,7 @@ export type QueuesOverview = {
 }
 
 /** GET /api/admin/draws/:id: a draw's proof, entries and the second entries it refused. */
-export type DrawView = {
-  productId: number
-  slots: number
-  commitment: string | null
-  drawnAt: string | null
-  seed: string | null
-  entries: string[]
-  winners: string[]
-  entryCount: number
+export type DrawView = DrawProof & {
   blocked: { account: number; card: number; address: number }
   verification: { commitmentMatches: boolean; winnersMatch: boolean } | null
 }

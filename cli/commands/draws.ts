@@ -4,22 +4,14 @@ import { bootApp } from '../app.js'
 import { CommandFailed, printResult, UsageError } from '../output.js'
 import { cliActor } from '../actor.js'
 import { positiveId } from './release.js'
-
-type Proof = {
-  productId: number
-  slots: number
-  commitment: string | null
-  seed: string | null
-  entries: string[]
-  winners: string[]
-}
+import type { DrawProof } from '#shared/draw'
 
 /** The published proof: from a running Dropslot (`--url`), or this install's own database. */
-async function publishedProof(productId: number, url?: string): Promise<Proof> {
+async function publishedProof(productId: number, url?: string): Promise<DrawProof> {
   if (url) {
     const response = await fetch(new URL(`/api/products/${productId}/draw`, url))
-    const body = (await response.json().catch(() => null)) as Proof & { message?: string }
-    if (!response.ok) throw new CommandFailed(body?.message ?? `${url} answered ${response.status}`)
+    const body = (await response.json().catch(() => null)) as DrawProof & { error?: string }
+    if (!response.ok) throw new CommandFailed(body?.error ?? `${url} answered ${response.status}`)
     return body
   }
   await bootApp()
@@ -55,15 +47,12 @@ export function registerDrawCommands(program: Command) {
       const productId = positiveId(options.product, '--product')!
       const proof = await publishedProof(productId, options.url)
       if (!proof.seed) throw new UsageError(`Product ${productId} has not been drawn yet`)
-      const { drawWinners } = await import('#shared/draw')
-      const seed = proof.seed
-      const commitmentMatches = createHash('sha256').update(seed).digest('hex') === proof.commitment
-      const winners = await drawWinners(seed, proof.entries, proof.slots, (key, message) =>
-        createHmac('sha256', key).update(message).digest('hex')
+      const { verifyDraw } = await import('#shared/draw')
+      const { commitmentMatches, winnersMatch, winners } = await verifyDraw(
+        { ...proof, seed: proof.seed },
+        (text) => createHash('sha256').update(text).digest('hex'),
+        (key, message) => createHmac('sha256', key).update(message).digest('hex')
       )
-      const winnersMatch =
-        winners.length === proof.winners.length &&
-        winners.every((entryId, index) => entryId === proof.winners[index])
       const result = { productId, commitmentMatches, winnersMatch, winners }
       const lines = [
         `Commitment ${proof.commitment}: ${commitmentMatches ? 'matches the seed' : 'DOES NOT match the seed'}`,

@@ -30,6 +30,28 @@ const messages = new SimpleMessagesProvider(
   }
 )
 
+/** The fields that may always be left out, the same at creation and in an edit. */
+const optionalFields = () => ({
+  sizeType: vine.enum(['shoe', 'clothing', 'OS'] as const).optional(),
+  sizes: listOrText(8).optional().nullable(),
+  styles: listOrText(100).optional().nullable(),
+  tags: listOrText(40).optional().nullable(),
+  avail: vine.boolean().optional(),
+  releaseAt: dateTime().optional().nullable(),
+  releaseMode: vine.enum(RELEASE_MODES).optional(),
+  entryOpensAt: dateTime().optional().nullable(),
+  entryClosesAt: dateTime().optional().nullable(),
+  queueOpensAt: dateTime().optional().nullable(),
+  queueMinutes: vine
+    .number()
+    .withoutDecimals()
+    .min(1)
+    .max(24 * 60)
+    .optional()
+    .nullable(),
+  queueRatePerMinute: vine.number().withoutDecimals().min(1).max(100_000).optional().nullable(),
+})
+
 const productFields = {
   productTitle: vine.string().trim().minLength(1).maxLength(160),
   slug: vine
@@ -49,30 +71,13 @@ const productFields = {
   description: vine.string().trim().maxLength(5000).optional().nullable(),
   /** Dollars, as the spec's Product has it (stored as cents). */
   price: vine.number().min(0).max(100000).decimal([0, 2]),
-  sizeType: vine.enum(['shoe', 'clothing', 'OS'] as const).optional(),
-  sizes: listOrText(8).optional().nullable(),
-  styles: listOrText(100).optional().nullable(),
-  tags: listOrText(40).optional().nullable(),
-  avail: vine.boolean().optional(),
   totalStock: vine.number().withoutDecimals().min(0).max(1_000_000),
-  releaseAt: dateTime().optional().nullable(),
-  releaseMode: vine.enum(RELEASE_MODES).optional(),
-  entryOpensAt: dateTime().optional().nullable(),
-  entryClosesAt: dateTime().optional().nullable(),
-  queueOpensAt: dateTime().optional().nullable(),
-  queueMinutes: vine
-    .number()
-    .withoutDecimals()
-    .min(1)
-    .max(24 * 60)
-    .optional()
-    .nullable(),
-  queueRatePerMinute: vine.number().withoutDecimals().min(1).max(100_000).optional().nullable(),
 }
 
 export const createProductValidator = vine.compile(
   vine.object({
     ...productFields,
+    ...optionalFields(),
     stockTaken: vine.number().withoutDecimals().min(0).max(1_000_000).optional(),
   })
 )
@@ -85,26 +90,9 @@ export const updateProductValidator = vine.compile(
     slug: productFields.slug.clone(),
     productImage: productFields.productImage.clone(),
     description: productFields.description.clone(),
-    price: vine.number().min(0).max(100000).decimal([0, 2]).optional(),
-    sizeType: vine.enum(['shoe', 'clothing', 'OS'] as const).optional(),
-    sizes: listOrText(8).optional().nullable(),
-    styles: listOrText(100).optional().nullable(),
-    tags: listOrText(40).optional().nullable(),
-    avail: vine.boolean().optional(),
-    totalStock: vine.number().withoutDecimals().min(0).max(1_000_000).optional(),
-    releaseAt: dateTime().optional().nullable(),
-    releaseMode: vine.enum(RELEASE_MODES).optional(),
-    entryOpensAt: dateTime().optional().nullable(),
-    entryClosesAt: dateTime().optional().nullable(),
-    queueOpensAt: dateTime().optional().nullable(),
-    queueMinutes: vine
-      .number()
-      .withoutDecimals()
-      .min(1)
-      .max(24 * 60)
-      .optional()
-      .nullable(),
-    queueRatePerMinute: vine.number().withoutDecimals().min(1).max(100_000).optional().nullable(),
+    price: productFields.price.clone().optional(),
+    totalStock: productFields.totalStock.clone().optional(),
+    ...optionalFields(),
   })
 )
 updateProductValidator.messagesProvider = messages

@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto'
+import { createHash, createHmac } from 'node:crypto'
 import env from '#start/env'
 
 /*
@@ -38,6 +38,10 @@ export function addressKey(address: {
       .trim()
   const street = [fold(address.address1), fold(address.address2)].filter(Boolean).join(' ')
   return keyed('address', `${street}|${fold(address.zip)}|${fold(address.country)}`)
+}
+
+export function sha256Hex(text: string): string {
+  return createHash('sha256').update(text).digest('hex')
 }
 
 /** A draw's score of one entry (shared/draw.ts): HMAC-SHA256 keyed by the published seed. */

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto'
 import db from '@adonisjs/lucid/services/db'
 import { AppError } from '#core/exceptions/app_error'
 import { affectedRows } from '#core/helpers/db_errors'
@@ -10,8 +9,10 @@ import { orderLifecycle } from '#orders/services/order_lifecycle'
 import { orderQueries } from '#orders/services/order_queries'
 import { orderSettlement } from '#payments/services/order_settlement'
 import { orderEmails } from '#notifications/services/order_emails'
-import { drawWinners, rankEntries } from '#shared/draw'
-import { drawHmac } from '#draws/services/draw_keys'
+import { rankEntries, verifyDraw, type DrawProof } from '#shared/draw'
+
+export type { DrawProof }
+import { drawHmac, sha256Hex } from '#draws/services/draw_keys'
 
 export const NOT_SELECTED = 'draw_not_selected'
 
@@ -23,20 +24,6 @@ export type DrawReport = {
   winners: string[]
   /** Orders moved by this call (winners to pending, the others closed). */
   moved: number
-}
-
-export type DrawProof = {
-  productId: number
-  slots: number
-  commitment: string | null
-  drawnAt: string | null
-  /** Published once the draw has run. */
-  seed: string | null
-  /** Every entry id in the draw (no personal data), sorted; once the draw has run. */
-  entries: string[]
-  /** The winning entry ids in rank order; once the draw has run. */
-  winners: string[]
-  entryCount: number
 }
 
 type EntryRow = {
@@ -199,13 +186,12 @@ export class DrawRunner {
     if (!proof.seed) {
       throw AppError.conflict('This draw has not run yet: there is nothing to verify.', 'not_drawn')
     }
-    const commitmentMatches =
-      createHash('sha256').update(proof.seed).digest('hex') === proof.commitment
-    const recomputed = await drawWinners(proof.seed, proof.entries, proof.slots, drawHmac)
-    const winnersMatch =
-      recomputed.length === proof.winners.length &&
-      recomputed.every((entryId, index) => proof.winners[index] === entryId)
-    return { commitmentMatches, winnersMatch, recomputed }
+    const { winners: recomputed, ...check } = await verifyDraw(
+      { ...proof, seed: proof.seed },
+      sha256Hex,
+      drawHmac
+    )
+    return { ...check, recomputed }
   }
 
   /** Draws whose entries have closed and that have not run yet (the scheduled job's work). */

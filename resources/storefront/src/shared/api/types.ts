@@ -33,17 +33,7 @@ export type LineStatus =
   | { state: 'in_line'; place: number; ahead: number; letThroughPerMinute: number }
   | { state: 'admitted'; place: number; pass: string; expiresAt: string }
 
-/** GET /api/products/:id/draw: what anyone may check of a draw. */
-export type DrawProof = {
-  productId: number
-  slots: number
-  commitment: string | null
-  drawnAt: string | null
-  seed: string | null
-  entries: string[]
-  winners: string[]
-  entryCount: number
-}
+export type { DrawProof } from '@shared/draw'
 
 export type BillingAddress = {
   line1: string

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react'
 import { Link, useParams } from 'react-router-dom'
-import { drawWinners } from '@shared/draw'
+import { verifyDraw, type DrawCheck } from '@shared/draw'
 import { PageLoading } from '../../../shared/ui/Spinner'
 import { useDrawProof } from '../api/useDrawProof'
 
@@ -20,8 +20,6 @@ async function hmacHex(key: string, message: string) {
   return hex(await crypto.subtle.sign('HMAC', cryptoKey, encoder.encode(message)))
 }
 
-type Check = { commitmentMatches: boolean; winnersMatch: boolean; winners: string[] }
-
 /**
  * /product/:id/draw: recomputes a draw in the visitor's browser from the published proof alone
  * (seed, entry ids, slots) and says whether it matches what was published.
@@ -29,24 +27,19 @@ type Check = { commitmentMatches: boolean; winnersMatch: boolean; winners: strin
 export function DrawProofPage() {
   const { id } = useParams()
   const proof = useDrawProof(id)
-  const [check, setCheck] = useState<Check | null>(null)
+  const [check, setCheck] = useState<DrawCheck | null>(null)
 
   useEffect(() => {
     const data = proof.data
     if (!data?.seed) return
     let current = true
     void (async () => {
-      const seed = data.seed!
-      const commitment = hex(await crypto.subtle.digest('SHA-256', encoder.encode(seed)))
-      const winners = await drawWinners(seed, data.entries, data.slots, hmacHex)
-      if (!current) return
-      setCheck({
-        commitmentMatches: commitment === data.commitment,
-        winnersMatch:
-          winners.length === data.winners.length &&
-          winners.every((entryId, index) => entryId === data.winners[index]),
-        winners,
-      })
+      const check = await verifyDraw(
+        { ...data, seed: data.seed! },
+        async (text) => hex(await crypto.subtle.digest('SHA-256', encoder.encode(text))),
+        hmacHex
+      )
+      if (current) setCheck(check)
     })()
     return () => {
       current = false
