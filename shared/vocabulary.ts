@@ -17,6 +17,40 @@ export type OrderStatus = (typeof ORDER_STATUSES)[number]
 /** An order that still holds its slot (or its draw entry): one per product and profile at a time. */
 export const ACTIVE_ORDER_STATUSES: OrderStatus[] = ['entered', 'pending', 'processing', 'success']
 
+/** none -> paid -> refunded; failed / requires_action when the card said no; waived when forgiven. */
+export const FEE_STATUSES = [
+  'none',
+  'paid',
+  'failed',
+  'requires_action',
+  'refunded',
+  'waived',
+] as const
+export type FeeStatus = (typeof FEE_STATUSES)[number]
+
+/**
+ * A successful order's fee that was declined or waits for the customer's authentication
+ * (3-D Secure): it is owed, shown as due, tried again by later runs, and may be waived.
+ */
+export const FEE_DUE_STATUSES = ['failed', 'requires_action'] as const satisfies FeeStatus[]
+export type DueFeeStatus = (typeof FEE_DUE_STATUSES)[number]
+
+export function feeStatusIsDue(status: string): status is DueFeeStatus {
+  return (FEE_DUE_STATUSES as readonly string[]).includes(status)
+}
+
+/** A fee in one of these may still be charged: never tried, or due. */
+export const FEE_CHARGEABLE_STATUSES: FeeStatus[] = ['none', ...FEE_DUE_STATUSES]
+
+export function isFeeDue(order: { status: string; feeStatus: string }) {
+  return order.status === 'success' && feeStatusIsDue(order.feeStatus)
+}
+
+/** The fee status a declined charge leaves: the customer can act on an authentication request. */
+export function feeStatusAfterDecline(code: string): DueFeeStatus {
+  return code === 'authentication_required' ? 'requires_action' : 'failed'
+}
+
 /** How a product's slots are given: the first to check out, or a draw among the entries. */
 export const RELEASE_MODES = ['first-come', 'draw'] as const
 export type ReleaseMode = (typeof RELEASE_MODES)[number]

@@ -21,6 +21,7 @@ import { checkoutService } from '#checkout/services/checkout_service'
 import { auditLog, type AuditEntry } from '#core/services/audit_log_service'
 import { orderOutcome } from '#release/services/order_outcome'
 import { adminOrders } from '#admin/services/admin_orders_service'
+import { isFeeDue } from '#shared/vocabulary'
 
 /** Who acts (the signed-in admin) and from where, as `auditLog.fromRequest` gives it. */
 export type Who = Pick<AuditEntry, 'actor' | 'ip'>
@@ -202,7 +203,7 @@ export class AdminOrderActionsService {
    */
   async waiveFee(publicId: string, request: { reason: string }, who: Who, via = 'console') {
     const before = await orderQueries.findByPublicId(publicId)
-    if (before.status !== 'success' || !['failed', 'requires_action'].includes(before.feeStatus)) {
+    if (!isFeeDue(before)) {
       throw AppError.conflict(
         'Only a fee that is due (a successful order whose charge was declined) can be waived.',
         'fee_not_due'

@@ -13,14 +13,13 @@ import {
   type ListDefinition,
   type Query,
 } from '#core/services/rest_query'
-import { FEE_DUE_STATUSES } from '#admin/services/presenters'
 
 /*
 | What each admin resource can be sorted, filtered and searched by. Filter names follow
 | react-admin's conventions (`createdAt_gte`, `createdAt_lte`, `id` as a list for getMany).
 */
 
-import { ORDER_STATUSES } from '#shared/vocabulary'
+import { FEE_DUE_STATUSES, ORDER_STATUSES } from '#shared/vocabulary'
 import { orderIdOfNumber } from '#orders/services/order_numbers'
 
 export { ORDER_STATUSES }

@@ -6,6 +6,7 @@ import type AuditLog from '#core/models/audit_log'
 import { DateTime } from 'luxon'
 import { presentProduct } from '#catalog/services/product_presenter'
 import { presentOrder } from '#orders/services/order_presenter'
+import { isFeeDue } from '#shared/vocabulary'
 
 /*
 | Admin records: what each resource looks like to ra-data-simple-rest. Every record has `id`;
@@ -45,9 +46,6 @@ export const STATUS_LABELS: Record<string, string> = {
   cancelled: 'Cancelled',
 }
 
-/** The fee of a successful order was declined or needs the customer (3-D Secure): it is owed. */
-export const FEE_DUE_STATUSES = ['failed', 'requires_action']
-
 /** What customers see of an order (presentOrder), plus what support needs to act on it. */
 export function presentAdminOrder(order: Order) {
   return {
@@ -57,7 +55,7 @@ export function presentAdminOrder(order: Order) {
     profileName: (extra(order, 'profile_name') as string | null | undefined) ?? 'gone',
     customerId: (extra(order, 'customer_uuid') as string | null | undefined) ?? null,
     feeStatus: order.feeStatus,
-    feeDue: order.status === 'success' && FEE_DUE_STATUSES.includes(order.feeStatus),
+    feeDue: isFeeDue(order),
     feeAttempts: order.feeAttempts,
     feeErrorCode: order.feeErrorCode,
     failReason: order.failReason,

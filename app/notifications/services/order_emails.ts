@@ -5,6 +5,7 @@ import { AppError } from '#core/exceptions/app_error'
 import { customerReason } from '#orders/services/failure_reasons'
 import { orderNumber } from '#orders/services/order_numbers'
 import type { DriverSession } from '#core/services/driver_session'
+import { isFeeDue } from '#shared/vocabulary'
 
 /** What the receipt of a new order needs (the checkout has it before the order is a model). */
 export type NewOrderReceipt = Pick<
@@ -39,7 +40,7 @@ export class OrderEmails {
   current(order: Order): Rendered | null {
     const base = { productTitle: order.productTitle, orderId: orderNumber(order.id) }
     if (order.status === 'success') {
-      if (order.feeStatus === 'failed' || order.feeStatus === 'requires_action') {
+      if (isFeeDue(order)) {
         return {
           template: 'fee_declined',
           dedupeKey: `order:${order.id}:fee-declined:${order.feeAttempts}`,

@@ -1,17 +1,14 @@
 import { DateTime } from 'luxon'
 import { BaseModel, beforeCreate, column } from '@adonisjs/lucid/orm'
 import { randomUUID } from 'node:crypto'
-import { ACTIVE_ORDER_STATUSES, type OrderStatus } from '#shared/vocabulary'
+import { ACTIVE_ORDER_STATUSES, type FeeStatus, type OrderStatus } from '#shared/vocabulary'
 
-export type { OrderStatus }
+export type { FeeStatus, OrderStatus }
 
 export const ACTIVE_STATUSES = ACTIVE_ORDER_STATUSES
 
 /** queued -> placing -> placed -> released; or declined; `skipped` when cancelled before placing. */
 export type HoldStatus = 'queued' | 'placing' | 'placed' | 'declined' | 'released' | 'skipped'
-
-/** none -> paid -> refunded; failed / requires_action when the card said no; waived at 0 cents. */
-export type FeeStatus = 'none' | 'paid' | 'failed' | 'requires_action' | 'refunded' | 'waived'
 
 export default class Order extends BaseModel {
   @column({ isPrimary: true })

@@ -3,6 +3,7 @@ import db from '@adonisjs/lucid/services/db'
 import Order from '#orders/models/order'
 import { affectedRows } from '#core/helpers/db_errors'
 import { secondsSince, sqlTime } from '#core/helpers/sql_time'
+import { FEE_CHARGEABLE_STATUSES } from '#shared/vocabulary'
 
 /**
  * The payment columns of an order, moved only by conditional UPDATEs: each method changes the
@@ -126,7 +127,7 @@ export class OrderPaymentState {
       .from('orders')
       .where('id', orderId)
       .where('fee_attempts', attempt - 1)
-      .whereIn('fee_status', ['none', 'failed', 'requires_action'])
+      .whereIn('fee_status', FEE_CHARGEABLE_STATUSES)
       .update({ fee_attempts: attempt })
     return affectedRows(result) === 1
   }
@@ -134,7 +135,7 @@ export class OrderPaymentState {
   async feePaid(orderId: number, paymentId: string) {
     return this.move(
       orderId,
-      ['none', 'failed', 'requires_action'],
+      FEE_CHARGEABLE_STATUSES,
       {
         fee_status: 'paid',
         fee_payment_id: paymentId,
@@ -148,7 +149,7 @@ export class OrderPaymentState {
   async feeFailed(orderId: number, status: 'failed' | 'requires_action', code: string) {
     return this.move(
       orderId,
-      ['none', 'failed', 'requires_action'],
+      FEE_CHARGEABLE_STATUSES,
       { fee_status: status, fee_error_code: code.slice(0, 64) },
       'fee_status'
     )
@@ -158,7 +159,7 @@ export class OrderPaymentState {
   async feeWaived(orderId: number) {
     return this.move(
       orderId,
-      ['none', 'failed', 'requires_action'],
+      FEE_CHARGEABLE_STATUSES,
       { fee_status: 'waived', fee_error_code: null },
       'fee_status'
     )

@@ -5,6 +5,7 @@ import Order, { type OrderStatus } from '#orders/models/order'
 export { ACTIVE_STATUSES } from '#orders/models/order'
 import { AppError } from '#core/exceptions/app_error'
 import { sqlTime } from '#core/helpers/sql_time'
+import { FEE_CHARGEABLE_STATUSES, FEE_DUE_STATUSES } from '#shared/vocabulary'
 
 /** Reading orders: a customer's own list and lookups by public id. */
 export class OrderQueries {
@@ -53,7 +54,7 @@ export class OrderQueries {
     const [due, holds] = await Promise.all([
       Order.query()
         .where('status', 'success')
-        .whereIn('fee_status', ['none', 'failed', 'requires_action'])
+        .whereIn('fee_status', FEE_CHARGEABLE_STATUSES)
         .where('price_cents', '>', 0)
         .count('* as total')
         .sum('price_cents as cents'),
@@ -108,7 +109,7 @@ export class ReleaseOrderQueries {
   }): Promise<Order[]> {
     const query = Order.query()
       .where('status', 'success')
-      .whereIn('fee_status', ['failed', 'requires_action'])
+      .whereIn('fee_status', FEE_DUE_STATUSES)
       .where('fee_attempts', '<', options.maxAttempts)
       .where('updated_at', '<=', sqlTime(options.lastTryBefore))
       .orderBy('id', 'asc')
@@ -141,7 +142,7 @@ export class ReleaseOrderQueries {
       .sum('price_cents as cents')
     const due = await scoped()
       .where('status', 'success')
-      .whereIn('fee_status', ['failed', 'requires_action'])
+      .whereIn('fee_status', FEE_DUE_STATUSES)
       .count('* as total')
       .sum('price_cents as cents')
     const holds = await scoped().where('hold_status', 'placed').count('* as total')

@@ -5,6 +5,7 @@ import { orderPaymentState } from '#orders/services/order_payment_state'
 import { orderCardData } from '#orders/services/order_card_data'
 import { paymentService } from '#payments/services/payment_service'
 import { crashPoint } from '#core/services/crash_points'
+import { feeStatusIsDue } from '#shared/vocabulary'
 
 export type Settlement = {
   fee?: Awaited<ReturnType<typeof paymentService.chargeFee>>
@@ -66,7 +67,7 @@ class OrderSettlement {
     } else if (order.status === 'fail' || order.status === 'cancelled') {
       settlement.hold = await paymentService.releaseHold(order)
       if (order.feeStatus === 'paid') settlement.refund = await paymentService.refund(order)
-      else if (order.feeStatus === 'failed' || order.feeStatus === 'requires_action') {
+      else if (feeStatusIsDue(order.feeStatus)) {
         // A fee that was due on an order corrected to failed is never charged now.
         await orderPaymentState.feeWaived(order.id)
       }

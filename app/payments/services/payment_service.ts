@@ -22,6 +22,7 @@ import { gateway } from '#payments/services/gateway'
 import { crashPoint } from '#core/services/crash_points'
 import { ledger } from '#payments/services/ledger'
 import { opsLog } from '#core/services/ops_log'
+import { feeStatusAfterDecline, feeStatusIsDue } from '#shared/vocabulary'
 
 export const INVALID_CARD = 'Please enter a valid card.'
 
@@ -330,7 +331,7 @@ export class PaymentService {
     }
 
     let attempt = Math.max(1, order.feeAttempts)
-    if (order.feeStatus === 'failed' || order.feeStatus === 'requires_action') {
+    if (feeStatusIsDue(order.feeStatus)) {
       if (!options.retry) {
         const code = order.feeErrorCode ?? 'card_declined'
         return { status: order.feeStatus, code, message: declineMessage(code) }
@@ -510,7 +511,7 @@ export class PaymentService {
   }
 
   private async feeDeclined(order: Order, code: string, attempt: number): Promise<FeeOutcome> {
-    const status = code === 'authentication_required' ? 'requires_action' : 'failed'
+    const status = feeStatusAfterDecline(code)
     await orderPaymentState.feeFailed(order.id, status, code)
     opsLog('fee.declined', { order: order.publicId, code, attempt })
     await orderEmails.sendFeeDeclined(order, declineMessage(code), attempt)

@@ -9,6 +9,7 @@ import { gateway } from '#payments/services/gateway'
 import { ledger, type Ledger } from '#payments/services/ledger'
 import { keysOf } from '#payments/services/payment_service'
 import { sqlTime } from '#core/helpers/sql_time'
+import { feeStatusAfterDecline } from '#shared/vocabulary'
 
 export type WebhookResult = { eventId: string; type: string; duplicate: boolean; outcome: string }
 
@@ -119,11 +120,7 @@ export class WebhookService {
       }
       // The hold worker finishes a declined hold (cancel, slot back, e-mail) from the ledger row.
       if (purpose === 'hold') return 'hold_declined'
-      await orderPaymentState.feeFailed(
-        order.id,
-        code === 'authentication_required' ? 'requires_action' : 'failed',
-        code
-      )
+      await orderPaymentState.feeFailed(order.id, feeStatusAfterDecline(code), code)
       return 'fee_failed'
     }
     return 'ignored'

@@ -9,6 +9,7 @@ import { crashPoint } from '#core/services/crash_points'
 import { removeTaskFile } from '#release/services/checkout_engines'
 import type { OutcomeSource } from '#release/services/order_outcome'
 import { sqlTime } from '#core/helpers/sql_time'
+import { isFeeDue } from '#shared/vocabulary'
 
 export type CheckoutResult = {
   /** The order's public id. */
@@ -175,7 +176,7 @@ export class ReleaseResults {
       outcome: task.outcome,
       done: !moneyPending,
       feeCharged: order.feeStatus === 'paid',
-      feeDue: order.status === 'success' && ['failed', 'requires_action'].includes(order.feeStatus),
+      feeDue: isFeeDue(order),
     }
   }
 }

@@ -31,6 +31,7 @@ import {
 } from '#release/services/checkout_engines'
 import { opsLog } from '#core/services/ops_log'
 import { releaseStatus } from '#release/services/release_status'
+import { feeStatusIsDue } from '#shared/vocabulary'
 
 export { RELEASE_LOCK }
 export { presentRun, presentRuns, presentOneRun } from '#release/services/release_status'
@@ -445,7 +446,7 @@ export class ReleaseRunner {
       await orderEmails.sendOutcome(settled)
       return 'paid'
     }
-    return outcome.status === 'failed' || outcome.status === 'requires_action' ? 'due' : 'other'
+    return feeStatusIsDue(outcome.status) ? 'due' : 'other'
   }
 
   private count(report: RunReport, finished: FinishReport) {
