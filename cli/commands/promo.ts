@@ -34,7 +34,7 @@ export function registerPromoCommands(program: Command) {
         const actor = await cliActor(program)
         const { promoCodeService } = await import('#checkout/services/promo_code_service')
         const { auditLog } = await import('#core/services/audit_log_service')
-        const promo = await promoCodeService.create(parsed)
+        const promo = await promoCodeService.createFromInput(parsed)
         await auditLog.record({
           actor,
           action: 'promo.create',

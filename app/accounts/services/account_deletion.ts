@@ -6,7 +6,11 @@ import type User from '#accounts/models/user'
 import { AppError } from '#core/exceptions/app_error'
 import dropslotConfig from '#config/dropslot'
 import { auditLog, type AuditActor } from '#core/services/audit_log_service'
-import { orderCardData, FINAL_STATUSES } from '#orders/services/order_card_data'
+import { orderCardData } from '#orders/services/order_card_data'
+import { orderQueries } from '#orders/services/order_queries'
+import { profileService } from '#profiles/services/profile_service'
+import { notifications } from '#notifications/services/notification_service'
+import { newsletterService } from '#notifications/services/newsletter_service'
 import { paymentService } from '#payments/services/payment_service'
 
 export const WRONG_PASSWORD = 'Your password is not correct.'
@@ -45,32 +49,22 @@ export class AccountDeletion {
 
   async delete(user: User, who: { actor: AuditActor; ip?: string | null; via: string }) {
     if (user.deletedAt) return
-    const active = await db
-      .from('orders')
-      .where('user_id', user.id)
-      .whereNotIn('status', [...FINAL_STATUSES])
-      .count('* as total')
-    if (Number(active[0].total) > 0) {
+    if ((await orderQueries.countFor(user.id, { open: true })) > 0) {
       throw AppError.conflict(activeOrdersMessage(), 'active_orders')
     }
     // The gateway first: if it cannot be reached, nothing here has changed yet.
     if (user.gatewayCustomerId) {
       await paymentService.deleteCustomer({ userId: user.id, customerId: user.gatewayCustomerId })
     }
-    const orders: { id: number }[] = await db
-      .from('orders')
-      .where('user_id', user.id)
-      .whereNotNull('aco_vault')
-      .select('id')
-    for (const order of orders) await orderCardData.purge(order.id)
+    const purgedOrders = await orderCardData.purgeAllOf(user.id)
 
     const formerEmail = user.email
     await db.transaction(async (trx) => {
-      await trx.from('profiles').where('user_id', user.id).delete()
+      await profileService.deleteAllOf(user.id, trx)
       await trx.from('auth_access_tokens').where('tokenable_id', user.id).delete()
       await trx.from('password_reset_tokens').where('user_id', user.id).delete()
-      await trx.from('email_messages').where('user_id', user.id).where('status', 'queued').delete()
-      await trx.from('newsletter_subscribers').where('email', formerEmail).delete()
+      await notifications.dropQueuedFor(user.id, trx)
+      await newsletterService.forget(formerEmail, trx)
       user.useTransaction(trx)
       user.merge({
         email: `deleted-${user.uuid}@deleted.invalid`,
@@ -97,7 +91,7 @@ export class AccountDeletion {
         action: 'customer.delete',
         subjectType: 'user',
         subjectId: user.uuid,
-        meta: { via: who.via, orders: orders.length },
+        meta: { via: who.via, orders: purgedOrders },
         client: trx,
       })
     })

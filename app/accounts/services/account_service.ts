@@ -1,10 +1,11 @@
 import db from '@adonisjs/lucid/services/db'
 import { errors as authErrors } from '@adonisjs/auth'
-import User, { type BillingAddress } from '#accounts/models/user'
+import User, { type BillingAddress, type Role } from '#accounts/models/user'
 import { AppError } from '#core/exceptions/app_error'
 import { isUniqueViolation } from '#core/helpers/db_errors'
 import { notifications } from '#notifications/services/notification_service'
 import { templates } from '#notifications/templates'
+import { orderQueries } from '#orders/services/order_queries'
 import { adminAccountValidator } from '#accounts/validators/account_validators'
 
 export type NewAccount = {
@@ -15,6 +16,15 @@ export type NewAccount = {
   lastName?: string | null
   phone?: string | null
   adToken?: string | null
+}
+
+/** What support may change on a customer's account. */
+export type SupportChanges = {
+  name?: string
+  firstName?: string | null
+  lastName?: string | null
+  phone?: string | null
+  role?: Role
 }
 
 export const INVALID_CREDENTIALS = 'Email or password is incorrect.'
@@ -65,10 +75,9 @@ export class AccountService {
    */
   async discardNew(user: User): Promise<boolean> {
     return db.transaction(async (trx) => {
-      const orders = await trx.from('orders').where('user_id', user.id).count('* as total')
-      if (Number(orders[0].total) > 0) return false
+      if ((await orderQueries.countFor(user.id, { trx })) > 0) return false
       await trx.from('auth_access_tokens').where('tokenable_id', user.id).delete()
-      await trx.from('email_messages').where('user_id', user.id).where('status', 'queued').delete()
+      await notifications.dropQueuedFor(user.id, trx)
       await trx.from('users').where('id', user.id).delete()
       return true
     })
@@ -107,6 +116,24 @@ export class AccountService {
       throw error
     }
     return user
+  }
+
+  /**
+   * Support's changes to an account (name, phone, role); e-mail changes stay with the customer.
+   * Returns what changed, from and to; nothing is written when nothing changed.
+   */
+  async updateBySupport(uuid: string, changes: SupportChanges) {
+    const user = await User.findByOrFail('uuid', uuid)
+    const changed: Record<string, { from: unknown; to: unknown }> = {}
+    for (const key of ['name', 'firstName', 'lastName', 'phone', 'role'] as const) {
+      const next = changes[key]
+      if (next !== undefined && next !== user[key]) {
+        changed[key] = { from: user[key], to: next }
+        user.merge({ [key]: next })
+      }
+    }
+    if (Object.keys(changed).length > 0) await user.save()
+    return changed
   }
 
   async setBillingAddress(user: User, address: BillingAddress) {

@@ -1,4 +1,3 @@
-import type { Role } from '#accounts/models/user'
 import { userQueries } from '#accounts/services/user_queries'
 import { profileQueries } from '#profiles/services/profile_queries'
 import { AppError } from '#core/exceptions/app_error'
@@ -7,16 +6,11 @@ import { customerList } from '#admin/services/list_definitions'
 import { presentCustomer } from '#admin/services/presenters'
 import { runList } from '#core/services/rest_query'
 import { accountDeletion } from '#accounts/services/account_deletion'
+import { accountService, type SupportChanges } from '#accounts/services/account_service'
 
 type Who = Pick<AuditEntry, 'actor' | 'ip'>
 
-export type CustomerChanges = {
-  name?: string
-  firstName?: string | null
-  lastName?: string | null
-  phone?: string | null
-  role?: Role
-}
+export type CustomerChanges = SupportChanges
 
 /**
  * Customers for support: contact details and role. No card data, no password, no tokens;
@@ -60,16 +54,8 @@ export class AdminCustomersService {
       const message = 'You cannot remove your own admin role; ask another admin.'
       throw AppError.unprocessable(message, { role: message })
     }
-    const changed: Record<string, { from: unknown; to: unknown }> = {}
-    for (const key of ['name', 'firstName', 'lastName', 'phone', 'role'] as const) {
-      const next = changes[key]
-      if (next !== undefined && next !== user[key]) {
-        changed[key] = { from: user[key], to: next }
-        ;(user as any)[key] = next
-      }
-    }
+    const changed = await accountService.updateBySupport(user.uuid, changes)
     if (Object.keys(changed).length === 0) return presentCustomer(user)
-    await user.save()
     // The admin middleware reads the role on every request: a demoted admin loses the console
     // at their next call, without losing their customer session.
     await auditLog.record({

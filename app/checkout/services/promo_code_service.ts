@@ -27,7 +27,25 @@ export type NewPromoCode = {
   expiresAt?: string | Date | null
 }
 
-/** Creating and presenting promo codes (operators and admins). */
+/** A code's fields as the console and the CLI give them, dates already parsed. */
+export type PromoFields = {
+  code: string
+  percent: number
+  startsAt?: DateTime | null
+  expiresAt?: DateTime | null
+  maxUses?: number | null
+  active?: boolean
+}
+
+const CODE_TAKEN = 'Another promo code already uses this code.'
+const EXPIRES_BEFORE_START = 'The expiry must be after the start.'
+
+/**
+ * Promo codes are written here only, for the console and the CLI alike: codes are upper-case and
+ * unique (the database's unique index decides), and a code never expires before it starts. Orders
+ * keep their own copy of the code and percent, so editing or deleting a code never changes a
+ * placed order.
+ */
 export class PromoCodeService {
   query() {
     return PromoCode.query()
@@ -37,40 +55,67 @@ export class PromoCodeService {
     return PromoCode.find(id)
   }
 
-  /** An unsaved code, for a caller that checks and saves it itself (the console). */
-  draft(
-    fields: Partial<
-      Pick<PromoCode, 'code' | 'percent' | 'startsAt' | 'expiresAt' | 'maxUses' | 'active' | 'uses'>
-    >
-  ) {
-    return new PromoCode().merge(fields)
-  }
-
-  async create(input: NewPromoCode): Promise<PromoCode> {
+  /** The CLI's input (dates as text), checked like the console's. */
+  async createFromInput(input: NewPromoCode): Promise<PromoCode> {
     const data = await newPromoCodeValidator.validate({
       maxUses: null,
       startsAt: null,
       expiresAt: null,
       ...input,
     })
-    if (data.startsAt && data.expiresAt && data.expiresAt <= data.startsAt) {
-      throw AppError.unprocessable('The code must expire after it starts.', {
-        expiresAt: 'The code must expire after it starts.',
-      })
+    return this.create({
+      code: data.code,
+      percent: data.percent,
+      maxUses: data.maxUses,
+      startsAt: data.startsAt ? DateTime.fromJSDate(data.startsAt) : null,
+      expiresAt: data.expiresAt ? DateTime.fromJSDate(data.expiresAt) : null,
+    })
+  }
+
+  async create(fields: PromoFields): Promise<PromoCode> {
+    const promo = new PromoCode().merge({
+      code: fields.code,
+      percent: fields.percent,
+      startsAt: fields.startsAt ?? null,
+      expiresAt: fields.expiresAt ?? null,
+      maxUses: fields.maxUses ?? null,
+      active: fields.active ?? true,
+      uses: 0,
+    })
+    await this.save(promo)
+    return promo
+  }
+
+  /** Applies the given changes (undefined leaves a field as it is); null when there is no such code. */
+  async update(id: number, changes: Partial<PromoFields>): Promise<PromoCode | null> {
+    const promo = await PromoCode.find(id)
+    if (!promo) return null
+    promo.merge(Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)))
+    await this.save(promo)
+    return promo
+  }
+
+  /** Deletes a code; false when there was none. */
+  async remove(id: number): Promise<boolean> {
+    const promo = await PromoCode.find(id)
+    if (!promo) return false
+    await promo.delete()
+    return true
+  }
+
+  private async save(promo: PromoCode) {
+    if (promo.startsAt && promo.expiresAt && promo.expiresAt <= promo.startsAt) {
+      throw AppError.unprocessable(EXPIRES_BEFORE_START, { expiresAt: EXPIRES_BEFORE_START })
     }
     try {
-      return await PromoCode.create({
-        code: data.code,
-        percent: data.percent,
-        maxUses: data.maxUses,
-        startsAt: data.startsAt ? DateTime.fromJSDate(data.startsAt) : null,
-        expiresAt: data.expiresAt ? DateTime.fromJSDate(data.expiresAt) : null,
-        uses: 0,
-        active: true,
-      })
+      await promo.save()
     } catch (error) {
       if (isUniqueViolation(error)) {
-        throw AppError.conflict(`Promo code ${data.code} already exists.`, 'promo_code_taken')
+        throw new AppError(`Promo code ${promo.code} already exists.`, {
+          status: 422,
+          code: 'promo_code_taken',
+          errors: { code: CODE_TAKEN },
+        })
       }
       throw error
     }

@@ -2,6 +2,7 @@ import NewsletterSubscriber from '#notifications/models/newsletter_subscriber'
 import { isUniqueViolation } from '#core/helpers/db_errors'
 import { notifications } from '#notifications/services/notification_service'
 import { templates } from '#notifications/templates'
+import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 
 export class NewsletterService {
   /** Idempotent: subscribing twice (even at once) keeps one row and sends one confirmation. */
@@ -19,6 +20,11 @@ export class NewsletterService {
       dedupeKey: `newsletter:${email}`,
     })
     return { alreadySubscribed: false }
+  }
+
+  /** Forgets an address (its account was deleted), within the caller's `trx`. */
+  async forget(email: string, trx: TransactionClientContract) {
+    await trx.from('newsletter_subscribers').where('email', email).delete()
   }
 }
 

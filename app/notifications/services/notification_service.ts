@@ -3,6 +3,7 @@ import { isUniqueViolation } from '#core/helpers/db_errors'
 import { sqlTime } from '#core/helpers/sql_time'
 import { type DriverSession, withDriverSession } from '#core/services/driver_session'
 import { jobs } from '#core/jobs/jobs'
+import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { deliverEmailJob } from '#notifications/jobs/email_jobs'
 
 export type OutgoingEmail = {
@@ -57,6 +58,11 @@ export class NotificationService {
       if (email.dedupeKey && isUniqueViolation(error)) return null
       throw error
     }
+  }
+
+  /** Drops a customer's messages not sent yet (their account is going), within `trx`. */
+  async dropQueuedFor(userId: number, trx: TransactionClientContract) {
+    await trx.from('email_messages').where('user_id', userId).where('status', 'queued').delete()
   }
 
   /** Rings the delivery of a recorded message (the outbox sweep finds it if this is lost). */

@@ -59,6 +59,17 @@ export class OrderCardData {
   }
 
   /** Puts a full card back into the snapshot of an order that is active again (a retry). */
+  /** Empties the card copy of every final order of a customer (account deletion); how many. */
+  async purgeAllOf(userId: number): Promise<number> {
+    const orders: { id: number }[] = await db
+      .from('orders')
+      .where('user_id', userId)
+      .whereNotNull('aco_vault')
+      .select('id')
+    for (const order of orders) await this.purge(order.id)
+    return orders.length
+  }
+
   async restore(orderId: number, card: Required<Omit<SnapshotCard, 'last4'>>) {
     const row = await db.from('orders').where('id', orderId).select('aco_vault').first()
     const snapshot = row?.aco_vault ? readable(row.aco_vault, orderId) : null

@@ -6,9 +6,19 @@ export { ACTIVE_STATUSES } from '#orders/models/order'
 import { AppError } from '#core/exceptions/app_error'
 import { sqlTime } from '#core/helpers/sql_time'
 import { FEE_CHARGEABLE_STATUSES, FEE_DUE_STATUSES } from '#shared/vocabulary'
+import { FINAL_STATUSES } from '#orders/services/order_card_data'
+import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 
 /** Reading orders: a customer's own list and lookups by public id. */
 export class OrderQueries {
+  /** How many orders a customer has (`open`: only those not final yet), optionally in `trx`. */
+  async countFor(userId: number, options: { open?: boolean; trx?: QueryClientContract } = {}) {
+    const query = (options.trx ?? db).from('orders').where('user_id', userId)
+    if (options.open) query.whereNotIn('status', [...FINAL_STATUSES])
+    const rows = await query.count('* as total')
+    return Number(rows[0].total)
+  }
+
   /**
    * The customer's orders, newest first, with the draw entry id of an order that entered a draw
    * (`$extras.draw_entry_id`: the customer's own id in the draw's published proof).

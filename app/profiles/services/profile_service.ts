@@ -1,12 +1,15 @@
 import { DateTime } from 'luxon'
 import type { Infer } from '@vinejs/vine/types'
-import type User from '#accounts/models/user'
+import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import Profile, { type Address, type VaultedCard } from '#profiles/models/profile'
 import { AppError } from '#core/exceptions/app_error'
 import { cardVault } from '#core/services/card_vault'
 import { transportEnvelope } from '#core/services/transport_envelope'
 import { detectCardBrand } from '#core/helpers/cards'
 import { editProfileValidator, newProfileValidator } from '#profiles/validators/profile_validator'
+
+/** The customer a profile belongs to: only their id is needed. */
+type Owner = { id: number }
 
 type NewProfile = Infer<typeof newProfileValidator>
 type ProfileCard = NewProfile['card']
@@ -55,11 +58,11 @@ function toAddress(input: NewProfile['shipping']): Address {
  * kept in the clear.
  */
 export class ProfileService {
-  async list(user: User) {
+  async list(user: Owner) {
     return Profile.query().where('user_id', user.id).orderBy('id', 'asc')
   }
 
-  async findOwned(user: User, profileId: unknown): Promise<Profile> {
+  async findOwned(user: Owner, profileId: unknown): Promise<Profile> {
     const profile =
       typeof profileId === 'string' && profileId.length <= 64
         ? await Profile.query().where('public_id', profileId).where('user_id', user.id).first()
@@ -68,12 +71,12 @@ export class ProfileService {
     return profile
   }
 
-  async addFromEnvelope(user: User, envelope: unknown): Promise<Profile> {
+  async addFromEnvelope(user: Owner, envelope: unknown): Promise<Profile> {
     const data = await newProfileValidator.validate(transportEnvelope.open(envelope, 'eProfile'))
     return this.create(user, data)
   }
 
-  async create(user: User, data: NewProfile): Promise<Profile> {
+  async create(user: Owner, data: NewProfile): Promise<Profile> {
     const profile = new Profile()
     profile.userId = user.id
     this.fill(profile, data)
@@ -82,7 +85,7 @@ export class ProfileService {
     return profile
   }
 
-  async editFromEnvelope(user: User, envelope: unknown): Promise<Profile> {
+  async editFromEnvelope(user: Owner, envelope: unknown): Promise<Profile> {
     const data = await editProfileValidator.validate(transportEnvelope.open(envelope, 'eProfile'))
     const profile = await this.findOwned(user, data.profileId)
     this.fill(profile, data)
@@ -91,12 +94,17 @@ export class ProfileService {
     return profile
   }
 
-  async delete(user: User, profileId: unknown): Promise<void> {
+  async delete(user: Owner, profileId: unknown): Promise<void> {
     const profile = await this.findOwned(user, profileId)
     await profile.delete()
   }
 
   /** The full card of a customer's profile by its public id, or null (gone, or no card). */
+  /** Deletes every profile of a customer, sealed cards included, within the caller's `trx`. */
+  async deleteAllOf(userId: number, trx: TransactionClientContract) {
+    await trx.from('profiles').where('user_id', userId).delete()
+  }
+
   async cardOf(userId: number, profileId: string): Promise<VaultedCard | null> {
     const profile = await Profile.query()
       .where('public_id', profileId)

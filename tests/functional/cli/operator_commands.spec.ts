@@ -99,5 +99,18 @@ test.group('CLI: accounts and promo codes', (group) => {
     const duplicate = await runCli(['promo:create', 'CLI25', '10'])
     assert.equal(duplicate.code, 1)
     assert.include(duplicate.stderr, 'Promo code CLI25 already exists.')
+
+    // The same rule, in the same words, as the console's form.
+    const backwards = await runCli([
+      'promo:create',
+      'CLIWINDOW',
+      '10',
+      '--starts',
+      '2030-01-02',
+      '--expires',
+      '2030-01-01',
+    ])
+    assert.equal(backwards.code, 1)
+    assert.include(backwards.stderr, 'The expiry must be after the start.')
   })
 })
