@@ -1,18 +1,83 @@
+import type { DateTime } from 'luxon'
 import Product from '#catalog/models/product'
 import { sqlTime } from '#core/helpers/sql_time'
+import type { ReleaseMode, SizeType } from '#shared/vocabulary'
 
 export { splitList } from '#catalog/models/product'
 
-/** Products as other modules read them (release day, results), without reaching the model. */
+/**
+ * A product as other modules read it: plain, frozen data (no model to save), with whether its
+ * release time has come.
+ */
+export type ProductRecord = Readonly<{
+  id: number
+  slug: string
+  title: string
+  priceCents: number
+  sizeType: SizeType
+  sizes: readonly string[]
+  avail: boolean
+  totalStock: number
+  stockTaken: number
+  releaseAt: DateTime | null
+  releaseTimeZone: string
+  releaseMode: ReleaseMode
+  entryOpensAt: DateTime | null
+  entryClosesAt: DateTime | null
+  drawSeed: string | null
+  drawCommitment: string | null
+  drawnAt: DateTime | null
+  queueOpensAt: DateTime | null
+  queueMinutes: number | null
+  queueRatePerMinute: number | null
+  queueOrderedAt: DateTime | null
+  isReleased: boolean
+}>
+
+function toRecord(product: Product): ProductRecord {
+  return Object.freeze({
+    id: product.id,
+    slug: product.slug,
+    title: product.title,
+    priceCents: product.priceCents,
+    sizeType: product.sizeType,
+    sizes: Object.freeze([...(product.sizes ?? [])]),
+    avail: product.avail,
+    totalStock: product.totalStock,
+    stockTaken: product.stockTaken,
+    releaseAt: product.releaseAt,
+    releaseTimeZone: product.releaseTimeZone,
+    releaseMode: product.releaseMode,
+    entryOpensAt: product.entryOpensAt,
+    entryClosesAt: product.entryClosesAt,
+    drawSeed: product.drawSeed,
+    drawCommitment: product.drawCommitment,
+    drawnAt: product.drawnAt,
+    queueOpensAt: product.queueOpensAt,
+    queueMinutes: product.queueMinutes,
+    queueRatePerMinute: product.queueRatePerMinute,
+    queueOrderedAt: product.queueOrderedAt,
+    isReleased: product.isReleased,
+  })
+}
+
+/** Products as other modules read them (release day, draws, results), without reaching the model. */
 export const productQueries = {
+  /** The console's lists (filtered, sorted and paged by the REST list helper). */
   query: () => Product.query(),
-  find: (id: number): Promise<Product | null> => Product.find(id),
+
+  async find(id: number): Promise<ProductRecord | null> {
+    const product = await Product.find(id)
+    return product ? toRecord(product) : null
+  },
 
   /** Released and available, soonest first: a product made unavailable pauses its release. */
-  dueForRelease: (): Promise<Product[]> =>
-    Product.query()
+  async dueForRelease(): Promise<ProductRecord[]> {
+    const products = await Product.query()
       .where('avail', true)
       .whereNotNull('release_at')
       .where('release_at', '<=', sqlTime())
-      .orderBy('release_at', 'asc'),
+      .orderBy('release_at', 'asc')
+    return products.map(toRecord)
+  },
 }

@@ -5,7 +5,7 @@ import { AppError } from '#core/exceptions/app_error'
 import { affectedRows, isUniqueViolation } from '#core/helpers/db_errors'
 import { sqlTime } from '#core/helpers/sql_time'
 import { productQueries } from '#catalog/services/product_queries'
-import type Product from '#catalog/models/product'
+import type { ProductRecord } from '#catalog/services/product_queries'
 
 /** How long a pass lets its holder check out after the line let them through. */
 export const PASS_TTL_SECONDS = 10 * 60
@@ -24,7 +24,7 @@ function signature(payload: string) {
   return createHmac('sha256', passKey).update(payload).digest('base64url')
 }
 
-const hasRoom = (product: Pick<Product, 'queueMinutes' | 'queueOpensAt'>) =>
+const hasRoom = (product: Pick<ProductRecord, 'queueMinutes' | 'queueOpensAt'>) =>
   product.queueMinutes !== null &&
   product.queueMinutes !== undefined &&
   Boolean(product.queueOpensAt)

@@ -2,7 +2,7 @@ import { hostname } from 'node:os'
 import { randomBytes } from 'node:crypto'
 import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
-import type Product from '#catalog/models/product'
+import type { ProductRecord } from '#catalog/services/product_queries'
 import { productQueries } from '#catalog/services/product_queries'
 import type Order from '#orders/models/order'
 import { orderQueries } from '#orders/services/order_queries'
@@ -87,7 +87,7 @@ export type RunReport = {
  * task, outbox dedupe keys). A re-run finds what a killed run left and finishes it.
  */
 export class ReleaseRunner {
-  async releasedProducts(productId: number | null = null): Promise<Product[]> {
+  async releasedProducts(productId: number | null = null): Promise<ProductRecord[]> {
     if (productId !== null) {
       const product = await productQueries.find(productId)
       if (!product) throw AppError.notFound(`Product ${productId} not found.`, 'product_not_found')
