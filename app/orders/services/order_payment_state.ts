@@ -3,6 +3,7 @@ import db from '@adonisjs/lucid/services/db'
 import Order from '#orders/models/order'
 import { affectedRows } from '#core/helpers/db_errors'
 import { secondsSince, sqlTime } from '#core/helpers/sql_time'
+import { orderUpdates } from '#orders/services/order_updates'
 
 /**
  * The payment columns of an order, moved only by conditional UPDATEs: each method changes the
@@ -75,7 +76,9 @@ export class OrderPaymentState {
       hold_claimed_at: sqlTime(),
       hold_attempts: db.knexRawQuery('hold_attempts + 1'),
     })
-    return affectedRows(result) === 1
+    if (affectedRows(result) !== 1) return false
+    await orderUpdates.changed(orderId)
+    return true
   }
 
   async holdPlaced(orderId: number, paymentId: string) {
@@ -181,7 +184,9 @@ export class OrderPaymentState {
         refunded_at: sqlTime(),
         updated_at: sqlTime(),
       })
-    return affectedRows(result) === 1
+    if (affectedRows(result) !== 1) return false
+    await orderUpdates.changed(orderId)
+    return true
   }
 
   private async move(
@@ -195,7 +200,9 @@ export class OrderPaymentState {
       .where('id', orderId)
       .whereIn(column, from)
       .update({ ...changes, updated_at: sqlTime() })
-    return affectedRows(result) === 1
+    if (affectedRows(result) !== 1) return false
+    await orderUpdates.changed(orderId)
+    return true
   }
 }
 
