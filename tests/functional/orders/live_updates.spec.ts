@@ -8,6 +8,11 @@ import { customerOrdersChannel } from '#orders/services/order_updates'
 import { customerWithToken, pendingOrder } from '#tests/helpers'
 import { openEventStream } from '#tests/support/event_stream'
 
+async function tokenFor(user: User) {
+  const token = await User.accessTokens.create(user)
+  return token.value!.release()
+}
+
 test.group('Orders: live updates over server-sent events', (group) => {
   group.each.setup(() => testUtils.db().withGlobalTransaction())
   const streams: Awaited<ReturnType<typeof openEventStream>>[] = []
@@ -53,7 +58,7 @@ test.group('Orders: live updates over server-sent events', (group) => {
     assert.equal(await watcher.subscribe(channel, intruder.token), 400)
 
     const owner = await stream()
-    const token = (await User.accessTokens.create(user)).value!.release()
+    const token = await tokenFor(user)
     assert.equal(await owner.subscribe(channel, token), 204)
     await orderSettlement.succeed(order.id, { confirmationNumber: 'RT-1' })
     await owner.next(channel, (update) => update.status === 'success')
@@ -64,7 +69,7 @@ test.group('Orders: live updates over server-sent events', (group) => {
     assert,
   }) => {
     const { order, user } = await pendingOrder()
-    const token = (await User.accessTokens.create(user)).value!.release()
+    const token = await tokenFor(user)
     const channel = customerOrdersChannel(user.uuid)
     const listener = await stream()
     assert.equal(await listener.subscribe(channel, token), 204)
@@ -92,7 +97,7 @@ test.group('Orders: live updates over server-sent events', (group) => {
 
   test('a change nobody changed announces nothing', async ({ assert }) => {
     const { order, user } = await pendingOrder()
-    const token = (await User.accessTokens.create(user)).value!.release()
+    const token = await tokenFor(user)
     const channel = customerOrdersChannel(user.uuid)
     const listener = await stream()
     assert.equal(await listener.subscribe(channel, token), 204)
