@@ -20,9 +20,11 @@ export default defineConfig({
     () => import('@adonisjs/limiter/limiter_provider'),
     () => import('@adonisjs/static/static_provider'),
     () => import('@adonisjs/mail/mail_provider'),
+    () => import('@adonisjs/transmit/transmit_provider'),
   ],
 
   preloads: [
+    () => import('#start/transmit'),
     () => import('#start/routes'),
     () => import('#start/kernel'),
     () => import('#start/jobs'),

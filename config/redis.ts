@@ -22,7 +22,7 @@ const redisConfig = defineConfig({
   },
 })
 
-function parseRedisUrl(url: string) {
+export function parseRedisUrl(url: string) {
   const parsed = new URL(url)
   return {
     host: parsed.hostname,

@@ -1,4 +1,4 @@
-/** `/api` and everything under it: never a file, never the storefront. */
+/** `/api` and everything under it, and the live-update stream: never a file, never the storefront. */
 export function isApiPath(url: string): boolean {
-  return url === '/api' || url.startsWith('/api/')
+  return url === '/api' || url.startsWith('/api/') || url.startsWith('/__transmit/')
 }

@@ -5,6 +5,7 @@ import Order from '#orders/models/order'
 import type { PresentableOrder } from '#orders/services/order_presenter'
 import { affectedRows } from '#core/helpers/db_errors'
 import { orderPaymentState } from '#orders/services/order_payment_state'
+import { orderUpdates } from '#orders/services/order_updates'
 import { slotStock } from '#catalog/services/slot_stock'
 import { crashPoint } from '#core/services/crash_points'
 import { sqlTime } from '#core/helpers/sql_time'
@@ -137,7 +138,9 @@ export class OrderLifecycle {
       .where('id', id)
       .where('status', 'entered')
       .update({ status: 'pending', updated_at: sqlTime() })
-    return affectedRows(changed) === 1
+    if (affectedRows(changed) !== 1) return false
+    orderUpdates.afterCommit(trx, id)
+    return true
   }
 
   /**
@@ -160,11 +163,12 @@ export class OrderLifecycle {
   /** pending -> processing (the release run handed the order to a checkout engine). */
   async markProcessing(orderOrId: Order | number): Promise<Order> {
     const id = idOf(orderOrId)
-    await db
+    const changed = await db
       .from('orders')
       .where('id', id)
       .where('status', 'pending')
       .update({ status: 'processing', processing_at: sqlTime(), updated_at: sqlTime() })
+    if (affectedRows(changed) === 1) await orderUpdates.changed(id)
     return Order.findOrFail(id)
   }
 
@@ -173,12 +177,15 @@ export class OrderLifecycle {
    * so two release runs can never both submit it.
    */
   async claimForProcessing(orderOrId: Order | number): Promise<boolean> {
+    const id = idOf(orderOrId)
     const result = await db
       .from('orders')
-      .where('id', idOf(orderOrId))
+      .where('id', id)
       .where('status', 'pending')
       .update({ status: 'processing', processing_at: sqlTime(), updated_at: sqlTime() })
-    return affectedRows(result) === 1
+    if (affectedRows(result) !== 1) return false
+    await orderUpdates.changed(id)
+    return true
   }
 
   /**
@@ -186,12 +193,15 @@ export class OrderLifecycle {
    * engine (it could not be reached), so the next run takes it like any pending order.
    */
   async unclaim(orderOrId: Order | number): Promise<boolean> {
+    const id = idOf(orderOrId)
     const result = await db
       .from('orders')
-      .where('id', idOf(orderOrId))
+      .where('id', id)
       .where('status', 'processing')
       .update({ status: 'pending', processing_at: null, updated_at: sqlTime() })
-    return affectedRows(result) === 1
+    if (affectedRows(result) !== 1) return false
+    await orderUpdates.changed(id)
+    return true
   }
 
   /**
@@ -204,7 +214,7 @@ export class OrderLifecycle {
     details: { confirmationNumber?: string | null } = {}
   ): Promise<void> {
     const id = idOf(orderOrId)
-    await db
+    const changed = await db
       .from('orders')
       .where('id', id)
       .whereIn('status', ['pending', 'processing'])
@@ -215,6 +225,7 @@ export class OrderLifecycle {
         updated_at: sqlTime(),
       })
     crashPoint('order-succeeded')
+    if (affectedRows(changed) === 1) await orderUpdates.changed(id)
   }
 
   /**
@@ -227,6 +238,7 @@ export class OrderLifecycle {
     details: { reason?: string | null; code?: string | null } = {}
   ): Promise<void> {
     const id = idOf(orderOrId)
+    let failed = false
     await db.transaction(async (trx) => {
       const order = await trx.from('orders').where('id', id).select('product_id').first()
       if (!order) return
@@ -243,14 +255,13 @@ export class OrderLifecycle {
           active_slot: null,
           updated_at: sqlTime(),
         })
-      if (
-        affectedRows(changed) === 1 &&
-        (await slotStock.giveBackIfUnreleased(order.product_id, trx))
-      ) {
+      failed = affectedRows(changed) === 1
+      if (failed && (await slotStock.giveBackIfUnreleased(order.product_id, trx))) {
         await trx.from('orders').where('id', id).update({ slot_returned: true })
       }
     })
-    await orderPaymentState.holdSkipped(id)
+    // A hold that was never placed is skipped with the same announcement.
+    if (!(await orderPaymentState.holdSkipped(id)) && failed) await orderUpdates.changed(id)
   }
 
   /**
@@ -275,7 +286,9 @@ export class OrderLifecycle {
         active_slot: null,
         updated_at: sqlTime(),
       })
-    return affectedRows(changed) === 1
+    if (affectedRows(changed) !== 1) return false
+    await orderUpdates.changed(id)
+    return true
   }
 
   /**
@@ -332,7 +345,9 @@ export class OrderLifecycle {
       await within?.(trx)
       return true
     })
-    return moved ? Order.findOrFail(id) : null
+    if (!moved) return null
+    await orderUpdates.changed(id)
+    return Order.findOrFail(id)
   }
 
   /**
@@ -369,7 +384,7 @@ export class OrderLifecycle {
         await trx.from('orders').where('id', id).update({ slot_returned: true })
       }
     })
-    await orderPaymentState.holdSkipped(id)
+    if (!(await orderPaymentState.holdSkipped(id)) && cancelled) await orderUpdates.changed(id)
     return cancelled
   }
 }

@@ -4,6 +4,7 @@ import Order from '#orders/models/order'
 import { affectedRows } from '#core/helpers/db_errors'
 import { secondsSince, sqlTime } from '#core/helpers/sql_time'
 import { FEE_CHARGEABLE_STATUSES } from '#shared/vocabulary'
+import { orderUpdates } from '#orders/services/order_updates'
 
 /**
  * The payment columns of an order, moved only by conditional UPDATEs: each method changes the
@@ -76,7 +77,9 @@ export class OrderPaymentState {
       hold_claimed_at: sqlTime(),
       hold_attempts: db.knexRawQuery('hold_attempts + 1'),
     })
-    return affectedRows(result) === 1
+    if (affectedRows(result) !== 1) return false
+    await orderUpdates.changed(orderId)
+    return true
   }
 
   async holdPlaced(orderId: number, paymentId: string) {
@@ -182,7 +185,9 @@ export class OrderPaymentState {
         refunded_at: sqlTime(),
         updated_at: sqlTime(),
       })
-    return affectedRows(result) === 1
+    if (affectedRows(result) !== 1) return false
+    await orderUpdates.changed(orderId)
+    return true
   }
 
   private async move(
@@ -196,7 +201,9 @@ export class OrderPaymentState {
       .where('id', orderId)
       .whereIn(column, from)
       .update({ ...changes, updated_at: sqlTime() })
-    return affectedRows(result) === 1
+    if (affectedRows(result) !== 1) return false
+    await orderUpdates.changed(orderId)
+    return true
   }
 }
 

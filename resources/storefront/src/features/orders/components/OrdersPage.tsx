@@ -83,7 +83,11 @@ export function OrdersPage() {
           </Link>
         </div>
       ) : (
-        <ul className="orders" aria-label="Orders, newest first">
+        <ul
+          className="orders"
+          aria-label="Orders, newest first"
+          data-live={orders.live ? 'connected' : 'polling'}
+        >
           {sorted.map((order) => {
             const label =
               order.statusReason === 'draw_not_selected'
