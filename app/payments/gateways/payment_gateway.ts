@@ -22,6 +22,24 @@ export type SavedCard = CardSummary & { customerId: string; paymentMethodId: str
 
 export type PaymentRef = { id: string; status: string }
 
+/**
+ * A card the customer's bank wants to authenticate (3-D Secure) before it is saved for
+ * off-session payments. The customer goes through the challenge: Stripe.js with the client
+ * secret (Stripe), or the sandbox's own challenge page (`challengeUrl`). Then
+ * `confirmCardSetup` saves the card or says it was refused.
+ */
+export type CardSetupAction = {
+  status: 'requires_action'
+  setupId: string
+  customerId: string
+  clientSecret: string | null
+  challengeUrl: string | null
+}
+
+export function isCardSetupAction(value: SavedCard | CardSetupAction): value is CardSetupAction {
+  return 'status' in value && value.status === 'requires_action'
+}
+
 /** A provider event, reduced to what moves our state. */
 export type GatewayEvent = {
   id: string
@@ -55,7 +73,10 @@ export interface PaymentGateway {
   /** genToken: a one-time card token, as the provider's client library would create. */
   createCardToken(card: CardInput): Promise<CardToken>
 
-  /** Creates the customer when needed and saves the card (token) on it as a reusable method. */
+  /**
+   * Creates the customer when needed and saves the card (token) on it as a reusable method for
+   * off-session payments; a card whose bank asks for authentication first answers the action.
+   */
   saveCard(input: {
     customerId: string | null
     email: string
@@ -63,7 +84,18 @@ export interface PaymentGateway {
     reference: string
     token: string
     idempotencyKey: string
-  }): Promise<SavedCard>
+  }): Promise<SavedCard | CardSetupAction>
+
+  /**
+   * After the customer's authentication: the saved card, the same action while it is still
+   * waiting for the customer, or CardDeclinedError when the bank refused it. A setup of another
+   * customer is GatewayRequestError `resource_missing`.
+   */
+  confirmCardSetup(input: {
+    setupId: string
+    customerId: string
+    idempotencyKey: string
+  }): Promise<SavedCard | CardSetupAction>
 
   /**
    * Deletes the customer and its saved cards (account deletion; a one-step checkout refused after
@@ -113,6 +145,15 @@ export interface PaymentGateway {
 | Errors every gateway maps its provider's errors to.
 */
 
+const AUTHENTICATION_FAILURES = new Set([
+  'setup_intent_authentication_failure',
+  'payment_intent_authentication_failure',
+])
+
+/** What a customer is told when their bank did not confirm the card they were saving. */
+export const CARD_AUTHENTICATION_FAILED =
+  'Your bank did not confirm this card, so it was not saved. Please try again.'
+
 /** The card or the bank said no. Permanent for this request; the message is safe for customers. */
 export class CardDeclinedError extends Error {
   constructor(
@@ -126,6 +167,11 @@ export class CardDeclinedError extends Error {
 
   get requiresAuthentication() {
     return this.code === 'authentication_required' || this.declineCode === 'authentication_required'
+  }
+
+  /** The customer went through the bank's challenge and it refused (or they gave up). */
+  get authenticationFailed() {
+    return AUTHENTICATION_FAILURES.has(this.code)
   }
 }
 

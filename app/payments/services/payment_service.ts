@@ -12,9 +12,12 @@ import {
   CardDeclinedError,
   GatewayRequestError,
   GatewayUnavailableError,
+  CARD_AUTHENTICATION_FAILED,
   declineMessage,
+  isCardSetupAction,
   savedCardDeclinedMessage,
   type CardInput,
+  type CardSetupAction,
   type CardToken,
   type SavedCard,
 } from '#payments/gateways/payment_gateway'
@@ -74,6 +77,8 @@ export const paymentKeys = {
   refund: (order: KeyedOrder, n = 1) =>
     n <= 1 ? installKey(order.publicId, 'refund') : installKey(order.publicId, 'refund', n),
   saveCard: (userUuid: string, token: string) => installKey('user', userUuid, 'card', token),
+  cardSetup: (userUuid: string, setupId: string) =>
+    installKey('user', userUuid, 'card-setup', setupId),
   deleteCustomer: (customerId: string) => installKey('customer', customerId, 'delete'),
 }
 
@@ -137,7 +142,10 @@ export class PaymentService {
     }
   }
 
-  /** Saves a card token on the customer at the gateway (creating the customer the first time). */
+  /**
+   * Saves a card token on the customer at the gateway (creating the customer the first time).
+   * A card whose bank asks for 3-D Secure first answers the action the customer must complete.
+   */
   async saveCard(input: {
     /** Null while the account does not exist yet (one-step checkout saves the card first). */
     userId: number | null
@@ -147,7 +155,7 @@ export class PaymentService {
     name: string
     customerId: string | null
     token: string
-  }): Promise<SavedCard> {
+  }): Promise<SavedCard | CardSetupAction> {
     const entry = await ledger.begin({
       ...keysOf('saveCard', input.userUuid, input.token),
       kind: 'customer_card',
@@ -166,10 +174,52 @@ export class PaymentService {
           idempotencyKey: entry.idempotencyKey,
         })
       )
-      await ledger.succeed(entry, saved.paymentMethodId)
+      await ledger.succeed(entry, isCardSetupAction(saved) ? saved.setupId : saved.paymentMethodId)
       return saved
     } catch (error) {
       await this.recordFailure(entry, error)
+      throw this.cardErrorToAppError(error)
+    }
+  }
+
+  /**
+   * After the customer's 3-D Secure challenge: the saved card, or the action again while the
+   * customer has not answered. A refused authentication is a 402 in plain words; a setup of
+   * another customer is a 404. Its own ledger row and key (the gateway sets the default card).
+   */
+  async confirmCardSetup(input: {
+    userId: number | null
+    userUuid: string
+    customerId: string
+    setupId: string
+  }): Promise<SavedCard | CardSetupAction> {
+    const entry = await ledger.begin({
+      ...keysOf('cardSetup', input.userUuid, input.setupId),
+      kind: 'customer_card',
+      gateway: gateway().name,
+      userId: input.userId,
+      amountCents: 0,
+    })
+    try {
+      const outcome = await this.withRateLimitRetry(() =>
+        gateway().confirmCardSetup({
+          setupId: input.setupId,
+          customerId: input.customerId,
+          idempotencyKey: entry.idempotencyKey,
+        })
+      )
+      if (isCardSetupAction(outcome)) {
+        // The customer has not answered yet: the row stays open for the same key next time.
+        await ledger.noteRetry(entry, 'authentication_pending', 'Waiting for the customer.')
+        return outcome
+      }
+      await ledger.succeed(entry, outcome.paymentMethodId)
+      return outcome
+    } catch (error) {
+      await this.recordFailure(entry, error)
+      if (error instanceof GatewayRequestError && error.code === 'resource_missing') {
+        throw AppError.notFound('There is no such card confirmation.', 'card_setup_not_found')
+      }
       throw this.cardErrorToAppError(error)
     }
   }
@@ -553,6 +603,13 @@ export class PaymentService {
   }
 
   private cardErrorToAppError(error: unknown): unknown {
+    if (error instanceof CardDeclinedError && error.authenticationFailed) {
+      return new AppError(CARD_AUTHENTICATION_FAILED, {
+        status: 402,
+        code: 'card_authentication_failed',
+        errors: { card: CARD_AUTHENTICATION_FAILED },
+      })
+    }
     if (error instanceof CardDeclinedError) {
       const message = savedCardDeclinedMessage(error.declineCode ?? error.code)
       return new AppError(message, {
