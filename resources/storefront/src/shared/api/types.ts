@@ -128,3 +128,17 @@ export type BillingPayload = {
   state: string
   country: string
 }
+
+/** A card whose bank asks for 3-D Secure before it is saved (billing/set, billing/confirmCard). */
+export type CardAuthentication = {
+  setupId: string
+  /** The sandbox's challenge page on this site; null with Stripe. */
+  challengeUrl: string | null
+  /** For Stripe.js; null with the sandbox. */
+  clientSecret: string | null
+}
+
+/** billing/set and billing/confirmCard: saved (the user), or the challenge still to complete. */
+export type CardSaveAnswer =
+  | { success: true; user: UserInfo; authentication?: undefined }
+  | { success: false; code: string; message: string; authentication: CardAuthentication }

@@ -1,0 +1,265 @@
+import { DateTime } from 'luxon'
+import { test } from '@japa/runner'
+import type { ApiClient } from '@japa/api-client'
+import testUtils from '@adonisjs/core/services/test_utils'
+import db from '@adonisjs/lucid/services/db'
+import PaymentLedgerEntry from '#payments/models/payment_ledger_entry'
+import { paymentKeys } from '#payments/services/payment_service'
+import { CARD_AUTHENTICATION_FAILED } from '#payments/gateways/payment_gateway'
+import { customerWithToken, envelope, TEST_CARDS } from '#tests/helpers'
+
+/*
+| Cards whose bank asks for 3-D Secure, on the sandbox gateway: saving one answers the challenge,
+| the customer completes or fails it on the sandbox's stand-in page, and billing/confirmCard
+| saves the card or says plainly that it was not.
+*/
+const billingAddress = {
+  address1: '1 Main St',
+  city: 'Springfield',
+  zip: '12345',
+  state: 'IL',
+  country: 'US',
+}
+
+type Client = ApiClient
+
+async function startSaving(client: Client, token: string, number: string) {
+  const generated = await client
+    .post('/api/user/billing/genToken')
+    .bearerToken(token)
+    .json({
+      encrypted: envelope({
+        name: 'Test Customer',
+        number,
+        exp_month: 12,
+        exp_year: DateTime.now().year + 1,
+        cvc: '123',
+        address_zip: '12345',
+      }),
+    })
+  generated.assertStatus(200)
+  return client
+    .post('/api/user/billing/set')
+    .bearerToken(token)
+    .json({ billingAddress, token: generated.body().id })
+}
+
+async function answerChallenge(client: Client, url: string, answer: string, returnTo?: string) {
+  return client
+    .post(url)
+    .form({ answer, ...(returnTo ? { return_to: returnTo } : {}) })
+    .redirects(0)
+}
+
+test.group('3-D Secure when a card is saved', (group) => {
+  group.each.setup(() => testUtils.db().withGlobalTransaction())
+
+  test('a 3155 card answers the challenge; completing it saves the card', async ({
+    client,
+    assert,
+  }) => {
+    const { user, token } = await customerWithToken()
+    const started = await startSaving(client, token, TEST_CARDS.authenticateOnSetup)
+    started.assertStatus(202)
+    started.assertBodyContains({ success: false, code: 'card_authentication_required' })
+    const { setupId, challengeUrl, clientSecret } = started.body().authentication
+    assert.match(setupId, /^seti_sbx_/)
+    assert.equal(challengeUrl, `/sandbox/3ds/${setupId}`)
+    assert.isNull(clientSecret)
+    assert.notInclude(JSON.stringify(started.body()), TEST_CARDS.authenticateOnSetup)
+
+    // Not on file until the customer has authenticated; the address is not written either.
+    const before = await client.get('/api/user/info').bearerToken(token)
+    assert.notEqual(before.body().billingLast4, '3155')
+    await user.refresh()
+    assert.isNull(user.cardPaymentMethodId)
+    assert.match(user.gatewayCustomerId!, /^cus_sbx_/)
+
+    const page = await client.get(`${challengeUrl}?return_to=/addCard?next=/shop`)
+    page.assertStatus(200)
+    assert.include(page.text(), 'Complete authentication')
+    assert.include(page.text(), 'Fail authentication')
+    assert.include(page.text(), 'sandbox stand-in')
+    assert.include(page.text(), 'ending in 3155')
+    assert.notInclude(page.text(), TEST_CARDS.authenticateOnSetup)
+
+    const answered = await answerChallenge(client, challengeUrl, 'complete', '/addCard?next=/shop')
+    answered.assertStatus(303)
+    assert.equal(answered.header('location'), `/addCard?next=/shop&setup_intent=${setupId}`)
+
+    const confirmed = await client
+      .post('/api/user/billing/confirmCard')
+      .bearerToken(token)
+      .json({ setupId })
+    confirmed.assertStatus(200)
+    confirmed.assertBodyContains({ success: true, user: { billingLast4: '3155' } })
+    await user.refresh()
+    assert.match(user.cardPaymentMethodId!, /^pm_sbx_/)
+
+    // Confirming again is the same answer, through the same ledger row and key.
+    const again = await client
+      .post('/api/user/billing/confirmCard')
+      .bearerToken(token)
+      .json({ setupId })
+    again.assertStatus(200)
+    const rows = await PaymentLedgerEntry.query().where('user_id', user.id).orderBy('id')
+    const keys = rows.map((row) => row.idempotencyKey)
+    assert.equal(new Set(keys).size, keys.length)
+    assert.include(keys, paymentKeys.cardSetup(user.uuid, setupId))
+    const setupRow = rows.find((row) => row.gatewayRef === setupId)!
+    assert.equal(setupRow.status, 'succeeded')
+    assert.notInclude(JSON.stringify(rows.map((row) => row.serialize())), '4000002500003155')
+
+    // Off-session payments pass on this card once it was authenticated.
+    const method = await db.from('sandbox_payment_methods').where('id', user.cardPaymentMethodId!)
+    assert.equal(method[0].behaviour, 'ok')
+  })
+
+  test('failing the challenge leaves no card and says so in plain words', async ({
+    client,
+    assert,
+  }) => {
+    const { user, token } = await customerWithToken()
+    const started = await startSaving(client, token, TEST_CARDS.authenticateOnSetup)
+    started.assertStatus(202)
+    const { setupId, challengeUrl } = started.body().authentication
+
+    const answered = await answerChallenge(client, challengeUrl, 'fail', '/account')
+    answered.assertStatus(303)
+    assert.equal(answered.header('location'), `/account?setup_intent=${setupId}`)
+
+    const refused = await client
+      .post('/api/user/billing/confirmCard')
+      .bearerToken(token)
+      .json({ setupId })
+    refused.assertStatus(402)
+    refused.assertBodyContains({ code: 'card_authentication_failed' })
+    assert.equal(refused.body().error, CARD_AUTHENTICATION_FAILED)
+    assert.notInclude(refused.body().error, 'another card')
+    await user.refresh()
+    assert.isNull(user.cardPaymentMethodId)
+    assert.lengthOf(await db.from('sandbox_payment_methods'), 0)
+
+    // The answer cannot be changed afterwards.
+    await answerChallenge(client, challengeUrl, 'complete')
+    const still = await client
+      .post('/api/user/billing/confirmCard')
+      .bearerToken(token)
+      .json({ setupId })
+    still.assertStatus(402)
+  })
+
+  test('before the customer answers, the confirmation waits; a 3184 card is saved after it', async ({
+    client,
+    assert,
+  }) => {
+    const { user, token } = await customerWithToken()
+    const started = await startSaving(client, token, TEST_CARDS.needsAuthentication)
+    started.assertStatus(202)
+    const { setupId, challengeUrl } = started.body().authentication
+
+    const waiting = await client
+      .post('/api/user/billing/confirmCard')
+      .bearerToken(token)
+      .json({ setupId })
+    waiting.assertStatus(202)
+    waiting.assertBodyContains({ authentication: { setupId, challengeUrl } })
+
+    const done = await answerChallenge(client, challengeUrl, 'complete')
+    done.assertStatus(200)
+    assert.include(done.text(), 'Card authenticated')
+
+    const confirmed = await client
+      .post('/api/user/billing/confirmCard')
+      .bearerToken(token)
+      .json({ setupId })
+    confirmed.assertStatus(200)
+    confirmed.assertBodyContains({ user: { billingLast4: '3184' } })
+    const row = await PaymentLedgerEntry.findByOrFail(
+      'idempotencyKey',
+      paymentKeys.cardSetup(user.uuid, setupId)
+    )
+    assert.equal(row.status, 'succeeded')
+    assert.equal(row.attempts, 2)
+  })
+
+  test('bad confirmations are clear 4xx answers, never another customer’s card', async ({
+    client,
+    assert,
+  }) => {
+    const owner = await customerWithToken()
+    const started = await startSaving(client, owner.token, TEST_CARDS.authenticateOnSetup)
+    const { setupId, challengeUrl } = started.body().authentication
+    await answerChallenge(client, challengeUrl, 'complete')
+
+    const other = await customerWithToken()
+    const stolen = await client
+      .post('/api/user/billing/confirmCard')
+      .bearerToken(other.token)
+      .json({ setupId })
+    stolen.assertStatus(404)
+    await other.user.refresh()
+    assert.isNull(other.user.cardPaymentMethodId)
+
+    // The other customer with a customer at the gateway of their own: still not theirs.
+    await startSaving(client, other.token, TEST_CARDS.authenticateOnSetup)
+    const stillStolen = await client
+      .post('/api/user/billing/confirmCard')
+      .bearerToken(other.token)
+      .json({ setupId })
+    stillStolen.assertStatus(404)
+
+    for (const body of [{}, { setupId: 12 }, { setupId: '../x' }, { setupId: 'a'.repeat(300) }]) {
+      const response = await client
+        .post('/api/user/billing/confirmCard')
+        .bearerToken(owner.token)
+        .json(body)
+      response.assertStatus(422)
+    }
+    const unknown = await client
+      .post('/api/user/billing/confirmCard')
+      .bearerToken(owner.token)
+      .json({ setupId: 'seti_sbx_000000000000000000000000' })
+    unknown.assertStatus(404)
+  })
+
+  test('the challenge page refuses unknown setups, odd answers and other sites as return paths', async ({
+    client,
+    assert,
+  }) => {
+    const { token } = await customerWithToken()
+    const started = await startSaving(client, token, TEST_CARDS.authenticateOnSetup)
+    const { challengeUrl } = started.body().authentication
+
+    ;(await client.get('/sandbox/3ds/seti_sbx_000000000000000000000000')).assertStatus(404)
+    ;(await client.get('/sandbox/3ds/nope')).assertStatus(404)
+    ;(await answerChallenge(client, challengeUrl, 'maybe')).assertStatus(422)
+
+    const page = await client.get(`${challengeUrl}?return_to=//evil.example/x`)
+    page.assertStatus(200)
+    assert.notInclude(page.text(), 'evil.example')
+    const answered = await answerChallenge(client, challengeUrl, 'complete', 'https://evil.example')
+    answered.assertStatus(200)
+    assert.isUndefined(answered.header('location'))
+  })
+
+  test('one-step checkout with a card that needs authentication is a clear 402', async ({
+    assert,
+  }) => {
+    const { user } = await customerWithToken()
+    const { paymentService } = await import('#payments/services/payment_service')
+    const { billingCardService } = await import('#accounts/services/billing_card_service')
+    const token = await paymentService.createCardToken(
+      {
+        number: TEST_CARDS.authenticateOnSetup,
+        expMonth: 12,
+        expYear: DateTime.now().year + 1,
+        cvc: '123',
+      },
+      user.id
+    )
+    await assert.rejects(() => billingCardService.saveToken(user, token.id), /confirm this card/)
+    await user.refresh()
+    assert.isNull(user.cardPaymentMethodId)
+  })
+})
