@@ -7,8 +7,12 @@ export type { OrderStatus }
 
 export const ACTIVE_STATUSES = ACTIVE_ORDER_STATUSES
 
-/** queued -> placing -> placed -> released; or declined; `skipped` when cancelled before placing. */
-export type HoldStatus = 'queued' | 'placing' | 'placed' | 'declined' | 'released' | 'skipped'
+/**
+ * queued -> placing -> placed -> released; or declined; `skipped` when cancelled before placing;
+ * `requires_action` while the bank waits for the customer's 3-D Secure (until a deadline).
+ */
+export type HoldStatus =
+  'queued' | 'placing' | 'placed' | 'declined' | 'released' | 'skipped' | 'requires_action'
 
 /** none -> paid -> refunded; failed / requires_action when the card said no; waived at 0 cents. */
 export type FeeStatus = 'none' | 'paid' | 'failed' | 'requires_action' | 'refunded' | 'waived'

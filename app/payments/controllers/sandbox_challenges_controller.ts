@@ -26,10 +26,9 @@ export default class SandboxChallengesController {
     const returnTo = safeReturnPath(request.input('return_to'))
     if (!returnTo) return response.type('html').send(page(answered(challenge)))
     const separator = returnTo.includes('?') ? '&' : '?'
-    return response
-      .redirect()
-      .status(303)
-      .toPath(`${returnTo}${separator}setup_intent=${challenge.id}`)
+    // The parameter Stripe's own redirect uses for the kind of object that was authenticated.
+    const param = challenge.kind === 'payment' ? 'payment_intent' : 'setup_intent'
+    return response.redirect().status(303).toPath(`${returnTo}${separator}${param}=${challenge.id}`)
   }
 }
 
@@ -58,7 +57,11 @@ ${returnTo ? `<p><a href="${escapeHtml(returnTo)}">Back to Dropslot</a></p>` : '
   const action = `/sandbox/3ds/${escapeHtml(challenge.id)}`
   return `<p class="badge">Test mode: sandbox stand-in for 3-D Secure</p>
 <h1>Confirm your card</h1>
-<p>Your bank asks you to confirm the card <strong>${card}</strong> before it is saved.</p>
+<p>${
+    challenge.kind === 'payment'
+      ? `Your bank asks you to confirm the $${((challenge.amountCents ?? 0) / 100).toFixed(2)} card check on <strong>${card}</strong>.`
+      : `Your bank asks you to confirm the card <strong>${card}</strong> before it is saved.`
+  }</p>
 <p class="muted">This page stands in for your bank's 3-D Secure check while Dropslot runs on its
 sandbox payment gateway. No bank is contacted and no money moves.</p>
 <form method="post" action="${action}">

@@ -64,6 +64,13 @@ export type GatewayPayment = {
   lastError: { code: string; declineCode: string | null; message: string } | null
 }
 
+export type PaymentAction = {
+  paymentId: string
+  challengeUrl: string | null
+  clientSecret: string | null
+  paymentMethodId: string | null
+}
+
 /** A refund as the gateway reports it now. */
 export type GatewayRefund = { id: string; status: string; amountCents: number; paymentId: string }
 
@@ -131,6 +138,13 @@ export interface PaymentGateway {
     idempotencyKey: string
   }): Promise<PaymentRef>
 
+  /**
+   * What the customer needs to authenticate a payment the bank held back for 3-D Secure (the
+   * hold of a card that asks every time): the sandbox's challenge page, or Stripe's client
+   * secret and the card to confirm it with. Null when the payment needs nothing from them.
+   */
+  paymentAction(paymentId: string): Promise<PaymentAction | null>
+
   /** Reads a payment back from the gateway; null when the gateway has no such payment. */
   retrievePayment(id: string): Promise<GatewayPayment | null>
 
@@ -159,7 +173,9 @@ export class CardDeclinedError extends Error {
   constructor(
     public code: string,
     public declineCode: string | null,
-    message: string
+    message: string,
+    /** The payment the provider kept (one that needs authentication can still be completed). */
+    public paymentId: string | null = null
   ) {
     super(message)
     this.name = 'CardDeclinedError'

@@ -14,6 +14,7 @@ import {
   type GatewayEvent,
   type GatewayPayment,
   type GatewayRefund,
+  type PaymentAction,
   type PaymentGateway,
   type PaymentRef,
   type SavedCard,
@@ -55,6 +56,8 @@ const STRIPE_MESSAGES: Record<string, string> = {
   incorrect_cvc: "Your card's security code is incorrect.",
   processing_error: 'An error occurred while processing your card. Try again in a little bit.',
   authentication_required: 'Your card was declined. This transaction requires authentication.',
+  payment_intent_authentication_failure:
+    'The provided payment method has failed authentication. Provide a new payment method to attempt to fulfill this PaymentIntent again.',
   setup_intent_authentication_failure:
     'We are unable to authenticate your payment method. Please choose a different payment method and try again.',
 }
@@ -67,6 +70,7 @@ type StoredResponse =
         code: string
         declineCode: string | null
         message: string
+        paymentId?: string | null
       }
     }
 
@@ -108,7 +112,77 @@ async function insertPaymentMethod(
   return id
 }
 
+const PAYMENT_ID = /^pi_sbx_[0-9a-f]{24}$/
+
+/** A payment held back for the customer's authentication (failing it lets them try again). */
+function awaitsAuthentication(intent: { status: string; last_error_code: string | null }) {
+  return (
+    intent.status === 'requires_payment_method' &&
+    (intent.last_error_code === 'authentication_required' ||
+      intent.last_error_code === 'payment_intent_authentication_failure')
+  )
+}
+
+async function findPaymentChallenge(id: string): Promise<SandboxChallenge | null> {
+  const intent = await db.from('sandbox_payment_intents').where('id', id).first()
+  if (!intent) return null
+  const method = await db
+    .from('sandbox_payment_methods')
+    .where('id', intent.payment_method_id)
+    .first()
+  return {
+    id: String(intent.id),
+    kind: 'payment',
+    amountCents: Number(intent.amount),
+    status: awaitsAuthentication(intent)
+      ? 'requires_action'
+      : ['requires_capture', 'succeeded'].includes(intent.status)
+        ? 'succeeded'
+        : 'failed',
+    brand: String(method?.brand ?? 'card'),
+    last4: String(method?.last4 ?? '····'),
+  }
+}
+
+/**
+ * The customer's answer for a payment: authenticated, it goes through (a hold awaits capture);
+ * failed, it stays waiting with the failure recorded, as Stripe lets the customer try again.
+ */
+async function answerPaymentChallenge(id: string, authenticated: boolean) {
+  await db.transaction(async (trx) => {
+    const intent = await trx.from('sandbox_payment_intents').where('id', id).forUpdate().first()
+    if (!intent || !awaitsAuthentication(intent)) return
+    await trx
+      .from('sandbox_payment_intents')
+      .where('id', id)
+      .update(
+        authenticated
+          ? {
+              status: intent.capture_method === 'manual' ? 'requires_capture' : 'succeeded',
+              last_error_code: null,
+              last_decline_code: null,
+              last_error_message: null,
+              updated_at: sqlTime(),
+            }
+          : {
+              last_error_code: 'payment_intent_authentication_failure',
+              last_decline_code: null,
+              last_error_message: STRIPE_MESSAGES.payment_intent_authentication_failure,
+              updated_at: sqlTime(),
+            }
+      )
+  })
+  const challenge = await findPaymentChallenge(id)
+  // A failed answer is shown as failed, even though the customer may try again later.
+  if (challenge && !authenticated && challenge.status === 'requires_action') {
+    return { ...challenge, status: 'failed' as const }
+  }
+  return challenge
+}
+
 export type SandboxChallenge = {
+  kind?: 'setup' | 'payment'
+  amountCents?: number
   id: string
   status: 'requires_action' | 'succeeded' | 'failed'
   brand: string
@@ -122,6 +196,7 @@ export type SandboxChallenge = {
  */
 export const sandboxChallenges = {
   async find(id: string): Promise<SandboxChallenge | null> {
+    if (PAYMENT_ID.test(id)) return findPaymentChallenge(id)
     if (!/^seti_sbx_[0-9a-f]{24}$/.test(id)) return null
     const setup = await db.from('sandbox_setup_intents').where('id', id).first()
     if (!setup) return null
@@ -137,6 +212,7 @@ export const sandboxChallenges = {
   },
 
   async answer(id: string, authenticated: boolean): Promise<SandboxChallenge | null> {
+    if (PAYMENT_ID.test(id)) return answerPaymentChallenge(id, authenticated)
     if (!/^seti_sbx_[0-9a-f]{24}$/.test(id)) return null
     await db.transaction(async (trx) => {
       const setup = await trx.from('sandbox_setup_intents').where('id', id).forUpdate().first()
@@ -361,7 +437,8 @@ export class SandboxGateway implements PaymentGateway {
         .first()
       if (!intent) throw new GatewayRequestError('resource_missing', 'No such payment_intent.')
       if (intent.status === 'canceled') return { id: intent.id, status: 'canceled' }
-      if (intent.status !== 'requires_capture') {
+      // Like Stripe: a hold awaiting capture, or one still waiting for authentication.
+      if (intent.status !== 'requires_capture' && intent.status !== 'requires_payment_method') {
         throw new GatewayRequestError(
           'payment_intent_unexpected_state',
           `You cannot cancel this PaymentIntent because it has a status of ${intent.status}.`
@@ -475,6 +552,18 @@ export class SandboxGateway implements PaymentGateway {
     }
   }
 
+  async paymentAction(paymentId: string): Promise<PaymentAction | null> {
+    await this.enter()
+    const intent = await db.from('sandbox_payment_intents').where('id', paymentId).first()
+    if (!intent || !awaitsAuthentication(intent)) return null
+    return {
+      paymentId: String(intent.id),
+      challengeUrl: sandboxChallengePath(String(intent.id)),
+      clientSecret: null,
+      paymentMethodId: String(intent.payment_method_id),
+    }
+  }
+
   /** A payment intent as the sandbox keeps it (tests, and the admin's view of the sandbox). */
   async findIntent(id: string) {
     return db.from('sandbox_payment_intents').where('id', id).first()
@@ -533,7 +622,10 @@ export class SandboxGateway implements PaymentGateway {
       created_at: sqlTime(),
       updated_at: sqlTime(),
     })
-    if (decline) throw decline
+    if (decline) {
+      decline.paymentId = id
+      throw decline
+    }
     return { id, status }
   }
 
@@ -610,6 +702,7 @@ export class SandboxGateway implements PaymentGateway {
                 code: error.code,
                 declineCode: error.declineCode,
                 message: error.message,
+                paymentId: error.paymentId,
               },
             }
           } else if (error instanceof GatewayRequestError) {
@@ -659,8 +752,8 @@ export class SandboxGateway implements PaymentGateway {
 
   private unwrap<T>(stored: StoredResponse): T {
     if ('ok' in stored) return stored.ok as T
-    const { kind, code, declineCode, message } = stored.error
-    if (kind === 'declined') throw new CardDeclinedError(code, declineCode, message)
+    const { kind, code, declineCode, message, paymentId } = stored.error
+    if (kind === 'declined') throw new CardDeclinedError(code, declineCode, message, paymentId)
     throw new GatewayRequestError(code, message)
   }
 }

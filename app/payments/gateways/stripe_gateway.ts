@@ -9,6 +9,7 @@ import {
   type GatewayEvent,
   type GatewayPayment,
   type GatewayRefund,
+  type PaymentAction,
   type PaymentGateway,
   type PaymentRef,
   type SavedCard,
@@ -312,6 +313,30 @@ export class StripeGateway implements PaymentGateway {
     }
   }
 
+  /**
+   * A hold the bank declined off-session for authentication stays on Stripe as a PaymentIntent
+   * awaiting a payment method: the customer confirms it on-session with Stripe.js
+   * (`confirmCardPayment` with its client secret and the saved card), then it awaits capture.
+   */
+  async paymentAction(paymentId: string): Promise<PaymentAction | null> {
+    const intent = await this.retrieveOrNull(() => this.client.paymentIntents.retrieve(paymentId))
+    if (!intent) return null
+    const lastError = intent.last_payment_error
+    const waiting =
+      intent.status === 'requires_action' ||
+      (intent.status === 'requires_payment_method' &&
+        (lastError?.code === 'authentication_required' ||
+          lastError?.code === 'payment_intent_authentication_failure'))
+    if (!waiting) return null
+    const method = lastError?.payment_method ?? intent.payment_method
+    return {
+      paymentId: intent.id,
+      challengeUrl: null,
+      clientSecret: intent.client_secret,
+      paymentMethodId: typeof method === 'string' ? method : (method?.id ?? null),
+    }
+  }
+
   async retrieveRefund(id: string): Promise<GatewayRefund | null> {
     const refund = await this.retrieveOrNull(() => this.client.refunds.retrieve(id))
     if (!refund) return null
@@ -341,7 +366,8 @@ export class StripeGateway implements PaymentGateway {
       throw new CardDeclinedError(
         'authentication_required',
         'authentication_required',
-        'This payment requires authentication.'
+        'This payment requires authentication.',
+        intent.id
       )
     }
     if (intent.status === 'processing') return { id: intent.id, status: intent.status }
@@ -379,7 +405,8 @@ export function mapStripeError(error: unknown): Error {
     return new CardDeclinedError(
       error.code ?? 'card_declined',
       error.decline_code ?? null,
-      error.message || 'Your card was declined.'
+      error.message || 'Your card was declined.',
+      error.payment_intent?.id ?? null
     )
   }
   if (error instanceof errors.StripeRateLimitError) {

@@ -19,6 +19,7 @@ import {
   type CardInput,
   type CardSetupAction,
   type CardToken,
+  type PaymentAction,
   type SavedCard,
 } from '#payments/gateways/payment_gateway'
 import { gateway } from '#payments/services/gateway'
@@ -34,6 +35,8 @@ function cents(amount: number) {
 
 export type HoldOutcome =
   | { status: 'placed'; paymentId: string }
+  /** The bank asks the customer to authenticate the hold (3-D Secure); the order waits. */
+  | { status: 'requires_action'; paymentId: string }
   | { status: 'declined'; code: string; message: string }
   | { status: 'retry'; code: string; message: string }
 
@@ -265,6 +268,9 @@ export class PaymentService {
       const code = order.holdErrorCode ?? 'card_declined'
       return { status: 'declined', code, message: declineMessage(code) }
     }
+    if (order.holdStatus === 'requires_action' && order.holdPaymentId) {
+      return { status: 'requires_action', paymentId: order.holdPaymentId }
+    }
 
     const entry = await ledger.begin({
       ...keysOf('hold', order, order.holdRound),
@@ -306,6 +312,12 @@ export class PaymentService {
         await ledger.noteRetry(entry, error.code, error.message)
         return { status: 'retry', code: error.code, message: error.message }
       }
+      if (error instanceof CardDeclinedError && error.requiresAuthentication && error.paymentId) {
+        // Not final: the customer may still authenticate this very payment. The row stays open
+        // (a re-run with the same key is answered the same), and is closed by the outcome.
+        await ledger.noteRetry(entry, 'authentication_required', error.message)
+        return { status: 'requires_action', paymentId: error.paymentId }
+      }
       if (error instanceof CardDeclinedError || error instanceof GatewayRequestError) {
         const code =
           error instanceof CardDeclinedError ? (error.declineCode ?? error.code) : error.code
@@ -313,6 +325,78 @@ export class PaymentService {
         return { status: 'declined', code, message: declineMessage(code) }
       }
       throw error
+    }
+  }
+
+  /**
+   * What the customer needs to authenticate the order's held-back hold (the challenge page or
+   * Stripe's client secret); null when the hold does not wait for them.
+   */
+  async holdAction(orderOrId: Order | number): Promise<PaymentAction | null> {
+    const order = await this.fresh(orderOrId)
+    if (order.holdStatus !== 'requires_action' || !order.holdPaymentId) return null
+    return gateway().paymentAction(order.holdPaymentId)
+  }
+
+  /**
+   * After the customer's authentication of the hold: reads the payment back (the payment made
+   * under the hold's key, never a second one) and, once it awaits capture, records the hold as
+   * placed through the hold's own ledger row. `authentication_failed`: the bank refused this
+   * try and the hold still waits (the customer may try again until its deadline).
+   */
+  async confirmHoldAuthentication(
+    orderOrId: Order | number
+  ): Promise<HoldOutcome | { status: 'authentication_failed'; paymentId: string }> {
+    const order = await this.fresh(orderOrId)
+    if (order.holdStatus !== 'requires_action' || !order.holdPaymentId) {
+      return this.placeHold(order)
+    }
+    const paymentId = order.holdPaymentId
+    const payment = await gateway().retrievePayment(paymentId)
+    if (payment?.status === 'requires_capture') {
+      const entry = await ledger.find(keysOf('hold', order, order.holdRound))
+      if (entry && entry.status !== 'succeeded') await ledger.succeed(entry, paymentId)
+      await orderPaymentState.holdPlaced(order.id, paymentId)
+      opsLog('hold.placed', { order: order.publicId, amountCents: order.holdAmountCents })
+      return { status: 'placed', paymentId }
+    }
+    if (payment?.lastError?.code === 'payment_intent_authentication_failure') {
+      return { status: 'authentication_failed', paymentId }
+    }
+    return { status: 'requires_action', paymentId }
+  }
+
+  /**
+   * The customer did not authenticate the hold in time: the waiting payment is cancelled at the
+   * gateway (so a late answer can never authorise it), through its own ledger row and the hold's
+   * release key, then the hold's row is closed as declined. Throws when the gateway cannot be
+   * reached: the caller's claim goes stale and the whole step runs again.
+   */
+  async abandonHoldAuthentication(order: Order, paymentId: string) {
+    const release = await ledger.begin({
+      ...keysOf('holdRelease', order, order.holdRound),
+      kind: 'hold_release',
+      gateway: gateway().name,
+      orderId: order.id,
+      userId: order.userId,
+      amountCents: order.holdAmountCents,
+    })
+    if (release.status === 'started') {
+      try {
+        const ref = await gateway().releaseHold({
+          paymentId,
+          idempotencyKey: release.idempotencyKey,
+        })
+        await ledger.succeed(release, ref.id)
+      } catch (error) {
+        await this.recordFailure(release, error)
+        if (!(error instanceof GatewayRequestError)) throw error
+        logger.error({ orderId: order.id, code: error.code }, 'waiting hold not cancelled')
+      }
+    }
+    const entry = await ledger.find(keysOf('hold', order, order.holdRound))
+    if (entry && entry.status === 'started') {
+      await ledger.fail(entry, 'authentication_required', 'Not authenticated in time.')
     }
   }
 

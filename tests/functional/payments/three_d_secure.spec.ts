@@ -6,7 +6,9 @@ import db from '@adonisjs/lucid/services/db'
 import PaymentLedgerEntry from '#payments/models/payment_ledger_entry'
 import { paymentKeys } from '#payments/services/payment_service'
 import { CARD_AUTHENTICATION_FAILED } from '#payments/gateways/payment_gateway'
-import { customerWithToken, envelope, TEST_CARDS } from '#tests/helpers'
+import EmailMessage from '#notifications/models/email_message'
+import { sqlTime } from '#core/helpers/sql_time'
+import { customerWithToken, envelope, pendingOrder, placeHolds, TEST_CARDS } from '#tests/helpers'
 
 /*
 | Cards whose bank asks for 3-D Secure, on the sandbox gateway: saving one answers the challenge,
@@ -261,5 +263,170 @@ test.group('3-D Secure when a card is saved', (group) => {
     await assert.rejects(() => billingCardService.saveToken(user, token.id), /confirm this card/)
     await user.refresh()
     assert.isNull(user.cardPaymentMethodId)
+  })
+})
+
+test.group('3-D Secure on the $1.00 card check', (group) => {
+  group.each.setup(() => testUtils.db().withGlobalTransaction())
+
+  async function waitingHold() {
+    const customer = await pendingOrder({ card: TEST_CARDS.needsAuthentication })
+    const report = await placeHolds()
+    if (report.waiting !== 1) throw new Error('The hold should wait for the customer.')
+    await customer.order.refresh()
+    return customer
+  }
+
+  test('the hold waits with "needs your confirmation" and is placed once after the challenge', async ({
+    client,
+    assert,
+  }) => {
+    const { order, token, user } = await waitingHold()
+    assert.equal(order.status, 'pending')
+    assert.equal(order.holdStatus, 'requires_action')
+    assert.match(order.holdPaymentId!, /^pi_sbx_/)
+
+    const listed = await client.get('/api/user/orders').bearerToken(token)
+    const shown = listed.body()[0]
+    assert.equal(shown.hold.status, 'requires_action')
+    assert.isString(shown.hold.confirmBy)
+    assert.isTrue(DateTime.fromISO(shown.hold.confirmBy) > DateTime.now())
+
+    const asked = await client
+      .post(`/api/user/orders/${order.publicId}/hold/authenticate`)
+      .bearerToken(token)
+    asked.assertStatus(200)
+    const { challengeUrl, paymentId } = asked.body().authentication
+    assert.equal(paymentId, order.holdPaymentId)
+    assert.equal(challengeUrl, `/sandbox/3ds/${order.holdPaymentId}`)
+
+    const early = await client
+      .post(`/api/user/orders/${order.publicId}/hold/confirm`)
+      .bearerToken(token)
+    early.assertStatus(202)
+
+    // A failed try is told plainly and the hold still waits: the customer may try again.
+    await answerChallenge(client, challengeUrl, 'fail', '/orders')
+    const refused = await client
+      .post(`/api/user/orders/${order.publicId}/hold/confirm`)
+      .bearerToken(token)
+    refused.assertStatus(402)
+    refused.assertBodyContains({ code: 'hold_authentication_failed' })
+    await order.refresh()
+    assert.equal(order.holdStatus, 'requires_action')
+
+    const page = await client.get(`${challengeUrl}?return_to=/orders`)
+    assert.include(page.text(), '$1.00 card check')
+    const answered = await answerChallenge(client, challengeUrl, 'complete', '/orders')
+    answered.assertStatus(303)
+    assert.equal(answered.header('location'), `/orders?payment_intent=${order.holdPaymentId}`)
+
+    const placed = await client
+      .post(`/api/user/orders/${order.publicId}/hold/confirm`)
+      .bearerToken(token)
+    placed.assertStatus(200)
+    placed.assertBodyContains({ hold: { status: 'placed' } })
+    await order.refresh()
+    assert.equal(order.holdStatus, 'placed')
+    assert.equal(order.status, 'pending')
+
+    // Once: one payment at the gateway, one hold row, every key used once.
+    await placeHolds()
+    const again = await client
+      .post(`/api/user/orders/${order.publicId}/hold/confirm`)
+      .bearerToken(token)
+    again.assertStatus(200)
+    const intents = await db
+      .from('sandbox_payment_intents')
+      .where('customer_id', user.gatewayCustomerId!)
+    assert.lengthOf(intents, 1)
+    assert.equal(intents[0].status, 'requires_capture')
+    const rows = await PaymentLedgerEntry.query().where('order_id', order.id)
+    assert.deepEqual(
+      rows.map((row) => [row.kind, row.status, row.gatewayRef]),
+      [['hold', 'succeeded', order.holdPaymentId]]
+    )
+    assert.equal(rows[0].idempotencyKey, paymentKeys.hold(order))
+    const keys = (await PaymentLedgerEntry.all()).map((row) => row.idempotencyKey)
+    assert.equal(new Set(keys).size, keys.length)
+  })
+
+  test('only the order’s customer can confirm its card check', async ({ client }) => {
+    const { order } = await waitingHold()
+    const other = await customerWithToken()
+    ;(
+      await client
+        .post(`/api/user/orders/${order.publicId}/hold/authenticate`)
+        .bearerToken(other.token)
+    ).assertStatus(404)
+    ;(
+      await client.post(`/api/user/orders/${order.publicId}/hold/confirm`).bearerToken(other.token)
+    ).assertStatus(404)
+    ;(
+      await client.post(`/api/user/orders/nope/hold/confirm`).bearerToken(other.token)
+    ).assertStatus(404)
+  })
+
+  test('a hold nobody confirms in time cancels the order and gives the slot back', async ({
+    client,
+    assert,
+  }) => {
+    const { order, product, token } = await waitingHold()
+    await product.refresh()
+    assert.equal(product.stockTaken, 1)
+    await db
+      .from('orders')
+      .where('id', order.id)
+      .update({ hold_next_attempt_at: sqlTime(DateTime.now().minus({ minutes: 1 })) })
+
+    const report = await placeHolds()
+    assert.include(report, { expired: 1 })
+    await order.refresh()
+    assert.equal(order.status, 'cancelled')
+    assert.equal(order.holdStatus, 'declined')
+    assert.equal(order.failReason, 'hold_declined:authentication_required')
+    await product.refresh()
+    assert.equal(product.stockTaken, 0)
+    const email = await EmailMessage.query().where('template', 'hold_declined').firstOrFail()
+    assert.include(email.textBody, 'authentication')
+
+    // The waiting payment is cancelled at the gateway: a late answer authorises nothing.
+    const intent = await db
+      .from('sandbox_payment_intents')
+      .where('id', order.holdPaymentId!)
+      .first()
+    assert.equal(intent.status, 'canceled')
+    await answerChallenge(client, `/sandbox/3ds/${order.holdPaymentId}`, 'complete')
+    const still = await db.from('sandbox_payment_intents').where('id', order.holdPaymentId!).first()
+    assert.equal(still.status, 'canceled')
+    const late = await client
+      .post(`/api/user/orders/${order.publicId}/hold/confirm`)
+      .bearerToken(token)
+    late.assertStatus(409)
+
+    const rows = await PaymentLedgerEntry.query().where('order_id', order.id).orderBy('id')
+    assert.deepEqual(
+      rows.map((row) => [row.kind, row.status]),
+      [
+        ['hold', 'failed'],
+        ['hold_release', 'succeeded'],
+      ]
+    )
+    assert.equal(rows[1].idempotencyKey, paymentKeys.holdRelease(order))
+
+    await placeHolds()
+    assert.lengthOf(await EmailMessage.query().where('template', 'hold_declined'), 1)
+  })
+
+  test('the deadline is the product’s release when that comes first', async ({ assert }) => {
+    const releaseAt = DateTime.now().plus({ hours: 2 }).startOf('second')
+    const customer = await pendingOrder({
+      card: TEST_CARDS.needsAuthentication,
+      product: { releaseAt },
+    })
+    await placeHolds()
+    await customer.order.refresh()
+    assert.equal(customer.order.holdStatus, 'requires_action')
+    assert.equal(customer.order.holdNextAttemptAt!.toUnixInteger(), releaseAt.toUnixInteger())
   })
 })
