@@ -2,6 +2,7 @@ import { test } from '@japa/runner'
 import User from '#accounts/models/user'
 import { UserFactory } from '#database/factories/user_factory'
 import { CARD_AUTHENTICATION_FAILED } from '#payments/gateways/payment_gateway'
+import { pendingOrder, placeHolds, TEST_CARDS } from '#tests/helpers'
 import { readyCustomer, signInAs, useBrowser } from './helpers.js'
 
 /*
@@ -83,5 +84,34 @@ test.group('Storefront: 3-D Secure when a card is saved', (group) => {
     await page.getByText('•••• 3155').waitFor()
     const saved = await User.findOrFail(user.id)
     assert.equal(saved.cardLast4, '3155')
+  })
+})
+
+test.group('Storefront: 3-D Secure on the $1.00 card check', (group) => {
+  const browser = useBrowser(group)
+
+  test('a card check that needs confirmation is confirmed from the orders page', async ({
+    assert,
+  }) => {
+    const { user, order } = await pendingOrder({ card: TEST_CARDS.needsAuthentication })
+    await placeHolds()
+    await order.refresh()
+    assert.equal(order.holdStatus, 'requires_action')
+
+    const page = await browser.newPage(SMALL_PHONE)
+    await signInAs(page, user)
+    await page.goto('/user/orders')
+    await page.getByText('Needs your confirmation').waitFor()
+    await page.getByRole('button', { name: 'Confirm card check' }).click()
+
+    await page.waitForURL('**/sandbox/3ds/**')
+    await page.getByText('$1.00 card check').first().waitFor()
+    await page.getByRole('button', { name: 'Complete authentication' }).click()
+
+    await page.waitForURL('**/user/orders')
+    await page.getByText('Thank you: your $1.00 card check is confirmed.').waitFor()
+    await order.refresh()
+    assert.equal(order.holdStatus, 'placed')
+    assert.equal(order.status, 'pending')
   })
 })

@@ -233,9 +233,12 @@ test.group('3-D Secure when a card is saved', (group) => {
     const started = await startSaving(client, token, TEST_CARDS.authenticateOnSetup)
     const { challengeUrl } = started.body().authentication
 
-    ;(await client.get('/sandbox/3ds/seti_sbx_000000000000000000000000')).assertStatus(404)
-    ;(await client.get('/sandbox/3ds/nope')).assertStatus(404)
-    ;(await answerChallenge(client, challengeUrl, 'maybe')).assertStatus(422)
+    const unknown = await client.get('/sandbox/3ds/seti_sbx_000000000000000000000000')
+    unknown.assertStatus(404)
+    const malformed = await client.get('/sandbox/3ds/nope')
+    malformed.assertStatus(404)
+    const odd = await answerChallenge(client, challengeUrl, 'maybe')
+    odd.assertStatus(422)
 
     const page = await client.get(`${challengeUrl}?return_to=//evil.example/x`)
     page.assertStatus(200)
@@ -347,24 +350,22 @@ test.group('3-D Secure on the $1.00 card check', (group) => {
       [['hold', 'succeeded', order.holdPaymentId]]
     )
     assert.equal(rows[0].idempotencyKey, paymentKeys.hold(order))
-    const keys = (await PaymentLedgerEntry.all()).map((row) => row.idempotencyKey)
+    const everyRow = await PaymentLedgerEntry.all()
+    const keys = everyRow.map((row) => row.idempotencyKey)
     assert.equal(new Set(keys).size, keys.length)
   })
 
   test('only the order’s customer can confirm its card check', async ({ client }) => {
     const { order } = await waitingHold()
     const other = await customerWithToken()
-    ;(
-      await client
-        .post(`/api/user/orders/${order.publicId}/hold/authenticate`)
-        .bearerToken(other.token)
-    ).assertStatus(404)
-    ;(
-      await client.post(`/api/user/orders/${order.publicId}/hold/confirm`).bearerToken(other.token)
-    ).assertStatus(404)
-    ;(
-      await client.post(`/api/user/orders/nope/hold/confirm`).bearerToken(other.token)
-    ).assertStatus(404)
+    for (const path of [
+      `/api/user/orders/${order.publicId}/hold/authenticate`,
+      `/api/user/orders/${order.publicId}/hold/confirm`,
+      '/api/user/orders/nope/hold/confirm',
+    ]) {
+      const response = await client.post(path).bearerToken(other.token)
+      response.assertStatus(404)
+    }
   })
 
   test('a hold nobody confirms in time cancels the order and gives the slot back', async ({

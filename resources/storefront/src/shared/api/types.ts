@@ -111,8 +111,11 @@ export type Order = {
   statusReason?: string | null
   /** The retailer's confirmation number, on a successful order. */
   confirmationNumber?: string | null
-  /** The $1.00 card check: queued, placing, placed, declined, released or skipped. */
-  hold?: { status: string; amountCents: number }
+  /**
+   * The $1.00 card check: queued, placing, placed, declined, released or skipped; or
+   * requires_action while the bank waits for the customer's 3-D Secure, until `confirmBy`.
+   */
+  hold?: { status: string; amountCents: number; confirmBy?: string | null }
   /** The service fee: none (not charged), paid, failed/requires_action (due), refunded, waived. */
   fee?: { status: string; amountCents: number; refundedCents: number }
   /** The customer's own entry id in a draw's published proof. */

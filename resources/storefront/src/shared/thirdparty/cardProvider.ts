@@ -3,6 +3,10 @@ import { loadScript } from './loadScript'
 
 type StripeClient = {
   handleNextAction: (options: { clientSecret: string }) => Promise<{ error?: { message?: string } }>
+  confirmCardPayment: (
+    clientSecret: string,
+    data: { payment_method: string }
+  ) => Promise<{ error?: { message?: string } }>
 }
 type StripeFactory = (key: string) => StripeClient
 
@@ -38,5 +42,19 @@ export async function handleCardAction(clientSecret: string): Promise<boolean> {
   const loaded = await stripe()
   if (!loaded) return false
   await loaded.handleNextAction({ clientSecret })
+  return true
+}
+
+/**
+ * Confirms a payment the bank held back for 3-D Secure with the saved card, on-session: Stripe
+ * shows the challenge. Resolves when the customer has answered; false without Stripe.js.
+ */
+export async function confirmHeldPayment(
+  clientSecret: string,
+  paymentMethodId: string
+): Promise<boolean> {
+  const loaded = await stripe()
+  if (!loaded) return false
+  await loaded.confirmCardPayment(clientSecret, { payment_method: paymentMethodId })
   return true
 }
