@@ -172,11 +172,9 @@ export class HoldWorker {
 
     if (outcome.status === 'requires_action') {
       report.waiting += 1
-      await orderPaymentState.holdNeedsAction(
-        order.id,
-        outcome.paymentId,
-        await this.authenticationDeadline(order)
-      )
+      const deadline = await this.authenticationDeadline(order)
+      await orderPaymentState.holdNeedsAction(order.id, outcome.paymentId, deadline)
+      await orderEmails.sendHoldNeedsConfirmation(order, deadline)
       return
     }
 

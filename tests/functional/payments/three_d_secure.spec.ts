@@ -8,6 +8,8 @@ import { paymentKeys } from '#payments/services/payment_service'
 import { CARD_AUTHENTICATION_FAILED } from '#payments/gateways/payment_gateway'
 import EmailMessage from '#notifications/models/email_message'
 import { sqlTime } from '#core/helpers/sql_time'
+import paymentsConfig from '#config/payments'
+import { signStripeStyleWebhook } from '#payments/gateways/webhook_signature'
 import { customerWithToken, envelope, pendingOrder, placeHolds, TEST_CARDS } from '#tests/helpers'
 
 /*
@@ -295,6 +297,14 @@ test.group('3-D Secure on the $1.00 card check', (group) => {
     assert.isString(shown.hold.confirmBy)
     assert.isTrue(DateTime.fromISO(shown.hold.confirmBy) > DateTime.now())
 
+    // The customer is told by e-mail, once, with the way back to the orders page.
+    await placeHolds()
+    const emails = await EmailMessage.query().where('template', 'hold_needs_confirmation')
+    assert.lengthOf(emails, 1)
+    assert.include(emails[0].textBody, 'Confirm card check')
+    assert.include(emails[0].textBody, '/user/orders')
+    assert.notInclude(emails[0].textBody, TEST_CARDS.needsAuthentication)
+
     const asked = await client
       .post(`/api/user/orders/${order.publicId}/hold/authenticate`)
       .bearerToken(token)
@@ -353,6 +363,41 @@ test.group('3-D Secure on the $1.00 card check', (group) => {
     const everyRow = await PaymentLedgerEntry.all()
     const keys = everyRow.map((row) => row.idempotencyKey)
     assert.equal(new Set(keys).size, keys.length)
+  })
+
+  test('webhooks about the waiting hold do not decline it; the one after authentication places it', async ({
+    client,
+    assert,
+  }) => {
+    const { order } = await waitingHold()
+    const send = async (type: string) => {
+      const payload = JSON.stringify({
+        id: `evt_3ds_${type}_${Date.now()}`,
+        object: 'event',
+        type,
+        created: Math.floor(Date.now() / 1000),
+        data: { object: { id: order.holdPaymentId, object: 'payment_intent' } },
+      })
+      const response = await client
+        .post('/api/hooks/stripe')
+        .unsafeJson(payload)
+        .header(
+          'stripe-signature',
+          signStripeStyleWebhook(payload, paymentsConfig.sandbox.webhookSecret)
+        )
+      response.assertStatus(200)
+      return response.body().outcome
+    }
+    assert.equal(await send('payment_intent.payment_failed'), 'hold_requires_action')
+    await order.refresh()
+    assert.equal(order.holdStatus, 'requires_action')
+    const row = await PaymentLedgerEntry.findByOrFail('idempotencyKey', paymentKeys.hold(order))
+    assert.equal(row.status, 'started')
+
+    await answerChallenge(client, `/sandbox/3ds/${order.holdPaymentId}`, 'complete')
+    assert.equal(await send('payment_intent.amount_capturable_updated'), 'hold_placed')
+    await order.refresh()
+    assert.equal(order.holdStatus, 'placed')
   })
 
   test('only the order’s customer can confirm its card check', async ({ client }) => {
