@@ -87,10 +87,8 @@ export class HoldWorker {
         const payment = await gateway().retrievePayment(paymentId)
         if (payment?.status === 'requires_capture') {
           // Authenticated at the last moment: the hold is placed after all.
-          await ledger.succeed(
-            (await ledger.find(keysOf('hold', order, order.holdRound)))!,
-            paymentId
-          )
+          const entry = await ledger.find(keysOf('hold', order, order.holdRound))
+          if (entry && entry.status !== 'succeeded') await ledger.succeed(entry, paymentId)
           await orderPaymentState.holdPlaced(order.id, paymentId)
           report.placed += 1
           continue

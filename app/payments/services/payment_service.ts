@@ -348,8 +348,16 @@ export class PaymentService {
     orderOrId: Order | number
   ): Promise<HoldOutcome | { status: 'authentication_failed'; paymentId: string }> {
     const order = await this.fresh(orderOrId)
+    if (['placed', 'released'].includes(order.holdStatus) && order.holdPaymentId) {
+      return { status: 'placed', paymentId: order.holdPaymentId }
+    }
+    if (order.holdStatus === 'declined' || order.holdStatus === 'skipped') {
+      const code = order.holdErrorCode ?? 'card_declined'
+      return { status: 'declined', code, message: declineMessage(code) }
+    }
+    // Never a new gateway call from here: only the payment already made is read back.
     if (order.holdStatus !== 'requires_action' || !order.holdPaymentId) {
-      return this.placeHold(order)
+      return { status: 'requires_action', paymentId: order.holdPaymentId ?? '' }
     }
     const paymentId = order.holdPaymentId
     const payment = await gateway().retrievePayment(paymentId)
