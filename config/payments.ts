@@ -60,6 +60,11 @@ const paymentsConfig = {
     staleClaimSeconds: env.get('HOLD_WORKER_STALE_SECONDS', 120),
     /** Back-off after a provider error that may pass (rate limit, network): 5 s doubling, capped. */
     maxBackoffSeconds: 300,
+    /**
+     * A hold the bank asks the customer to authenticate (3-D Secure) waits until the product's
+     * release, and at most this long after the order; then the order is cancelled.
+     */
+    authenticationWaitHours: env.get('HOLD_AUTHENTICATION_WAIT_HOURS', 24),
   },
 }
 

@@ -59,18 +59,31 @@ export const TEST_CARDS = {
   ok: '4242424242424242',
   declinedAtSave: '4000000000000002',
   declinesCharges: '4000000000000341',
+  /** 3-D Secure when saved, and on every payment after. */
   needsAuthentication: '4000002760003184',
+  /** 3-D Secure when saved; off-session payments pass after. */
+  authenticateOnSetup: '4000002500003155',
 }
 
-/** Saves a card on the customer through the configured (sandbox) gateway, as billing/set does. */
+/**
+ * Saves a card on the customer through the configured (sandbox) gateway, as billing/set does;
+ * a card that asks for 3-D Secure is authenticated on the sandbox's challenge first, as the
+ * customer would.
+ */
 export async function saveCardFor(user: User, number: string = TEST_CARDS.ok) {
   const { paymentService } = await import('#payments/services/payment_service')
   const { billingCardService } = await import('#accounts/services/billing_card_service')
+  const { sandboxChallenges } = await import('#payments/gateways/sandbox_gateway')
   const token = await paymentService.createCardToken(
     { name: user.name, number, expMonth: 12, expYear: DateTime.now().year + 2, cvc: '123' },
     user.id
   )
-  return billingCardService.saveToken(user, token.id)
+  const result = await billingCardService.saveTokenOrAuthenticate(user, token.id)
+  if (result.status === 'saved') return result.user
+  await sandboxChallenges.answer(result.action.setupId, true)
+  const confirmed = await billingCardService.confirmSetup(user, result.action.setupId)
+  if (confirmed.status !== 'saved') throw new Error('The card was not saved after authentication.')
+  return confirmed.user
 }
 
 /** A customer with a bearer token and a card on file. */

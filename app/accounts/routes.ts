@@ -18,6 +18,9 @@ router
     router.post('/api/user/updateProfile', [AccountController, 'update']).as('update')
     router.post('/api/user/billing/set', [AccountController, 'setBilling']).as('billing.set')
     router
+      .post('/api/user/billing/confirmCard', [AccountController, 'confirmCard'])
+      .as('billing.confirmCard')
+    router
       .post('/api/user/billing/genToken', [AccountController, 'genToken'])
       .as('billing.genToken')
     router.post('/api/user/delete', [AccountController, 'destroy']).as('delete')

@@ -115,6 +115,22 @@ export const templates = {
     ])
   },
 
+  holdNeedsConfirmation(order: {
+    productTitle: string
+    orderId: string
+    confirmBy: string
+    ordersUrl: string
+  }): RenderedEmail {
+    return layout(
+      `Confirm the card check for ${order.productTitle}`,
+      [
+        `Your bank asks you to confirm the $1.00 card check of order ${order.orderId} (3-D Secure). Your slot is kept for you until ${order.confirmBy}.`,
+        'Open your orders and press Confirm card check. If it is not confirmed by then, the order is cancelled and nothing is charged.',
+      ],
+      { label: 'Confirm card check', url: order.ordersUrl }
+    )
+  },
+
   feeDeclined(order: {
     productTitle: string
     orderId: string

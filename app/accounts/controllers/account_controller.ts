@@ -5,10 +5,25 @@ import { presentUserInfo, presentUserSummary } from '#accounts/services/user_pre
 import { consumeAttempt, consumeCardAttempt } from '#core/services/rate_limits'
 import { accountDeletion } from '#accounts/services/account_deletion'
 import dropslotConfig from '#config/dropslot'
+import type { CardSetupAction } from '#payments/gateways/payment_gateway'
 import {
   billingAddressValidator,
   updateProfileValidator,
 } from '#accounts/validators/account_validators'
+
+/** The 3-D Secure challenge the storefront takes the customer through (nothing about the card). */
+function presentCardAuthentication(action: CardSetupAction) {
+  return {
+    success: false,
+    code: 'card_authentication_required',
+    message: 'Your bank asks you to confirm this card.',
+    authentication: {
+      setupId: action.setupId,
+      challengeUrl: action.challengeUrl,
+      clientSecret: action.clientSecret,
+    },
+  }
+}
 
 export default class AccountController {
   async info({ auth }: HttpContext) {
@@ -21,12 +36,16 @@ export default class AccountController {
     return { success: true, user: presentUserInfo(user) }
   }
 
-  async setBilling({ auth, request }: HttpContext) {
+  async setBilling({ auth, request, response }: HttpContext) {
     const { billingAddress, token } = await request.validateUsing(billingAddressValidator)
     // The card first: if the gateway refuses it, nothing (not even the address) is written.
     if (token) {
       await consumeCardAttempt({ ip: request.ip(), userId: auth.getUserOrFail().id })
-      await billingCardService.saveToken(auth.getUserOrFail(), token)
+      const saved = await billingCardService.saveTokenOrAuthenticate(auth.getUserOrFail(), token)
+      // The bank asks for 3-D Secure: the customer completes it, then billing/confirmCard.
+      if (saved.status === 'requires_action') {
+        return response.status(202).json(presentCardAuthentication(saved.action))
+      }
     }
     const user = await accountService.setBillingAddress(auth.getUserOrFail(), {
       line1: billingAddress.address1,
@@ -37,6 +56,22 @@ export default class AccountController {
       country: billingAddress.country ?? 'US',
     })
     return { success: true, user: presentUserInfo(user) }
+  }
+
+  /**
+   * POST /api/user/billing/confirmCard {setupId}: after the 3-D Secure challenge, the card is
+   * saved (200 with the user), still waits for the customer (202), or was refused (402).
+   */
+  async confirmCard({ auth, request, response }: HttpContext) {
+    await consumeCardAttempt({ ip: request.ip(), userId: auth.getUserOrFail().id })
+    const result = await billingCardService.confirmSetup(
+      auth.getUserOrFail(),
+      request.input('setupId')
+    )
+    if (result.status === 'requires_action') {
+      return response.status(202).json(presentCardAuthentication(result.action))
+    }
+    return { success: true, user: presentUserInfo(result.user) }
   }
 
   /** billing/genToken: `{encrypted}` card -> the gateway's one-time card token `{id}`. */

@@ -4,7 +4,19 @@ import { AppError } from '#core/exceptions/app_error'
 import { transportEnvelope } from '#core/services/transport_envelope'
 import { cardTokenValidator, INVALID_CARD } from '#accounts/validators/card_validator'
 import { paymentService } from '#payments/services/payment_service'
-import type { CardToken } from '#payments/gateways/payment_gateway'
+import {
+  isCardSetupAction,
+  type CardSetupAction,
+  type CardToken,
+  type SavedCard,
+} from '#payments/gateways/payment_gateway'
+
+/** A card saved, or the 3-D Secure challenge the customer must complete before it is. */
+export type CardSaveResult =
+  { status: 'saved'; user: User } | { status: 'requires_action'; action: CardSetupAction }
+
+const AUTHENTICATION_NEEDED_AT_CHECKOUT =
+  'Your bank asks you to confirm this card. Add it in your account first, then check out.'
 
 /**
  * The customer's card on file (account "Update Card" and the sign-up card step): the card is
@@ -36,9 +48,11 @@ export class BillingCardService {
 
   /**
    * Saves a card token as the customer's card (replacing the previous one). A card the
-   * gateway refuses is answered 'Please enter a valid card.' and nothing is changed.
+   * gateway refuses is answered 'Please enter a valid card.' and nothing is changed. A card
+   * whose bank asks for 3-D Secure answers the challenge; the card on file stays as it was
+   * until `confirmSetup` after the customer completed it.
    */
-  async saveToken(user: User, token: string): Promise<User> {
+  async saveTokenOrAuthenticate(user: User, token: string): Promise<CardSaveResult> {
     if (!/^[A-Za-z0-9_]{3,128}$/.test(token)) {
       throw AppError.unprocessable(INVALID_CARD, { token: INVALID_CARD }, 'invalid_card')
     }
@@ -50,9 +64,58 @@ export class BillingCardService {
       customerId: user.gatewayCustomerId,
       token,
     })
+    if (isCardSetupAction(saved)) {
+      // The customer now exists at the gateway: kept, so the confirmation (and an account
+      // deletion) finds it. No card is on file until the challenge is completed.
+      if (user.gatewayCustomerId !== saved.customerId) {
+        user.gatewayCustomerId = saved.customerId
+        await user.save()
+      }
+      return { status: 'requires_action', action: saved }
+    }
     this.apply(user, saved)
     await user.save()
-    return user
+    return { status: 'saved', user }
+  }
+
+  /** Saves a card that needs no challenge; one that does is refused in words (one-step checkout). */
+  async saveToken(user: User, token: string): Promise<User> {
+    const result = await this.saveTokenOrAuthenticate(user, token)
+    if (result.status === 'requires_action') {
+      throw new AppError(AUTHENTICATION_NEEDED_AT_CHECKOUT, {
+        status: 402,
+        code: 'card_authentication_required',
+        errors: { card: AUTHENTICATION_NEEDED_AT_CHECKOUT },
+      })
+    }
+    return result.user
+  }
+
+  /**
+   * billing/confirmCard: after the 3-D Secure challenge, the card becomes the card on file.
+   * Still waiting for the customer: the action again. Refused: a 402 and nothing changes.
+   */
+  async confirmSetup(user: User, setupId: unknown): Promise<CardSaveResult> {
+    if (typeof setupId !== 'string' || !/^[A-Za-z0-9_]{3,128}$/.test(setupId)) {
+      throw AppError.unprocessable(
+        'The card confirmation is missing.',
+        { setupId: 'Required.' },
+        'invalid_card_setup'
+      )
+    }
+    if (!user.gatewayCustomerId) {
+      throw AppError.notFound('There is no such card confirmation.', 'card_setup_not_found')
+    }
+    const outcome = await paymentService.confirmCardSetup({
+      userId: user.id,
+      userUuid: user.uuid,
+      customerId: user.gatewayCustomerId,
+      setupId,
+    })
+    if (isCardSetupAction(outcome)) return { status: 'requires_action', action: outcome }
+    this.apply(user, outcome)
+    await user.save()
+    return { status: 'saved', user }
   }
 
   /**
@@ -64,7 +127,7 @@ export class BillingCardService {
       throw AppError.unprocessable(INVALID_CARD, { token: INVALID_CARD }, 'invalid_card')
     }
     const reference = `new-${createHash('sha256').update(email).digest('hex').slice(0, 24)}`
-    return paymentService.saveCard({
+    const saved = await paymentService.saveCard({
       userId: null,
       userUuid: reference,
       email,
@@ -72,16 +135,26 @@ export class BillingCardService {
       customerId: null,
       token,
     })
+    if (isCardSetupAction(saved)) {
+      // No account to come back to: the customer made for it is taken back at once.
+      await paymentService.deleteCustomer({ userId: null, customerId: saved.customerId })
+      throw new AppError(AUTHENTICATION_NEEDED_AT_CHECKOUT, {
+        status: 402,
+        code: 'card_authentication_required',
+        errors: { card: AUTHENTICATION_NEEDED_AT_CHECKOUT },
+      })
+    }
+    return saved
   }
 
-  async attach(user: User, saved: Awaited<ReturnType<typeof paymentService.saveCard>>) {
+  async attach(user: User, saved: SavedCard) {
     this.apply(user, saved)
     await user.save()
     return user
   }
 
   /** Copies a saved card onto the user (not saved: billing/set saves it with the address). */
-  apply(user: User, saved: Awaited<ReturnType<typeof paymentService.saveCard>>) {
+  apply(user: User, saved: SavedCard) {
     user.gatewayCustomerId = saved.customerId
     user.cardPaymentMethodId = saved.paymentMethodId
     user.cardBrand = saved.brand

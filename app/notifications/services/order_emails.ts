@@ -1,3 +1,5 @@
+import type { DateTime } from 'luxon'
+import dropslotConfig from '#config/dropslot'
 import type Order from '#orders/models/order'
 import { notifications } from '#notifications/services/notification_service'
 import { templates, markAsResend, type RenderedEmail } from '#notifications/templates'
@@ -167,6 +169,21 @@ export class OrderEmails {
         productTitle: order.productTitle,
         orderId: orderNumber(order.id),
         reason,
+      })
+    )
+  }
+
+  /** The bank asks the customer to authenticate the $1.00 card check: once per order. */
+  async sendHoldNeedsConfirmation(order: Order, confirmBy: DateTime) {
+    return this.sendOnce(
+      order,
+      'hold_needs_confirmation',
+      `order:${order.id}:hold-needs-confirmation:${order.holdRound}`,
+      templates.holdNeedsConfirmation({
+        productTitle: order.productTitle,
+        orderId: orderNumber(order.id),
+        confirmBy: `${confirmBy.toUTC().toFormat("LLL d, HH:mm 'UTC'")}`,
+        ordersUrl: `${dropslotConfig.appUrl}/user/orders`,
       })
     )
   }

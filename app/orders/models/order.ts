@@ -7,8 +7,12 @@ export type { FeeStatus, OrderStatus }
 
 export const ACTIVE_STATUSES = ACTIVE_ORDER_STATUSES
 
-/** queued -> placing -> placed -> released; or declined; `skipped` when cancelled before placing. */
-export type HoldStatus = 'queued' | 'placing' | 'placed' | 'declined' | 'released' | 'skipped'
+/**
+ * queued -> placing -> placed -> released; or declined; `skipped` when cancelled before placing;
+ * `requires_action` while the bank waits for the customer's 3-D Secure (until a deadline).
+ */
+export type HoldStatus =
+  'queued' | 'placing' | 'placed' | 'declined' | 'released' | 'skipped' | 'requires_action'
 
 export default class Order extends BaseModel {
   @column({ isPrimary: true })

@@ -83,7 +83,7 @@ export class OrderPaymentState {
   }
 
   async holdPlaced(orderId: number, paymentId: string) {
-    return this.move(orderId, ['queued', 'placing'], {
+    return this.move(orderId, ['queued', 'placing', 'requires_action'], {
       hold_status: 'placed',
       hold_payment_id: paymentId,
       hold_placed_at: sqlTime(),
@@ -102,8 +102,54 @@ export class OrderPaymentState {
     })
   }
 
-  async holdDeclined(orderId: number, code: string) {
+  /**
+   * The bank asks the customer to authenticate the hold: it waits for them until `waitUntil`
+   * (kept in hold_next_attempt_at), then the hold worker gives up on it.
+   */
+  async holdNeedsAction(orderId: number, paymentId: string, waitUntil: DateTime) {
     return this.move(orderId, ['queued', 'placing'], {
+      hold_status: 'requires_action',
+      hold_payment_id: paymentId,
+      hold_error_code: 'authentication_required',
+      hold_claimed_at: null,
+      hold_next_attempt_at: sqlTime(waitUntil),
+    })
+  }
+
+  /** Holds whose customer did not authenticate in time, claimed to be given up (`placing`). */
+  async claimExpiredActions(limit: number): Promise<Order[]> {
+    const rows = await db
+      .from('orders')
+      .where('hold_status', 'requires_action')
+      .where('hold_next_attempt_at', '<=', sqlTime())
+      .orderBy('id', 'asc')
+      .limit(limit)
+      .select('id')
+    const claimed: number[] = []
+    for (const row of rows) {
+      const moved = await this.move(row.id, ['requires_action'], {
+        hold_status: 'placing',
+        hold_claimed_at: sqlTime(),
+      })
+      if (moved) claimed.push(row.id)
+    }
+    if (claimed.length === 0) return []
+    return Order.query().whereIn('id', claimed).orderBy('id', 'asc')
+  }
+
+  /** When the product releases (the latest a hold may wait for the customer); null if unset. */
+  async releaseTimeOf(order: Order): Promise<DateTime | null> {
+    const row = await db.from('products').where('id', order.productId).select('release_at').first()
+    if (!row?.release_at) return null
+    const at =
+      row.release_at instanceof Date
+        ? row.release_at
+        : new Date(`${String(row.release_at).replace(' ', 'T')}Z`)
+    return Number.isNaN(at.getTime()) ? null : DateTime.fromJSDate(at)
+  }
+
+  async holdDeclined(orderId: number, code: string) {
+    return this.move(orderId, ['queued', 'placing', 'requires_action'], {
       hold_status: 'declined',
       hold_error_code: code.slice(0, 64),
       hold_claimed_at: null,

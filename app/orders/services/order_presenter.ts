@@ -32,7 +32,8 @@ export type PresentableOrder = Pick<
   | 'feeChargedAt'
   | 'refundedCents'
   | 'refundedAt'
->
+> &
+  Partial<Pick<Order, 'holdNextAttemptAt'>>
 
 /**
  * The spec's Order as customers see it: price in dollars (and cents), the slot's details, and
@@ -66,6 +67,11 @@ export function presentOrder(order: PresentableOrder) {
       declineCode: order.holdStatus === 'declined' ? order.holdErrorCode : null,
       placedAt: order.holdPlacedAt?.toISO() ?? null,
       releasedAt: order.holdReleasedAt?.toISO() ?? null,
+      /** While the bank waits for the customer's authentication: the deadline to do it by. */
+      confirmBy:
+        order.holdStatus === 'requires_action'
+          ? (order.holdNextAttemptAt?.toUTC().toISO() ?? null)
+          : null,
     },
     fee: {
       status: order.feeStatus,

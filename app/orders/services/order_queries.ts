@@ -100,7 +100,7 @@ export class ReleaseOrderQueries {
       .from('orders')
       .whereIn('product_id', productIds)
       .where('status', 'pending')
-      .whereIn('hold_status', ['queued', 'placing'])
+      .whereIn('hold_status', ['queued', 'placing', 'requires_action'])
       .count('* as total')
     return Number(rows[0]?.total ?? 0)
   }

@@ -22,6 +22,24 @@ export type SavedCard = CardSummary & { customerId: string; paymentMethodId: str
 
 export type PaymentRef = { id: string; status: string }
 
+/**
+ * A card the customer's bank wants to authenticate (3-D Secure) before it is saved for
+ * off-session payments. The customer goes through the challenge: Stripe.js with the client
+ * secret (Stripe), or the sandbox's own challenge page (`challengeUrl`). Then
+ * `confirmCardSetup` saves the card or says it was refused.
+ */
+export type CardSetupAction = {
+  status: 'requires_action'
+  setupId: string
+  customerId: string
+  clientSecret: string | null
+  challengeUrl: string | null
+}
+
+export function isCardSetupAction(value: SavedCard | CardSetupAction): value is CardSetupAction {
+  return 'status' in value && value.status === 'requires_action'
+}
+
 /** A provider event, reduced to what moves our state. */
 export type GatewayEvent = {
   id: string
@@ -46,6 +64,13 @@ export type GatewayPayment = {
   lastError: { code: string; declineCode: string | null; message: string } | null
 }
 
+export type PaymentAction = {
+  paymentId: string
+  challengeUrl: string | null
+  clientSecret: string | null
+  paymentMethodId: string | null
+}
+
 /** A refund as the gateway reports it now. */
 export type GatewayRefund = { id: string; status: string; amountCents: number; paymentId: string }
 
@@ -55,7 +80,10 @@ export interface PaymentGateway {
   /** genToken: a one-time card token, as the provider's client library would create. */
   createCardToken(card: CardInput): Promise<CardToken>
 
-  /** Creates the customer when needed and saves the card (token) on it as a reusable method. */
+  /**
+   * Creates the customer when needed and saves the card (token) on it as a reusable method for
+   * off-session payments; a card whose bank asks for authentication first answers the action.
+   */
   saveCard(input: {
     customerId: string | null
     email: string
@@ -63,7 +91,18 @@ export interface PaymentGateway {
     reference: string
     token: string
     idempotencyKey: string
-  }): Promise<SavedCard>
+  }): Promise<SavedCard | CardSetupAction>
+
+  /**
+   * After the customer's authentication: the saved card, the same action while it is still
+   * waiting for the customer, or CardDeclinedError when the bank refused it. A setup of another
+   * customer is GatewayRequestError `resource_missing`.
+   */
+  confirmCardSetup(input: {
+    setupId: string
+    customerId: string
+    idempotencyKey: string
+  }): Promise<SavedCard | CardSetupAction>
 
   /**
    * Deletes the customer and its saved cards (account deletion; a one-step checkout refused after
@@ -99,6 +138,13 @@ export interface PaymentGateway {
     idempotencyKey: string
   }): Promise<PaymentRef>
 
+  /**
+   * What the customer needs to authenticate a payment the bank held back for 3-D Secure (the
+   * hold of a card that asks every time): the sandbox's challenge page, or Stripe's client
+   * secret and the card to confirm it with. Null when the payment needs nothing from them.
+   */
+  paymentAction(paymentId: string): Promise<PaymentAction | null>
+
   /** Reads a payment back from the gateway; null when the gateway has no such payment. */
   retrievePayment(id: string): Promise<GatewayPayment | null>
 
@@ -113,12 +159,23 @@ export interface PaymentGateway {
 | Errors every gateway maps its provider's errors to.
 */
 
+const AUTHENTICATION_FAILURES = new Set([
+  'setup_intent_authentication_failure',
+  'payment_intent_authentication_failure',
+])
+
+/** What a customer is told when their bank did not confirm the card they were saving. */
+export const CARD_AUTHENTICATION_FAILED =
+  'Your bank did not confirm this card, so it was not saved. Please try again.'
+
 /** The card or the bank said no. Permanent for this request; the message is safe for customers. */
 export class CardDeclinedError extends Error {
   constructor(
     public code: string,
     public declineCode: string | null,
-    message: string
+    message: string,
+    /** The payment the provider kept (one that needs authentication can still be completed). */
+    public paymentId: string | null = null
   ) {
     super(message)
     this.name = 'CardDeclinedError'
@@ -126,6 +183,11 @@ export class CardDeclinedError extends Error {
 
   get requiresAuthentication() {
     return this.code === 'authentication_required' || this.declineCode === 'authentication_required'
+  }
+
+  /** The customer went through the bank's challenge and it refused (or they gave up). */
+  get authenticationFailed() {
+    return AUTHENTICATION_FAILURES.has(this.code)
   }
 }
 

@@ -9,10 +9,12 @@ import {
   GatewayRequestError,
   GatewayUnavailableError,
   type CardInput,
+  type CardSetupAction,
   type CardToken,
   type GatewayEvent,
   type GatewayPayment,
   type GatewayRefund,
+  type PaymentAction,
   type PaymentGateway,
   type PaymentRef,
   type SavedCard,
@@ -27,12 +29,13 @@ type Behaviour =
   | 'ok'
   | 'decline_charges'
   | 'auth_required'
+  | 'auth_setup'
   | `attach:${'card_declined' | 'expired_card' | 'incorrect_cvc' | 'processing_error'}:${string}`
 
 export const SANDBOX_TEST_CARDS: Record<string, Behaviour> = {
   '4242424242424242': 'ok',
   '5555555555554444': 'ok',
-  '4000002500003155': 'ok', // authenticated when saved, so off-session payments succeed
+  '4000002500003155': 'auth_setup', // authenticated when saved, then off-session payments succeed
   '4000000000000002': 'attach:card_declined:generic_decline',
   '4000000000009995': 'attach:card_declined:insufficient_funds',
   '4000000000009987': 'attach:card_declined:lost_card',
@@ -41,7 +44,7 @@ export const SANDBOX_TEST_CARDS: Record<string, Behaviour> = {
   '4000000000000127': 'attach:incorrect_cvc:incorrect_cvc',
   '4000000000000119': 'attach:processing_error:processing_error',
   '4000000000000341': 'decline_charges', // attaching succeeds, every payment fails
-  '4000002760003184': 'auth_required', // every off-session payment needs authentication
+  '4000002760003184': 'auth_required', // authenticated when saved, and every payment needs it too
 }
 
 const STRIPE_MESSAGES: Record<string, string> = {
@@ -53,6 +56,10 @@ const STRIPE_MESSAGES: Record<string, string> = {
   incorrect_cvc: "Your card's security code is incorrect.",
   processing_error: 'An error occurred while processing your card. Try again in a little bit.',
   authentication_required: 'Your card was declined. This transaction requires authentication.',
+  payment_intent_authentication_failure:
+    'The provided payment method has failed authentication. Provide a new payment method to attempt to fulfill this PaymentIntent again.',
+  setup_intent_authentication_failure:
+    'We are unable to authenticate your payment method. Please choose a different payment method and try again.',
 }
 
 type StoredResponse =
@@ -63,10 +70,181 @@ type StoredResponse =
         code: string
         declineCode: string | null
         message: string
+        paymentId?: string | null
       }
     }
 
 const newId = (prefix: string) => `${prefix}_sbx_${randomBytes(12).toString('hex')}`
+
+/** Cards whose bank asks the customer to authenticate (3-D Secure) before they are saved. */
+const SETUP_NEEDS_AUTHENTICATION = new Set(['auth_setup', 'auth_required'])
+
+/** The sandbox's 3-D Secure challenge page for a setup (served by this app, sandbox only). */
+export const sandboxChallengePath = (setupId: string) => `/sandbox/3ds/${setupId}`
+
+function presentSetupAction(setup: { id: string; customer_id: string }): CardSetupAction {
+  return {
+    status: 'requires_action',
+    setupId: String(setup.id),
+    customerId: String(setup.customer_id),
+    clientSecret: null,
+    challengeUrl: sandboxChallengePath(String(setup.id)),
+  }
+}
+
+async function insertPaymentMethod(
+  trx: TransactionClientContract,
+  customerId: string,
+  card: { brand: string; last4: string; expMonth: number; expYear: number },
+  behaviour: string
+) {
+  const id = newId('pm')
+  await trx.table('sandbox_payment_methods').insert({
+    id,
+    customer_id: customerId,
+    brand: card.brand,
+    last4: card.last4,
+    exp_month: card.expMonth,
+    exp_year: card.expYear,
+    behaviour,
+    created_at: sqlTime(),
+  })
+  return id
+}
+
+const PAYMENT_ID = /^pi_sbx_[0-9a-f]{24}$/
+
+/** A payment held back for the customer's authentication (failing it lets them try again). */
+function awaitsAuthentication(intent: { status: string; last_error_code: string | null }) {
+  return (
+    intent.status === 'requires_payment_method' &&
+    (intent.last_error_code === 'authentication_required' ||
+      intent.last_error_code === 'payment_intent_authentication_failure')
+  )
+}
+
+async function findPaymentChallenge(id: string): Promise<SandboxChallenge | null> {
+  const intent = await db.from('sandbox_payment_intents').where('id', id).first()
+  if (!intent) return null
+  const method = await db
+    .from('sandbox_payment_methods')
+    .where('id', intent.payment_method_id)
+    .first()
+  return {
+    id: String(intent.id),
+    kind: 'payment',
+    amountCents: Number(intent.amount),
+    status: awaitsAuthentication(intent)
+      ? 'requires_action'
+      : ['requires_capture', 'succeeded'].includes(intent.status)
+        ? 'succeeded'
+        : 'failed',
+    brand: String(method?.brand ?? 'card'),
+    last4: String(method?.last4 ?? '····'),
+  }
+}
+
+/**
+ * The customer's answer for a payment: authenticated, it goes through (a hold awaits capture);
+ * failed, it stays waiting with the failure recorded, as Stripe lets the customer try again.
+ */
+async function answerPaymentChallenge(id: string, authenticated: boolean) {
+  await db.transaction(async (trx) => {
+    const intent = await trx.from('sandbox_payment_intents').where('id', id).forUpdate().first()
+    if (!intent || !awaitsAuthentication(intent)) return
+    await trx
+      .from('sandbox_payment_intents')
+      .where('id', id)
+      .update(
+        authenticated
+          ? {
+              status: intent.capture_method === 'manual' ? 'requires_capture' : 'succeeded',
+              last_error_code: null,
+              last_decline_code: null,
+              last_error_message: null,
+              updated_at: sqlTime(),
+            }
+          : {
+              last_error_code: 'payment_intent_authentication_failure',
+              last_decline_code: null,
+              last_error_message: STRIPE_MESSAGES.payment_intent_authentication_failure,
+              updated_at: sqlTime(),
+            }
+      )
+  })
+  const challenge = await findPaymentChallenge(id)
+  // A failed answer is shown as failed, even though the customer may try again later.
+  if (challenge && !authenticated && challenge.status === 'requires_action') {
+    return { ...challenge, status: 'failed' as const }
+  }
+  return challenge
+}
+
+export type SandboxChallenge = {
+  kind?: 'setup' | 'payment'
+  amountCents?: number
+  id: string
+  status: 'requires_action' | 'succeeded' | 'failed'
+  brand: string
+  last4: string
+}
+
+/**
+ * The customer's side of the sandbox's 3-D Secure stand-in (the challenge page): what is being
+ * authenticated, and the customer's answer. Completing a setup attaches the card to the
+ * customer (the setup succeeds); failing it leaves no usable card. Answering twice changes nothing.
+ */
+export const sandboxChallenges = {
+  async find(id: string): Promise<SandboxChallenge | null> {
+    if (PAYMENT_ID.test(id)) return findPaymentChallenge(id)
+    if (!/^seti_sbx_[0-9a-f]{24}$/.test(id)) return null
+    const setup = await db.from('sandbox_setup_intents').where('id', id).first()
+    if (!setup) return null
+    return {
+      id: String(setup.id),
+      status:
+        setup.status === 'requires_action' || setup.status === 'succeeded'
+          ? setup.status
+          : 'failed',
+      brand: String(setup.brand),
+      last4: String(setup.last4),
+    }
+  },
+
+  async answer(id: string, authenticated: boolean): Promise<SandboxChallenge | null> {
+    if (PAYMENT_ID.test(id)) return answerPaymentChallenge(id, authenticated)
+    if (!/^seti_sbx_[0-9a-f]{24}$/.test(id)) return null
+    await db.transaction(async (trx) => {
+      const setup = await trx.from('sandbox_setup_intents').where('id', id).forUpdate().first()
+      if (!setup || setup.status !== 'requires_action') return
+      if (!authenticated) {
+        await trx.from('sandbox_setup_intents').where('id', id).update({
+          status: 'requires_payment_method',
+          last_error_code: 'setup_intent_authentication_failure',
+          updated_at: sqlTime(),
+        })
+        return
+      }
+      const paymentMethodId = await insertPaymentMethod(
+        trx,
+        String(setup.customer_id),
+        {
+          brand: String(setup.brand),
+          last4: String(setup.last4),
+          expMonth: Number(setup.exp_month),
+          expYear: Number(setup.exp_year),
+        },
+        String(setup.behaviour)
+      )
+      await trx.from('sandbox_setup_intents').where('id', id).update({
+        status: 'succeeded',
+        payment_method_id: paymentMethodId,
+        updated_at: sqlTime(),
+      })
+    })
+    return this.find(id)
+  },
+}
 
 /**
  * The embedded payment gateway: real, persistent state in our database with Stripe's semantics
@@ -124,7 +302,7 @@ export class SandboxGateway implements PaymentGateway {
     reference: string
     token: string
     idempotencyKey: string
-  }): Promise<SavedCard> {
+  }): Promise<SavedCard | CardSetupAction> {
     await this.enter()
     return this.idempotent(input.idempotencyKey, 'save_card', async (trx) => {
       const token = await trx.from('sandbox_tokens').where('id', input.token).forUpdate().first()
@@ -158,32 +336,79 @@ export class SandboxGateway implements PaymentGateway {
           created_at: sqlTime(),
         })
       }
-      const paymentMethodId = newId('pm')
-      await trx.table('sandbox_payment_methods').insert({
-        id: paymentMethodId,
-        customer_id: customerId,
-        brand: token.brand,
-        last4: token.last4,
-        exp_month: token.exp_month,
-        exp_year: token.exp_year,
-        behaviour,
-        created_at: sqlTime(),
-      })
-      return {
-        customerId,
-        paymentMethodId,
+      const card = {
         brand: String(token.brand),
         last4: String(token.last4),
         expMonth: Number(token.exp_month),
         expYear: Number(token.exp_year),
       }
+      if (SETUP_NEEDS_AUTHENTICATION.has(behaviour)) {
+        return this.createSetup(trx, customerId, card, behaviour)
+      }
+      const paymentMethodId = await insertPaymentMethod(trx, customerId, card, behaviour)
+      return { customerId, paymentMethodId, ...card }
     })
+  }
+
+  /** A card saved after the customer's authentication: read back, like a SetupIntent. */
+  async confirmCardSetup(input: {
+    setupId: string
+    customerId: string
+    idempotencyKey: string
+  }): Promise<SavedCard | CardSetupAction> {
+    await this.enter()
+    const setup = await db.from('sandbox_setup_intents').where('id', input.setupId).first()
+    if (!setup || setup.customer_id !== input.customerId) {
+      throw new GatewayRequestError('resource_missing', 'No such setup_intent.')
+    }
+    if (setup.status === 'requires_action') return presentSetupAction(setup)
+    if (setup.status !== 'succeeded' || !setup.payment_method_id) {
+      throw new CardDeclinedError(
+        setup.last_error_code ?? 'setup_intent_authentication_failure',
+        null,
+        STRIPE_MESSAGES.setup_intent_authentication_failure
+      )
+    }
+    return {
+      customerId: String(setup.customer_id),
+      paymentMethodId: String(setup.payment_method_id),
+      brand: String(setup.brand),
+      last4: String(setup.last4),
+      expMonth: Number(setup.exp_month),
+      expYear: Number(setup.exp_year),
+    }
+  }
+
+  private async createSetup(
+    trx: TransactionClientContract,
+    customerId: string,
+    card: { brand: string; last4: string; expMonth: number; expYear: number },
+    behaviour: string
+  ): Promise<CardSetupAction> {
+    const setup = {
+      id: newId('seti'),
+      customer_id: customerId,
+      brand: card.brand,
+      last4: card.last4,
+      exp_month: card.expMonth,
+      exp_year: card.expYear,
+      // Once authenticated, a 3155 card pays off-session; a 3184 card still asks every time.
+      behaviour: behaviour === 'auth_setup' ? 'ok' : behaviour,
+      status: 'requires_action',
+      payment_method_id: null,
+      last_error_code: null,
+      created_at: sqlTime(),
+      updated_at: sqlTime(),
+    }
+    await trx.table('sandbox_setup_intents').insert(setup)
+    return presentSetupAction(setup)
   }
 
   async deleteCustomer(input: { customerId: string; idempotencyKey: string }): Promise<void> {
     await this.enter()
     await this.idempotent(input.idempotencyKey, 'delete_customer', async (trx) => {
       await trx.from('sandbox_payment_methods').where('customer_id', input.customerId).delete()
+      await trx.from('sandbox_setup_intents').where('customer_id', input.customerId).delete()
       await trx.from('sandbox_customers').where('id', input.customerId).delete()
       return { id: input.customerId, deleted: true }
     })
@@ -212,7 +437,8 @@ export class SandboxGateway implements PaymentGateway {
         .first()
       if (!intent) throw new GatewayRequestError('resource_missing', 'No such payment_intent.')
       if (intent.status === 'canceled') return { id: intent.id, status: 'canceled' }
-      if (intent.status !== 'requires_capture') {
+      // Like Stripe: a hold awaiting capture, or one still waiting for authentication.
+      if (intent.status !== 'requires_capture' && intent.status !== 'requires_payment_method') {
         throw new GatewayRequestError(
           'payment_intent_unexpected_state',
           `You cannot cancel this PaymentIntent because it has a status of ${intent.status}.`
@@ -326,6 +552,18 @@ export class SandboxGateway implements PaymentGateway {
     }
   }
 
+  async paymentAction(paymentId: string): Promise<PaymentAction | null> {
+    await this.enter()
+    const intent = await db.from('sandbox_payment_intents').where('id', paymentId).first()
+    if (!intent || !awaitsAuthentication(intent)) return null
+    return {
+      paymentId: String(intent.id),
+      challengeUrl: sandboxChallengePath(String(intent.id)),
+      clientSecret: null,
+      paymentMethodId: String(intent.payment_method_id),
+    }
+  }
+
   /** A payment intent as the sandbox keeps it (tests, and the admin's view of the sandbox). */
   async findIntent(id: string) {
     return db.from('sandbox_payment_intents').where('id', id).first()
@@ -384,7 +622,10 @@ export class SandboxGateway implements PaymentGateway {
       created_at: sqlTime(),
       updated_at: sqlTime(),
     })
-    if (decline) throw decline
+    if (decline) {
+      decline.paymentId = id
+      throw decline
+    }
     return { id, status }
   }
 
@@ -461,6 +702,7 @@ export class SandboxGateway implements PaymentGateway {
                 code: error.code,
                 declineCode: error.declineCode,
                 message: error.message,
+                paymentId: error.paymentId,
               },
             }
           } else if (error instanceof GatewayRequestError) {
@@ -510,8 +752,8 @@ export class SandboxGateway implements PaymentGateway {
 
   private unwrap<T>(stored: StoredResponse): T {
     if ('ok' in stored) return stored.ok as T
-    const { kind, code, declineCode, message } = stored.error
-    if (kind === 'declined') throw new CardDeclinedError(code, declineCode, message)
+    const { kind, code, declineCode, message, paymentId } = stored.error
+    if (kind === 'declined') throw new CardDeclinedError(code, declineCode, message, paymentId)
     throw new GatewayRequestError(code, message)
   }
 }

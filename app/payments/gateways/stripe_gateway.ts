@@ -4,10 +4,12 @@ import {
   GatewayRequestError,
   GatewayUnavailableError,
   type CardInput,
+  type CardSetupAction,
   type CardToken,
   type GatewayEvent,
   type GatewayPayment,
   type GatewayRefund,
+  type PaymentAction,
   type PaymentGateway,
   type PaymentRef,
   type SavedCard,
@@ -27,7 +29,7 @@ export type StripeGatewayOptions = {
 }
 
 /**
- * The official SDK behind our interface: Customer + saved PaymentMethod; the $1.00 hold is a
+ * The official SDK behind our interface: Customer + PaymentMethod saved by a SetupIntent; the $1.00 hold is a
  * PaymentIntent with `capture_method: 'manual'` that we cancel; the fee is an off-session
  * PaymentIntent confirmed at once; refunds refund the fee's PaymentIntent. Every mutating call
  * carries our idempotency key, so the SDK's own network retries and ours are the same request.
@@ -70,6 +72,12 @@ export class StripeGateway implements PaymentGateway {
     }
   }
 
+  /**
+   * Saves the card with a SetupIntent for off-session use (`usage: 'off_session'`), so the bank
+   * can ask for 3-D Secure once now instead of declining later payments. `requires_action`
+   * answers the client secret: Stripe.js (`handleNextAction`) takes the customer through the
+   * challenge, then `confirmCardSetup` reads the outcome.
+   */
   async saveCard(input: {
     customerId: string | null
     email: string
@@ -77,7 +85,7 @@ export class StripeGateway implements PaymentGateway {
     reference: string
     token: string
     idempotencyKey: string
-  }): Promise<SavedCard> {
+  }): Promise<SavedCard | CardSetupAction> {
     let customerId = input.customerId
     if (!customerId) {
       const customer = await this.call(() =>
@@ -94,28 +102,83 @@ export class StripeGateway implements PaymentGateway {
         { idempotencyKey: `${input.idempotencyKey}:payment-method` }
       )
     )
-    // Attaching runs the card check: a card that will not work is refused here.
-    const attached = await this.call(() =>
-      this.client.paymentMethods.attach(
-        method.id,
-        { customer: customerId! },
-        { idempotencyKey: `${input.idempotencyKey}:attach` }
+    // Confirming the setup runs the card check: a card that will not work is refused here.
+    const setup = await this.call(() =>
+      this.client.setupIntents.create(
+        {
+          customer: customerId!,
+          payment_method: method.id,
+          usage: 'off_session',
+          confirm: true,
+          use_stripe_sdk: true,
+          metadata: { dropslot_user: input.reference },
+          expand: ['payment_method'],
+        },
+        { idempotencyKey: `${input.idempotencyKey}:setup` }
       )
     )
+    return this.setupOutcome(setup, customerId, `${input.idempotencyKey}:default`)
+  }
+
+  async confirmCardSetup(input: {
+    setupId: string
+    customerId: string
+    idempotencyKey: string
+  }): Promise<SavedCard | CardSetupAction> {
+    const setup = await this.call(() =>
+      this.client.setupIntents.retrieve(input.setupId, { expand: ['payment_method'] })
+    )
+    const owner = typeof setup.customer === 'string' ? setup.customer : setup.customer?.id
+    if (owner !== input.customerId) {
+      throw new GatewayRequestError('resource_missing', 'No such setup_intent.')
+    }
+    return this.setupOutcome(setup, input.customerId, `${input.idempotencyKey}:default`)
+  }
+
+  /** A saved card (made the customer's default), the action still to take, or the refusal. */
+  private async setupOutcome(
+    setup: Stripe.SetupIntent,
+    customerId: string,
+    defaultKey: string
+  ): Promise<SavedCard | CardSetupAction> {
+    if (setup.status === 'requires_action' || setup.status === 'requires_confirmation') {
+      return {
+        status: 'requires_action',
+        setupId: setup.id,
+        customerId,
+        clientSecret: setup.client_secret,
+        challengeUrl: null,
+      }
+    }
+    if (setup.status !== 'succeeded') {
+      const lastError = setup.last_setup_error
+      throw new CardDeclinedError(
+        lastError?.code ?? 'setup_intent_authentication_failure',
+        lastError?.decline_code ?? null,
+        lastError?.message ?? 'The card was not set up.'
+      )
+    }
+    const method = setup.payment_method
+    const methodId = typeof method === 'string' ? method : (method?.id ?? '')
+    const expanded =
+      method && typeof method === 'object'
+        ? method
+        : await this.call(() => this.client.paymentMethods.retrieve(methodId))
+    const card = expanded.card
     await this.call(() =>
       this.client.customers.update(
-        customerId!,
-        { invoice_settings: { default_payment_method: attached.id } },
-        { idempotencyKey: `${input.idempotencyKey}:default` }
+        customerId,
+        { invoice_settings: { default_payment_method: methodId } },
+        { idempotencyKey: defaultKey }
       )
     )
     return {
       customerId,
-      paymentMethodId: attached.id,
-      brand: normalizeBrand(attached.card?.brand),
-      last4: attached.card?.last4 ?? '',
-      expMonth: attached.card?.exp_month ?? 0,
-      expYear: attached.card?.exp_year ?? 0,
+      paymentMethodId: methodId,
+      brand: normalizeBrand(card?.brand),
+      last4: card?.last4 ?? '',
+      expMonth: card?.exp_month ?? 0,
+      expYear: card?.exp_year ?? 0,
     }
   }
 
@@ -250,6 +313,30 @@ export class StripeGateway implements PaymentGateway {
     }
   }
 
+  /**
+   * A hold the bank declined off-session for authentication stays on Stripe as a PaymentIntent
+   * awaiting a payment method: the customer confirms it on-session with Stripe.js
+   * (`confirmCardPayment` with its client secret and the saved card), then it awaits capture.
+   */
+  async paymentAction(paymentId: string): Promise<PaymentAction | null> {
+    const intent = await this.retrieveOrNull(() => this.client.paymentIntents.retrieve(paymentId))
+    if (!intent) return null
+    const lastError = intent.last_payment_error
+    const waiting =
+      intent.status === 'requires_action' ||
+      (intent.status === 'requires_payment_method' &&
+        (lastError?.code === 'authentication_required' ||
+          lastError?.code === 'payment_intent_authentication_failure'))
+    if (!waiting) return null
+    const method = lastError?.payment_method ?? intent.payment_method
+    return {
+      paymentId: intent.id,
+      challengeUrl: null,
+      clientSecret: intent.client_secret,
+      paymentMethodId: typeof method === 'string' ? method : (method?.id ?? null),
+    }
+  }
+
   async retrieveRefund(id: string): Promise<GatewayRefund | null> {
     const refund = await this.retrieveOrNull(() => this.client.refunds.retrieve(id))
     if (!refund) return null
@@ -279,7 +366,8 @@ export class StripeGateway implements PaymentGateway {
       throw new CardDeclinedError(
         'authentication_required',
         'authentication_required',
-        'This payment requires authentication.'
+        'This payment requires authentication.',
+        intent.id
       )
     }
     if (intent.status === 'processing') return { id: intent.id, status: intent.status }
@@ -317,7 +405,8 @@ export function mapStripeError(error: unknown): Error {
     return new CardDeclinedError(
       error.code ?? 'card_declined',
       error.decline_code ?? null,
-      error.message || 'Your card was declined.'
+      error.message || 'Your card was declined.',
+      error.payment_intent?.id ?? null
     )
   }
   if (error instanceof errors.StripeRateLimitError) {

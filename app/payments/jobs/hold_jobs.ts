@@ -11,7 +11,8 @@ export const placeHoldJob = defineJob<{ orderId: number }>({
 
 /**
  * Dispatches the hold of every order that is due: new ones whose job was lost, retries whose
- * back-off has passed, claims left by a worker that died.
+ * back-off has passed, claims left by a worker that died; and gives up holds that waited for
+ * the customer's authentication past their deadline.
  */
 export const sweepHoldsJob = defineJob({
   name: 'payments.sweep-holds',
@@ -22,6 +23,8 @@ export const sweepHoldsJob = defineJob({
     for (const orderId of due) {
       await jobs.dispatch(placeHoldJob, { orderId }, { dedupeId: `hold:${orderId}` })
     }
-    return { dispatched: due.length }
+    // Holds that waited for the customer's authentication past their deadline.
+    const { expired } = await holdWorker.expireWaiting()
+    return { dispatched: due.length, expired }
   },
 })

@@ -28,6 +28,8 @@ export function buildGateway(name: string = paymentsConfig.gateway): PaymentGate
 const NETWORK_CALLS = new Set<string>([
   'createCardToken',
   'saveCard',
+  'confirmCardSetup',
+  'paymentAction',
   'deleteCustomer',
   'placeHold',
   'releaseHold',

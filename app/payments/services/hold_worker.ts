@@ -7,10 +7,18 @@ import { orderSettlement } from '#payments/services/order_settlement'
 import { orderEmails } from '#notifications/services/order_emails'
 import { keysOf, paymentService } from '#payments/services/payment_service'
 import { ledger } from '#payments/services/ledger'
+import { gateway } from '#payments/services/gateway'
+
+const HOLD_NOT_AUTHENTICATED =
+  'Your bank asked for authentication of the $1.00 card check, and it was not completed in time.'
 
 export type HoldRunReport = {
   claimed: number
   placed: number
+  /** Holds the bank asked the customer to authenticate (3-D Secure): they wait for them. */
+  waiting: number
+  /** Waiting holds not authenticated in time: their order cancelled, as a declined hold. */
+  expired: number
   declined: number
   retried: number
   released: number
@@ -18,7 +26,16 @@ export type HoldRunReport = {
 }
 
 function emptyReport(): HoldRunReport {
-  return { claimed: 0, placed: 0, declined: 0, retried: 0, released: 0, errors: 0 }
+  return {
+    claimed: 0,
+    placed: 0,
+    waiting: 0,
+    expired: 0,
+    declined: 0,
+    retried: 0,
+    released: 0,
+    errors: 0,
+  }
 }
 
 /**
@@ -47,6 +64,41 @@ export class HoldWorker {
         // Left `placing`: it goes stale and is claimed again, with the same idempotency key.
         report.errors += 1
         logger.error({ err: error, orderId: order.id }, 'placing a hold failed')
+      }
+    }
+    await this.expireWaiting(report, options.limit ?? config.batchSize)
+    return report
+  }
+
+  /**
+   * Holds that waited for the customer's authentication past their deadline: unless the
+   * customer did authenticate meanwhile, the waiting payment is cancelled and the order is
+   * cancelled as a declined hold (slot given back, customer told), like any declined hold.
+   */
+  async expireWaiting(
+    report: HoldRunReport = emptyReport(),
+    limit = paymentsConfig.holdWorker.batchSize
+  ) {
+    const orders = await orderPaymentState.claimExpiredActions(limit)
+    report.claimed += orders.length
+    for (const order of orders) {
+      try {
+        const paymentId = order.holdPaymentId!
+        const payment = await gateway().retrievePayment(paymentId)
+        if (payment?.status === 'requires_capture') {
+          // Authenticated at the last moment: the hold is placed after all.
+          const entry = await ledger.find(keysOf('hold', order, order.holdRound))
+          if (entry && entry.status !== 'succeeded') await ledger.succeed(entry, paymentId)
+          await orderPaymentState.holdPlaced(order.id, paymentId)
+          report.placed += 1
+          continue
+        }
+        await paymentService.abandonHoldAuthentication(order, paymentId)
+        report.expired += 1
+        await this.cancelForDecline(order, 'authentication_required', HOLD_NOT_AUTHENTICATED)
+      } catch (error) {
+        report.errors += 1
+        logger.error({ err: error, orderId: order.id }, 'expiring a waiting hold failed')
       }
     }
     return report
@@ -116,6 +168,14 @@ export class HoldWorker {
       return
     }
 
+    if (outcome.status === 'requires_action') {
+      report.waiting += 1
+      const deadline = await this.authenticationDeadline(order)
+      await orderPaymentState.holdNeedsAction(order.id, outcome.paymentId, deadline)
+      await orderEmails.sendHoldNeedsConfirmation(order, deadline)
+      return
+    }
+
     report.placed += 1
     // The order may have been cancelled while its hold was being placed: release it at once.
     const current = await orderQueries.findById(order.id)
@@ -123,6 +183,21 @@ export class HoldWorker {
       const release = await paymentService.releaseHold(current)
       if (release.status === 'released') report.released += 1
     }
+  }
+
+  /**
+   * How long a hold may wait for the customer's authentication: until the product's release
+   * (the retailer is sent only orders whose card was checked) and at most a day after the order,
+   * so a slot is never kept for long by a card nobody confirms; at least 15 minutes. Derived
+   * from the order alone, so a re-run sets the same deadline.
+   */
+  private async authenticationDeadline(order: Order) {
+    const config = paymentsConfig.holdWorker
+    const latest = order.createdAt.plus({ hours: config.authenticationWaitHours })
+    const releaseAt = await orderPaymentState.releaseTimeOf(order)
+    const deadline = releaseAt && releaseAt < latest ? releaseAt : latest
+    const earliest = order.createdAt.plus({ minutes: 15 })
+    return deadline < earliest ? earliest : deadline
   }
 
   /** A declined card check cancels the order, gives the slot back and tells the customer why. */

@@ -12,10 +12,14 @@ import {
   CardDeclinedError,
   GatewayRequestError,
   GatewayUnavailableError,
+  CARD_AUTHENTICATION_FAILED,
   declineMessage,
+  isCardSetupAction,
   savedCardDeclinedMessage,
   type CardInput,
+  type CardSetupAction,
   type CardToken,
+  type PaymentAction,
   type SavedCard,
 } from '#payments/gateways/payment_gateway'
 import { gateway } from '#payments/services/gateway'
@@ -32,6 +36,8 @@ function cents(amount: number) {
 
 export type HoldOutcome =
   | { status: 'placed'; paymentId: string }
+  /** The bank asks the customer to authenticate the hold (3-D Secure); the order waits. */
+  | { status: 'requires_action'; paymentId: string }
   | { status: 'declined'; code: string; message: string }
   | { status: 'retry'; code: string; message: string }
 
@@ -75,6 +81,8 @@ export const paymentKeys = {
   refund: (order: KeyedOrder, n = 1) =>
     n <= 1 ? installKey(order.publicId, 'refund') : installKey(order.publicId, 'refund', n),
   saveCard: (userUuid: string, token: string) => installKey('user', userUuid, 'card', token),
+  cardSetup: (userUuid: string, setupId: string) =>
+    installKey('user', userUuid, 'card-setup', setupId),
   deleteCustomer: (customerId: string) => installKey('customer', customerId, 'delete'),
 }
 
@@ -138,7 +146,10 @@ export class PaymentService {
     }
   }
 
-  /** Saves a card token on the customer at the gateway (creating the customer the first time). */
+  /**
+   * Saves a card token on the customer at the gateway (creating the customer the first time).
+   * A card whose bank asks for 3-D Secure first answers the action the customer must complete.
+   */
   async saveCard(input: {
     /** Null while the account does not exist yet (one-step checkout saves the card first). */
     userId: number | null
@@ -148,7 +159,7 @@ export class PaymentService {
     name: string
     customerId: string | null
     token: string
-  }): Promise<SavedCard> {
+  }): Promise<SavedCard | CardSetupAction> {
     const entry = await ledger.begin({
       ...keysOf('saveCard', input.userUuid, input.token),
       kind: 'customer_card',
@@ -167,10 +178,52 @@ export class PaymentService {
           idempotencyKey: entry.idempotencyKey,
         })
       )
-      await ledger.succeed(entry, saved.paymentMethodId)
+      await ledger.succeed(entry, isCardSetupAction(saved) ? saved.setupId : saved.paymentMethodId)
       return saved
     } catch (error) {
       await this.recordFailure(entry, error)
+      throw this.cardErrorToAppError(error)
+    }
+  }
+
+  /**
+   * After the customer's 3-D Secure challenge: the saved card, or the action again while the
+   * customer has not answered. A refused authentication is a 402 in plain words; a setup of
+   * another customer is a 404. Its own ledger row and key (the gateway sets the default card).
+   */
+  async confirmCardSetup(input: {
+    userId: number | null
+    userUuid: string
+    customerId: string
+    setupId: string
+  }): Promise<SavedCard | CardSetupAction> {
+    const entry = await ledger.begin({
+      ...keysOf('cardSetup', input.userUuid, input.setupId),
+      kind: 'customer_card',
+      gateway: gateway().name,
+      userId: input.userId,
+      amountCents: 0,
+    })
+    try {
+      const outcome = await this.withRateLimitRetry(() =>
+        gateway().confirmCardSetup({
+          setupId: input.setupId,
+          customerId: input.customerId,
+          idempotencyKey: entry.idempotencyKey,
+        })
+      )
+      if (isCardSetupAction(outcome)) {
+        // The customer has not answered yet: the row stays open for the same key next time.
+        await ledger.noteRetry(entry, 'authentication_pending', 'Waiting for the customer.')
+        return outcome
+      }
+      await ledger.succeed(entry, outcome.paymentMethodId)
+      return outcome
+    } catch (error) {
+      await this.recordFailure(entry, error)
+      if (error instanceof GatewayRequestError && error.code === 'resource_missing') {
+        throw AppError.notFound('There is no such card confirmation.', 'card_setup_not_found')
+      }
       throw this.cardErrorToAppError(error)
     }
   }
@@ -216,6 +269,9 @@ export class PaymentService {
       const code = order.holdErrorCode ?? 'card_declined'
       return { status: 'declined', code, message: declineMessage(code) }
     }
+    if (order.holdStatus === 'requires_action' && order.holdPaymentId) {
+      return { status: 'requires_action', paymentId: order.holdPaymentId }
+    }
 
     const entry = await ledger.begin({
       ...keysOf('hold', order, order.holdRound),
@@ -257,6 +313,12 @@ export class PaymentService {
         await ledger.noteRetry(entry, error.code, error.message)
         return { status: 'retry', code: error.code, message: error.message }
       }
+      if (error instanceof CardDeclinedError && error.requiresAuthentication && error.paymentId) {
+        // Not final: the customer may still authenticate this very payment. The row stays open
+        // (a re-run with the same key is answered the same), and is closed by the outcome.
+        await ledger.noteRetry(entry, 'authentication_required', error.message)
+        return { status: 'requires_action', paymentId: error.paymentId }
+      }
       if (error instanceof CardDeclinedError || error instanceof GatewayRequestError) {
         const code =
           error instanceof CardDeclinedError ? (error.declineCode ?? error.code) : error.code
@@ -264,6 +326,86 @@ export class PaymentService {
         return { status: 'declined', code, message: declineMessage(code) }
       }
       throw error
+    }
+  }
+
+  /**
+   * What the customer needs to authenticate the order's held-back hold (the challenge page or
+   * Stripe's client secret); null when the hold does not wait for them.
+   */
+  async holdAction(orderOrId: Order | number): Promise<PaymentAction | null> {
+    const order = await this.fresh(orderOrId)
+    if (order.holdStatus !== 'requires_action' || !order.holdPaymentId) return null
+    return gateway().paymentAction(order.holdPaymentId)
+  }
+
+  /**
+   * After the customer's authentication of the hold: reads the payment back (the payment made
+   * under the hold's key, never a second one) and, once it awaits capture, records the hold as
+   * placed through the hold's own ledger row. `authentication_failed`: the bank refused this
+   * try and the hold still waits (the customer may try again until its deadline).
+   */
+  async confirmHoldAuthentication(
+    orderOrId: Order | number
+  ): Promise<HoldOutcome | { status: 'authentication_failed'; paymentId: string }> {
+    const order = await this.fresh(orderOrId)
+    if (['placed', 'released'].includes(order.holdStatus) && order.holdPaymentId) {
+      return { status: 'placed', paymentId: order.holdPaymentId }
+    }
+    if (order.holdStatus === 'declined' || order.holdStatus === 'skipped') {
+      const code = order.holdErrorCode ?? 'card_declined'
+      return { status: 'declined', code, message: declineMessage(code) }
+    }
+    // Never a new gateway call from here: only the payment already made is read back.
+    if (order.holdStatus !== 'requires_action' || !order.holdPaymentId) {
+      return { status: 'requires_action', paymentId: order.holdPaymentId ?? '' }
+    }
+    const paymentId = order.holdPaymentId
+    const payment = await gateway().retrievePayment(paymentId)
+    if (payment?.status === 'requires_capture') {
+      const entry = await ledger.find(keysOf('hold', order, order.holdRound))
+      if (entry && entry.status !== 'succeeded') await ledger.succeed(entry, paymentId)
+      await orderPaymentState.holdPlaced(order.id, paymentId)
+      opsLog('hold.placed', { order: order.publicId, amountCents: order.holdAmountCents })
+      return { status: 'placed', paymentId }
+    }
+    if (payment?.lastError?.code === 'payment_intent_authentication_failure') {
+      return { status: 'authentication_failed', paymentId }
+    }
+    return { status: 'requires_action', paymentId }
+  }
+
+  /**
+   * The customer did not authenticate the hold in time: the waiting payment is cancelled at the
+   * gateway (so a late answer can never authorise it), through its own ledger row and the hold's
+   * release key, then the hold's row is closed as declined. Throws when the gateway cannot be
+   * reached: the caller's claim goes stale and the whole step runs again.
+   */
+  async abandonHoldAuthentication(order: Order, paymentId: string) {
+    const release = await ledger.begin({
+      ...keysOf('holdRelease', order, order.holdRound),
+      kind: 'hold_release',
+      gateway: gateway().name,
+      orderId: order.id,
+      userId: order.userId,
+      amountCents: order.holdAmountCents,
+    })
+    if (release.status === 'started') {
+      try {
+        const ref = await gateway().releaseHold({
+          paymentId,
+          idempotencyKey: release.idempotencyKey,
+        })
+        await ledger.succeed(release, ref.id)
+      } catch (error) {
+        await this.recordFailure(release, error)
+        if (!(error instanceof GatewayRequestError)) throw error
+        logger.error({ orderId: order.id, code: error.code }, 'waiting hold not cancelled')
+      }
+    }
+    const entry = await ledger.find(keysOf('hold', order, order.holdRound))
+    if (entry && entry.status === 'started') {
+      await ledger.fail(entry, 'authentication_required', 'Not authenticated in time.')
     }
   }
 
@@ -554,6 +696,13 @@ export class PaymentService {
   }
 
   private cardErrorToAppError(error: unknown): unknown {
+    if (error instanceof CardDeclinedError && error.authenticationFailed) {
+      return new AppError(CARD_AUTHENTICATION_FAILED, {
+        status: 402,
+        code: 'card_authentication_failed',
+        errors: { card: CARD_AUTHENTICATION_FAILED },
+      })
+    }
     if (error instanceof CardDeclinedError) {
       const message = savedCardDeclinedMessage(error.declineCode ?? error.code)
       return new AppError(message, {

@@ -115,6 +115,14 @@ export class WebhookService {
     }
     if (payment.status === 'requires_payment_method' && payment.lastError) {
       const code = payment.lastError.declineCode ?? payment.lastError.code
+      // Not final: the customer may still authenticate this hold (the hold worker gives up on
+      // it at its deadline).
+      if (
+        purpose === 'hold' &&
+        ['authentication_required', 'payment_intent_authentication_failure'].includes(code)
+      ) {
+        return 'hold_requires_action'
+      }
       if (entry.status === 'started') {
         await this.ledgerBook.fail(entry, code, payment.lastError.message || 'declined')
       }

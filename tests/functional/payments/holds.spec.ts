@@ -96,14 +96,16 @@ test.group('The $1.00 hold', (group) => {
     assert.lengthOf(await EmailMessage.query().where('template', 'hold_declined'), 1)
   })
 
-  test('a card that needs authentication off-session is a declined hold', async ({ assert }) => {
+  test('a card that needs authentication on every payment waits for the customer', async ({
+    assert,
+  }) => {
     const { order } = await pendingOrder({ card: TEST_CARDS.needsAuthentication })
-    await placeHolds()
+    const report = await placeHolds()
+    assert.include(report, { placed: 0, declined: 0, waiting: 1 })
     await order.refresh()
-    assert.equal(order.status, 'cancelled')
-    assert.equal(order.failReason, 'hold_declined:authentication_required')
-    const email = await EmailMessage.query().where('template', 'hold_declined').firstOrFail()
-    assert.include(email.textBody, 'authentication')
+    assert.equal(order.status, 'pending')
+    assert.equal(order.holdStatus, 'requires_action')
+    assert.lengthOf(await EmailMessage.query().where('template', 'hold_declined'), 0)
   })
 
   test('a hold left placing by a crash is picked up again without a second hold', async ({

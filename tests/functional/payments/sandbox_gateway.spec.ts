@@ -6,6 +6,7 @@ import {
   CardDeclinedError,
   GatewayRequestError,
   GatewayUnavailableError,
+  isCardSetupAction,
 } from '#payments/gateways/payment_gateway'
 import {
   sandboxRefusalsKey,
@@ -32,7 +33,7 @@ async function savedCard(gateway: SandboxGateway, number: string, key = `save:${
     expYear: DateTime.now().year + 2,
     cvc: '123',
   })
-  return gateway.saveCard({
+  const saved = await gateway.saveCard({
     customerId: null,
     email: 'sandbox@example.test',
     name: 'Sandbox',
@@ -40,6 +41,8 @@ async function savedCard(gateway: SandboxGateway, number: string, key = `save:${
     token: token.id,
     idempotencyKey: `${key}:${token.id}`,
   })
+  if (isCardSetupAction(saved)) throw new Error('This card asks for authentication when saved.')
+  return saved
 }
 
 test.group('Sandbox gateway', (group) => {

@@ -99,6 +99,15 @@ const intent = (overrides: Record<string, unknown> = {}) => ({
 
 const card = { brand: 'visa', last4: '4242', exp_month: 12, exp_year: 2031 }
 
+const setupIntent = (overrides: Record<string, unknown> = {}) => ({
+  id: 'seti_1',
+  object: 'setup_intent',
+  customer: 'cus_9',
+  client_secret: 'seti_1_secret_abc',
+  usage: 'off_session',
+  ...overrides,
+})
+
 const cardError = (code: string, declineCode?: string) => ({
   status: 402,
   body: {
@@ -121,13 +130,18 @@ test.group('Stripe gateway (offline, against a local stand-in of the API)', (gro
     stripe.requests = []
   })
 
-  test('saveCard creates the customer, the payment method, attaches it and makes it default', async ({
+  test('saveCard creates the customer and the payment method, sets it up off-session and makes it default', async ({
     assert,
   }) => {
     stripe.reply(
       { body: { id: 'cus_1', object: 'customer' } },
       { body: { id: 'pm_1', object: 'payment_method', card } },
-      { body: { id: 'pm_1', object: 'payment_method', customer: 'cus_1', card } },
+      {
+        body: setupIntent({
+          status: 'succeeded',
+          payment_method: { id: 'pm_1', object: 'payment_method', customer: 'cus_1', card },
+        }),
+      },
       { body: { id: 'cus_1', object: 'customer' } }
     )
     const saved = await stripe.gateway().saveCard({
@@ -151,7 +165,7 @@ test.group('Stripe gateway (offline, against a local stand-in of the API)', (gro
       [
         ['POST', '/v1/customers', 'user:uuid-1:card:tok_visa:customer'],
         ['POST', '/v1/payment_methods', 'user:uuid-1:card:tok_visa:payment-method'],
-        ['POST', '/v1/payment_methods/pm_1/attach', 'user:uuid-1:card:tok_visa:attach'],
+        ['POST', '/v1/setup_intents', 'user:uuid-1:card:tok_visa:setup'],
         ['POST', '/v1/customers/cus_1', 'user:uuid-1:card:tok_visa:default'],
       ]
     )
@@ -161,7 +175,13 @@ test.group('Stripe gateway (offline, against a local stand-in of the API)', (gro
       'metadata[dropslot_user]': 'user-uuid-1',
     })
     assert.deepEqual(stripe.requests[1].body, { 'type': 'card', 'card[token]': 'tok_visa' })
-    assert.deepEqual(stripe.requests[2].body, { customer: 'cus_1' })
+    assert.deepInclude(stripe.requests[2].body, {
+      customer: 'cus_1',
+      payment_method: 'pm_1',
+      usage: 'off_session',
+      confirm: 'true',
+      use_stripe_sdk: 'true',
+    })
     assert.deepEqual(stripe.requests[3].body, {
       'invoice_settings[default_payment_method]': 'pm_1',
     })
@@ -171,10 +191,11 @@ test.group('Stripe gateway (offline, against a local stand-in of the API)', (gro
   test('saveCard on an existing customer only adds the card', async ({ assert }) => {
     stripe.reply(
       { body: { id: 'pm_2', object: 'payment_method', card } },
+      { body: setupIntent({ status: 'succeeded', customer: 'cus_9', payment_method: 'pm_2' }) },
       { body: { id: 'pm_2', object: 'payment_method', customer: 'cus_9', card } },
       { body: { id: 'cus_9', object: 'customer' } }
     )
-    await stripe.gateway().saveCard({
+    const saved = await stripe.gateway().saveCard({
       customerId: 'cus_9',
       email: 'a@example.test',
       name: 'A',
@@ -184,8 +205,97 @@ test.group('Stripe gateway (offline, against a local stand-in of the API)', (gro
     })
     assert.deepEqual(
       stripe.requests.map((request) => request.path),
-      ['/v1/payment_methods', '/v1/payment_methods/pm_2/attach', '/v1/customers/cus_9']
+      [
+        '/v1/payment_methods',
+        '/v1/setup_intents',
+        '/v1/payment_methods/pm_2',
+        '/v1/customers/cus_9',
+      ]
     )
+    assert.include(saved, { paymentMethodId: 'pm_2', last4: '4242' })
+  })
+
+  test('a card that needs 3-D Secure answers the client secret; the card is saved once authenticated', async ({
+    assert,
+  }) => {
+    stripe.reply(
+      { body: { id: 'pm_3', object: 'payment_method', card } },
+      {
+        body: setupIntent({
+          status: 'requires_action',
+          payment_method: 'pm_3',
+          next_action: { type: 'use_stripe_sdk', use_stripe_sdk: {} },
+        }),
+      }
+    )
+    const gateway = stripe.gateway()
+    const action = await gateway.saveCard({
+      customerId: 'cus_9',
+      email: 'a@example.test',
+      name: 'A',
+      reference: 'u',
+      token: 'tok_3',
+      idempotencyKey: 'user:u:card:tok_3',
+    })
+    assert.deepEqual(action, {
+      status: 'requires_action',
+      setupId: 'seti_1',
+      customerId: 'cus_9',
+      clientSecret: 'seti_1_secret_abc',
+      challengeUrl: null,
+    })
+    // No default card is set while the bank waits for the customer.
+    assert.lengthOf(stripe.requests, 2)
+
+    stripe.requests = []
+    stripe.reply({
+      body: setupIntent({
+        status: 'succeeded',
+        payment_method: { id: 'pm_3', object: 'payment_method', customer: 'cus_9', card },
+      }),
+    })
+    stripe.reply({ body: { id: 'cus_9', object: 'customer' } })
+    const saved = await gateway.confirmCardSetup({
+      setupId: 'seti_1',
+      customerId: 'cus_9',
+      idempotencyKey: 'user:u:card-setup:seti_1',
+    })
+    assert.include(saved, { paymentMethodId: 'pm_3', customerId: 'cus_9' })
+    assert.deepEqual(
+      stripe.requests.map((request) => [request.method, request.path, request.idempotencyKey]),
+      [
+        ['GET', '/v1/setup_intents/seti_1', undefined],
+        ['POST', '/v1/customers/cus_9', 'user:u:card-setup:seti_1:default'],
+      ]
+    )
+  })
+
+  test('a failed authentication is a decline; another customer’s setup is unknown', async ({
+    assert,
+  }) => {
+    const gateway = stripe.gateway()
+    stripe.reply({
+      body: setupIntent({
+        status: 'requires_payment_method',
+        last_setup_error: {
+          type: 'card_error',
+          code: 'setup_intent_authentication_failure',
+          message: 'We are unable to authenticate your payment method.',
+        },
+      }),
+    })
+    const failed = await gateway
+      .confirmCardSetup({ setupId: 'seti_1', customerId: 'cus_9', idempotencyKey: 'k' })
+      .catch((error) => error)
+    assert.instanceOf(failed, CardDeclinedError)
+    assert.isTrue((failed as CardDeclinedError).authenticationFailed)
+
+    stripe.reply({ body: setupIntent({ status: 'succeeded', customer: 'cus_other' }) })
+    const foreign = await gateway
+      .confirmCardSetup({ setupId: 'seti_1', customerId: 'cus_9', idempotencyKey: 'k' })
+      .catch((error) => error)
+    assert.instanceOf(foreign, GatewayRequestError)
+    assert.equal((foreign as GatewayRequestError).code, 'resource_missing')
   })
 
   test('the hold is a manual-capture PaymentIntent for 100 cents, confirmed off-session', async ({

@@ -111,8 +111,11 @@ export type Order = {
   statusReason?: string | null
   /** The retailer's confirmation number, on a successful order. */
   confirmationNumber?: string | null
-  /** The $1.00 card check: queued, placing, placed, declined, released or skipped. */
-  hold?: { status: string; amountCents: number }
+  /**
+   * The $1.00 card check: queued, placing, placed, declined, released or skipped; or
+   * requires_action while the bank waits for the customer's 3-D Secure, until `confirmBy`.
+   */
+  hold?: { status: string; amountCents: number; confirmBy?: string | null }
   /** The service fee: none (not charged), paid, failed/requires_action (due), refunded, waived. */
   fee?: { status: string; amountCents: number; refundedCents: number }
   /** The customer's own entry id in a draw's published proof. */
@@ -128,3 +131,17 @@ export type BillingPayload = {
   state: string
   country: string
 }
+
+/** A card whose bank asks for 3-D Secure before it is saved (billing/set, billing/confirmCard). */
+export type CardAuthentication = {
+  setupId: string
+  /** The sandbox's challenge page on this site; null with Stripe. */
+  challengeUrl: string | null
+  /** For Stripe.js; null with the sandbox. */
+  clientSecret: string | null
+}
+
+/** billing/set and billing/confirmCard: saved (the user), or the challenge still to complete. */
+export type CardSaveAnswer =
+  | { success: true; user: UserInfo; authentication?: undefined }
+  | { success: false; code: string; message: string; authentication: CardAuthentication }

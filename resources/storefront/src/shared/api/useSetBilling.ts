@@ -1,16 +1,19 @@
 import { api } from './client'
 import { setQueryData, useMutation } from './query'
-import type { BillingPayload, UserInfo } from './types'
+import type { BillingPayload, CardSaveAnswer } from './types'
 
-/** POST /api/user/billing/set; with a card token it also saves that card on file. */
+/**
+ * POST /api/user/billing/set; with a card token it also saves that card on file. A card whose
+ * bank asks for 3-D Secure answers `authentication` instead, and nothing is written yet.
+ */
 export function useSetBilling() {
   return useMutation(async (billingAddress: BillingPayload, token?: string) => {
-    const result = await api<{ success: boolean; user: UserInfo }>('/api/user/billing/set', {
+    const result = await api<CardSaveAnswer>('/api/user/billing/set', {
       method: 'POST',
       auth: true,
       body: token ? { billingAddress, token } : { billingAddress },
     })
-    setQueryData(`user:info:${result.user.uuid}`, result.user)
+    if (result.success) setQueryData(`user:info:${result.user.uuid}`, result.user)
     return result
   })
 }

@@ -20,6 +20,7 @@ import { session } from '../../../shared/session/session'
 import { useUpdateAccount } from '../api/useUpdateAccount'
 import { useDeleteAccount } from '../api/useDeleteAccount'
 import { UpdateCardModal } from './UpdateCardModal'
+import { useCardAuthenticationReturn } from '../../../shared/lib/cardAuthentication'
 
 function Block({
   icon,
@@ -236,6 +237,8 @@ function BillingAddressBlock({ user }: { user: UserInfo }) {
 
 function PaymentMethodBlock({ user }: { user: UserInfo }) {
   const [open, setOpen] = useState(false)
+  // Back from the bank's 3-D Secure check of a card being saved.
+  const returned = useCardAuthenticationReturn()
   const brand = user.cardBrand ? (BRAND_LABELS[user.cardBrand] ?? 'Card') : 'Card'
   return (
     <Block
@@ -261,6 +264,19 @@ function PaymentMethodBlock({ user }: { user: UserInfo }) {
       ) : (
         <p className="muted">No card on file yet.</p>
       )}
+      {returned.status === 'confirming' ? (
+        <p className="muted" role="status">
+          Confirming your card...
+        </p>
+      ) : returned.status === 'saved' ? (
+        <p className="notice notice--success" role="status">
+          Your card was confirmed and saved.
+        </p>
+      ) : returned.status === 'failed' ? (
+        <p className="form-error" role="alert">
+          {returned.message}
+        </p>
+      ) : null}
       <UpdateCardModal open={open} onClose={() => setOpen(false)} user={user} />
     </Block>
   )

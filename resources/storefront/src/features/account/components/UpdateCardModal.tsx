@@ -1,10 +1,12 @@
 import { useState, type FormEvent } from 'react'
-import { ApiError } from '../../../shared/api/client'
+import { useLocation } from 'react-router-dom'
 import { Modal } from '../../../shared/ui/Modal'
 import { CardFields } from '../../../shared/ui/CardFields'
 import { Button } from '../../../shared/ui/Button'
 import { useGenCardToken } from '../../../shared/api/useGenCardToken'
 import { useSetBilling } from '../../../shared/api/useSetBilling'
+import { useConfirmCard } from '../../../shared/api/useConfirmCard'
+import { currentPath, finishCardSave, isCardRefusal } from '../../../shared/lib/cardAuthentication'
 import type { UserInfo } from '../../../shared/api/types'
 import { INVALID_CARD, validateCard, type CardFields as CardValue } from '../../../shared/lib/cards'
 
@@ -25,6 +27,8 @@ export function UpdateCardModal({
   const [saving, setSaving] = useState(false)
   const genToken = useGenCardToken()
   const setBilling = useSetBilling()
+  const confirmCard = useConfirmCard()
+  const location = useLocation()
 
   function close() {
     setCard(EMPTY)
@@ -49,7 +53,7 @@ export function UpdateCardModal({
         cvc: valid.code,
         address_zip: address.postal_code,
       })
-      await setBilling.run(
+      const answer = await setBilling.run(
         {
           address1: address.line1,
           address2: address.line2 ?? '',
@@ -60,14 +64,14 @@ export function UpdateCardModal({
         },
         token
       )
+      // A card whose bank asks for 3-D Secure: the customer confirms it first.
+      const saved = await finishCardSave(answer, currentPath(location), confirmCard.run)
+      if (saved === 'redirected') return
       close()
     } catch (caught) {
-      // A card the gateway declines says so; anything else keeps the spec's text.
-      setError(
-        caught instanceof ApiError && caught.code === 'card_declined'
-          ? caught.message
-          : INVALID_CARD
-      )
+      // A card the gateway declines (or the bank did not confirm) says so; anything else keeps
+      // the spec's text.
+      setError(isCardRefusal(caught) ? caught.message : INVALID_CARD)
     } finally {
       setSaving(false)
     }

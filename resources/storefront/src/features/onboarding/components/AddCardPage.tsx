@@ -1,5 +1,4 @@
-import { useState, type FormEvent } from 'react'
-import { ApiError } from '../../../shared/api/client'
+import { useEffect, useState, type FormEvent } from 'react'
 import { Navigate, useLocation, useNavigate } from 'react-router-dom'
 import { returnPath, withReturnPath } from '../../../shared/lib/returnTo'
 import { SplitLayout } from '../../../shared/layout/SplitLayout'
@@ -9,13 +8,21 @@ import { PageLoading } from '../../../shared/ui/Spinner'
 import { useUserInfo } from '../../../shared/api/useUserInfo'
 import { useGenCardToken } from '../../../shared/api/useGenCardToken'
 import { useSetBilling } from '../../../shared/api/useSetBilling'
+import { useConfirmCard } from '../../../shared/api/useConfirmCard'
+import {
+  currentPath,
+  finishCardSave,
+  isCardRefusal,
+  useCardAuthenticationReturn,
+} from '../../../shared/lib/cardAuthentication'
 import { useAddProfile } from '../../../shared/api/useAddProfile'
 import { INVALID_CARD, validateCard, type CardFields as CardValue } from '../../../shared/lib/cards'
 import { splitName } from '../../../shared/lib/format'
 
 export function AddCardPage() {
   const navigate = useNavigate()
-  const next = returnPath(useLocation().search)
+  const location = useLocation()
+  const next = returnPath(location.search)
   const info = useUserInfo()
   const genToken = useGenCardToken()
   const setBilling = useSetBilling()
@@ -24,8 +31,17 @@ export function AddCardPage() {
   const [error, setError] = useState(false)
   const [declined, setDeclined] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
+  const confirmCard = useConfirmCard()
+  // Back from the bank's 3-D Secure check: a confirmed card continues to the next step.
+  const returned = useCardAuthenticationReturn()
+  useEffect(() => {
+    if (returned.status === 'saved') void navigate(next ?? '/shop')
+    if (returned.status === 'failed') setDeclined(returned.message)
+  }, [returned, navigate, next])
 
-  if (info.loading) return <PageLoading />
+  if (info.loading || returned.status === 'confirming' || returned.status === 'saved') {
+    return <PageLoading />
+  }
   const user = info.data
   // The card is saved with the billing address: without one, that step comes first.
   if (user && !info.fetching && !user.billingAddress?.line1) {
@@ -60,7 +76,7 @@ export function AddCardPage() {
         state: address.state,
         country: address.country || 'US',
       }
-      await setBilling.run(billing, token)
+      const answer = await setBilling.run(billing, token)
       // Step 3 also keeps a first checkout profile built from the name, phone and address.
       const { firstName, lastName } =
         user.firstName && user.lastName
@@ -85,10 +101,14 @@ export function AddCardPage() {
           })
           .catch((caught) => console.error('Could not save the first profile', caught))
       }
+      // A card whose bank asks for 3-D Secure: the customer confirms it, then continues.
+      const saved = await finishCardSave(answer, currentPath(location), confirmCard.run)
+      if (saved === 'redirected') return
       await navigate(next ?? '/shop')
     } catch (caught) {
-      // A card the gateway declines says so; a number that fails the check keeps the spec's text.
-      if (caught instanceof ApiError && caught.code === 'card_declined') setDeclined(caught.message)
+      // A card the gateway declines (or the bank did not confirm) says so; a number that fails
+      // the check keeps the spec's text.
+      if (isCardRefusal(caught)) setDeclined(caught.message)
       else setError(true)
     } finally {
       setBusy(false)

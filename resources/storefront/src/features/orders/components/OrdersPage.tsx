@@ -10,6 +10,7 @@ import { useOrders } from '../api/useOrders'
 import { useProducts } from '../../../shared/api/useProducts'
 import { ProductImage } from '../../../shared/ui/ProductImage'
 import { releaseTimes } from '../../../shared/lib/drops'
+import { ConfirmHoldButton, useHoldCheckReturn } from './HoldCheck'
 
 /** Stored status to the text customers see: fail is shown as Refunded. */
 export function statusLabel(status: string): string {
@@ -25,6 +26,7 @@ const HOLD_WORDS: Record<string, string> = {
   released: 'Released',
   declined: 'Declined',
   skipped: 'Not placed',
+  requires_action: 'Needs your confirmation',
 }
 
 /** The fee as a customer reads it: charged only on success, refunded if that is undone. */
@@ -54,6 +56,8 @@ export function OrdersPage() {
   const orders = useOrders()
   const profiles = useProfiles()
   const catalogue = useProducts()
+  // Back from the bank's 3-D Secure check of a $1.00 card check.
+  const holdReturn = useHoldCheckReturn()
   const productOf = (order: Order) =>
     catalogue.data?.find((product) => product.productId === order.productId)
 
@@ -72,6 +76,19 @@ export function OrdersPage() {
 
   return (
     <AccountLayout title="Recent Orders">
+      {holdReturn.status === 'confirming' ? (
+        <p className="notice" role="status">
+          Confirming your card check...
+        </p>
+      ) : holdReturn.status === 'placed' ? (
+        <p className="notice notice--success" role="status">
+          Thank you: your $1.00 card check is confirmed.
+        </p>
+      ) : holdReturn.status === 'failed' ? (
+        <p className="form-error" role="alert">
+          {holdReturn.message}
+        </p>
+      ) : null}
       {orders.loading ? (
         <PageLoading />
       ) : sorted.length === 0 ? (
@@ -175,6 +192,11 @@ export function OrdersPage() {
                     </dd>
                   </div>
                 </dl>
+                {order.hold?.status === 'requires_action' ? (
+                  <div className="order__action">
+                    <ConfirmHoldButton orderId={order.orderId} confirmBy={order.hold.confirmBy} />
+                  </div>
+                ) : null}
               </li>
             )
           })}

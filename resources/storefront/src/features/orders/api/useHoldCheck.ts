@@ -1,0 +1,37 @@
+import { api } from '../../../shared/api/client'
+import { invalidate, useMutation } from '../../../shared/api/query'
+
+export type HoldAuthentication = {
+  paymentId: string
+  /** The sandbox's challenge page on this site; null with Stripe. */
+  challengeUrl: string | null
+  /** For Stripe.js; null with the sandbox. */
+  clientSecret: string | null
+  paymentMethodId: string | null
+}
+
+/** POST /api/user/orders/:id/hold/authenticate: the challenge of a card check that waits. */
+export function useAuthenticateHold() {
+  return useMutation(async (orderId: string) => {
+    const result = await api<{ authentication: HoldAuthentication }>(
+      `/api/user/orders/${encodeURIComponent(orderId)}/hold/authenticate`,
+      { method: 'POST', auth: true }
+    )
+    return result.authentication
+  })
+}
+
+/**
+ * POST /api/user/orders/:id/hold/confirm after the challenge: true once the check is placed,
+ * false while the bank still waits; an ApiError when the bank refused this try.
+ */
+export function useConfirmHold() {
+  return useMutation(async (orderId: string) => {
+    const result = await api<{ success: boolean }>(
+      `/api/user/orders/${encodeURIComponent(orderId)}/hold/confirm`,
+      { method: 'POST', auth: true }
+    )
+    invalidate('user:orders:')
+    return result.success
+  })
+}

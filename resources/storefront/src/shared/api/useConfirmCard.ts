@@ -1,0 +1,19 @@
+import { api } from './client'
+import { setQueryData, useMutation } from './query'
+import type { CardSaveAnswer } from './types'
+
+/**
+ * POST /api/user/billing/confirmCard after the 3-D Secure challenge: the card saved (the user),
+ * the challenge again while it is not answered, or an ApiError when the bank refused it.
+ */
+export function useConfirmCard() {
+  return useMutation(async (setupId: string) => {
+    const result = await api<CardSaveAnswer>('/api/user/billing/confirmCard', {
+      method: 'POST',
+      auth: true,
+      body: { setupId },
+    })
+    if (result.success) setQueryData(`user:info:${result.user.uuid}`, result.user)
+    return result
+  })
+}
