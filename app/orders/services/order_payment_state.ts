@@ -137,17 +137,6 @@ export class OrderPaymentState {
     return Order.query().whereIn('id', claimed).orderBy('id', 'asc')
   }
 
-  /** When the product releases (the latest a hold may wait for the customer); null if unset. */
-  async releaseTimeOf(order: Order): Promise<DateTime | null> {
-    const row = await db.from('products').where('id', order.productId).select('release_at').first()
-    if (!row?.release_at) return null
-    const at =
-      row.release_at instanceof Date
-        ? row.release_at
-        : new Date(`${String(row.release_at).replace(' ', 'T')}Z`)
-    return Number.isNaN(at.getTime()) ? null : DateTime.fromJSDate(at)
-  }
-
   async holdDeclined(orderId: number, code: string) {
     return this.move(orderId, ['queued', 'placing', 'requires_action'], {
       hold_status: 'declined',

@@ -8,6 +8,7 @@ import { orderEmails } from '#notifications/services/order_emails'
 import { keysOf, paymentService } from '#payments/services/payment_service'
 import { ledger } from '#payments/services/ledger'
 import { gateway } from '#payments/services/gateway'
+import { productQueries } from '#catalog/services/product_queries'
 
 const HOLD_NOT_AUTHENTICATED =
   'Your bank asked for authentication of the $1.00 card check, and it was not completed in time.'
@@ -194,7 +195,8 @@ export class HoldWorker {
   private async authenticationDeadline(order: Order) {
     const config = paymentsConfig.holdWorker
     const latest = order.createdAt.plus({ hours: config.authenticationWaitHours })
-    const releaseAt = await orderPaymentState.releaseTimeOf(order)
+    const product = await productQueries.find(order.productId)
+    const releaseAt = product?.releaseAt ?? null
     const deadline = releaseAt && releaseAt < latest ? releaseAt : latest
     const earliest = order.createdAt.plus({ minutes: 15 })
     return deadline < earliest ? earliest : deadline
