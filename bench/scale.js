@@ -22,6 +22,7 @@ import { Redis } from 'ioredis'
 import { connect, resetDatabase, seed, sqlTime } from './lib/store.js'
 import { buildWhenStale } from './lib/build.js'
 import { stop, waitForHealth } from './lib/processes.js'
+import { followOrders } from './lib/live.js'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const buildDir = join(root, 'build')
@@ -360,6 +361,21 @@ async function main() {
       )
     }
 
+    // Customers follow their orders on the second web process while the CLI and the workers,
+    // other processes, move them: each outcome must reach them through Redis.
+    const followed = await client.query(
+      `SELECT users.uuid, orders.public_id FROM orders JOIN users ON users.id = orders.user_id
+       WHERE orders.product_id = ? AND orders.status = 'pending' ORDER BY orders.id LIMIT 5`,
+      [productIds['two-web']]
+    )
+    const byUuid = new Map(rushers.map((customer) => [customer.uuid, customer]))
+    const followers = await Promise.all(
+      followed.map(async (row) => ({
+        orderId: row.public_id,
+        stream: await followOrders(ports[1], byUuid.get(row.uuid)),
+      }))
+    )
+
     log('release with both workers')
     await releaseNow(client, productIds['two-web'])
     const plain = runRelease(productIds['two-web'])
@@ -370,6 +386,22 @@ async function main() {
       300_000
     )
     figures.release = { submitted: plain.submitted, settling: plain.settling }
+    const outcomeSeen = ({ orderId, stream }) =>
+      stream.updates.some(
+        (update) => update.orderId === orderId && ['success', 'fail'].includes(update.status)
+      )
+    await until(
+      'live updates',
+      async () => followers.filter(outcomeSeen).length,
+      (reached) => reached === followers.length,
+      15_000
+    ).catch(() => {})
+    const reached = followers.filter(outcomeSeen).length
+    figures.liveUpdates = { followed: followers.length, reached }
+    if (followers.length === 0 || reached < followers.length) {
+      failures.push(`live updates: ${reached} of ${followers.length} outcomes reached the customer`)
+    }
+    await Promise.all(followers.map(({ stream }) => stream.close()))
 
     log('release with a worker killed by SIGKILL halfway')
     await releaseNow(client, productIds['one-web'])

@@ -270,7 +270,7 @@ export async function seed(client, { users, vaultKeys, products }) {
       created_at: now,
       updated_at: now,
     })
-    customers.push({ token: token.value, profileId })
+    customers.push({ token: token.value, profileId, uuid: userRows[userRows.length - 1].uuid })
   }
   await insertMany(client, 'users', userRows)
   await insertMany(client, 'auth_access_tokens', tokenRows)
