@@ -8,8 +8,8 @@ import { failureCode } from '#orders/services/failure_reasons'
 import { orderEmails } from '#notifications/services/order_emails'
 import { releaseResults } from '#release/services/release_results'
 import { isUniqueViolation } from '#core/helpers/db_errors'
-import type Order from '#orders/models/order'
-import type { OrderStatus } from '#orders/models/order'
+import type { OrderRecord } from '#orders/services/order_queries'
+import type { OrderStatus } from '#shared/vocabulary'
 import { AppError } from '#core/exceptions/app_error'
 import { transitionRefusal } from '#orders/services/transition_refusal'
 import { orderCardData } from '#orders/services/order_card_data'
@@ -44,7 +44,7 @@ export type AdminNewOrder = {
   promoCode?: string | null
 }
 
-function refused(order: Pick<Order, 'status'>, wanted: string) {
+function refused(order: Pick<OrderRecord, 'status'>, wanted: string) {
   return AppError.conflict(transitionRefusal(order.status, wanted), 'invalid_transition')
 }
 
@@ -342,7 +342,7 @@ export class AdminOrderActionsService {
 
   /** Timeline row and audit entry of a money tool. */
   private async trail(
-    order: Order,
+    order: OrderRecord,
     who: Who,
     via: string,
     entry: {

@@ -7,7 +7,6 @@ import { soldOutMemory } from '#catalog/services/sold_out_memory'
 import { PROFILE_NOT_FOUND, profileService } from '#profiles/services/profile_service'
 import type Product from '#catalog/models/product'
 import type Profile from '#profiles/models/profile'
-import type Order from '#orders/models/order'
 import { orderLifecycle, type NewOrder, type OpenedOrder } from '#orders/services/order_lifecycle'
 import { AppError } from '#core/exceptions/app_error'
 import { isUniqueViolation } from '#core/helpers/db_errors'
@@ -255,7 +254,7 @@ export class CheckoutService {
   }
 
   /** The sealed ACO copy of an order (release day; callers audit the reveal). */
-  openSnapshot(order: Order): AcoSnapshot | null {
+  openSnapshot(order: { acoVault: string | null }): AcoSnapshot | null {
     return order.acoVault ? cardVault.open<AcoSnapshot>(order.acoVault) : null
   }
 

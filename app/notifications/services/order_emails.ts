@@ -1,6 +1,6 @@
 import type { DateTime } from 'luxon'
 import dropslotConfig from '#config/dropslot'
-import type Order from '#orders/models/order'
+import type { OrderRecord } from '#orders/services/order_queries'
 import { notifications } from '#notifications/services/notification_service'
 import { templates, markAsResend, type RenderedEmail } from '#notifications/templates'
 import { AppError } from '#core/exceptions/app_error'
@@ -11,7 +11,7 @@ import { isFeeDue } from '#shared/vocabulary'
 
 /** What the receipt of a new order needs (the checkout has it before the order is a model). */
 export type NewOrderReceipt = Pick<
-  Order,
+  OrderRecord,
   | 'id'
   | 'publicId'
   | 'email'
@@ -26,7 +26,7 @@ export type NewOrderReceipt = Pick<
 type Rendered = { template: string; message: RenderedEmail; dedupeKey: string }
 
 /** An automatic message's dedupe key: per order and kind, and per round once an order is retried. */
-function keyOf(order: Pick<Order, 'id' | 'holdRound'>, kind: string) {
+function keyOf(order: Pick<OrderRecord, 'id' | 'holdRound'>, kind: string) {
   const round = order.holdRound ?? 1
   return round <= 1 ? `order:${order.id}:${kind}` : `order:${order.id}:${kind}:r${round}`
 }
@@ -39,7 +39,7 @@ function keyOf(order: Pick<Order, 'id' | 'holdRound'>, kind: string) {
  */
 export class OrderEmails {
   /** The message that describes the order as it is now, or null when there is none to send. */
-  current(order: Order): Rendered | null {
+  current(order: OrderRecord): Rendered | null {
     const base = { productTitle: order.productTitle, orderId: orderNumber(order.id) }
     if (order.status === 'success') {
       if (isFeeDue(order)) {
@@ -147,7 +147,7 @@ export class OrderEmails {
   }
 
   /** The draw's result for one entry: once per order. */
-  async sendDrawResult(order: Order, entryId: string, won: boolean) {
+  async sendDrawResult(order: OrderRecord, entryId: string, won: boolean) {
     const details = { productTitle: order.productTitle, orderId: orderNumber(order.id), entryId }
     return won
       ? this.sendOnce(order, 'draw_won', `order:${order.id}:draw-won`, templates.drawWon(details))
@@ -160,7 +160,7 @@ export class OrderEmails {
   }
 
   /** The $1.00 card check was declined and the order cancelled: once per order. */
-  async sendHoldDeclined(order: Order, reason: string) {
+  async sendHoldDeclined(order: OrderRecord, reason: string) {
     return this.sendOnce(
       order,
       'hold_declined',
@@ -174,7 +174,7 @@ export class OrderEmails {
   }
 
   /** The bank asks the customer to authenticate the $1.00 card check: once per order. */
-  async sendHoldNeedsConfirmation(order: Order, confirmBy: DateTime) {
+  async sendHoldNeedsConfirmation(order: OrderRecord, confirmBy: DateTime) {
     return this.sendOnce(
       order,
       'hold_needs_confirmation',
@@ -189,7 +189,7 @@ export class OrderEmails {
   }
 
   /** The fee of a successful order was declined: once per attempt. */
-  async sendFeeDeclined(order: Order, reason: string, attempt: number) {
+  async sendFeeDeclined(order: OrderRecord, reason: string, attempt: number) {
     return this.sendOnce(
       order,
       'fee_declined',
@@ -208,7 +208,7 @@ export class OrderEmails {
    * A declined fee is mailed by the payment service, once per attempt. Returns true if a message
    * was written now.
    */
-  async sendOutcome(order: Order): Promise<boolean> {
+  async sendOutcome(order: OrderRecord): Promise<boolean> {
     const settledSuccess =
       order.status === 'success' && (order.feeStatus === 'paid' || order.feeStatus === 'waived')
     if (!settledSuccess && order.status !== 'fail') return false
@@ -226,7 +226,7 @@ export class OrderEmails {
   }
 
   /** A fee that was charged is (partly) refunded: once per refund (its ledger key). */
-  async sendRefund(order: Order, amountCents: number, refundKey: string) {
+  async sendRefund(order: OrderRecord, amountCents: number, refundKey: string) {
     return this.sendOnce(
       order,
       'fee_refunded',
@@ -242,7 +242,7 @@ export class OrderEmails {
   }
 
   /** A fee that was due is waived. */
-  async sendWaived(order: Order) {
+  async sendWaived(order: OrderRecord) {
     return this.sendOnce(
       order,
       'fee_waived',
@@ -256,7 +256,7 @@ export class OrderEmails {
   }
 
   /** A failed order is tried again (once per round). */
-  async sendRetry(order: Order) {
+  async sendRetry(order: OrderRecord) {
     return this.sendOnce(
       order,
       'order_retried',
@@ -270,7 +270,7 @@ export class OrderEmails {
   }
 
   /** A success corrected to fail, with what was refunded. */
-  async sendCorrected(order: Order) {
+  async sendCorrected(order: OrderRecord) {
     return this.sendOnce(
       order,
       'order_corrected',
@@ -285,7 +285,7 @@ export class OrderEmails {
   }
 
   private async sendOnce(
-    order: Order,
+    order: OrderRecord,
     template: string,
     dedupeKey: string,
     message: RenderedEmail
@@ -302,7 +302,7 @@ export class OrderEmails {
   }
 
   /** Sends the order's current-status message again, marked as a resend (never de-duplicated). */
-  async resend(order: Order) {
+  async resend(order: OrderRecord) {
     const rendered = this.current(order)
     if (!rendered) {
       throw AppError.conflict('This order has no e-mail to resend.', 'nothing_to_resend')
@@ -318,7 +318,7 @@ export class OrderEmails {
   }
 
   /** Bulk resend (the spec's resendAll): each order's current message; orders without one are skipped. */
-  async resendMany(orders: Order[], onItem?: () => void) {
+  async resendMany(orders: OrderRecord[], onItem?: () => void) {
     const sent: { orderId: string; template: string; messageId: number }[] = []
     let skipped = 0
     for (const order of orders) {

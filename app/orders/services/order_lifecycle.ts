@@ -5,6 +5,7 @@ import Order from '#orders/models/order'
 import type { PresentableOrder } from '#orders/services/order_presenter'
 import { affectedRows } from '#core/helpers/db_errors'
 import { orderPaymentState } from '#orders/services/order_payment_state'
+import { orderQueries, type OrderRecord } from '#orders/services/order_queries'
 import { orderUpdates } from '#orders/services/order_updates'
 import { slotStock } from '#catalog/services/slot_stock'
 import { crashPoint } from '#core/services/crash_points'
@@ -161,7 +162,7 @@ export class OrderLifecycle {
   }
 
   /** pending -> processing (the release run handed the order to a checkout engine). */
-  async markProcessing(orderOrId: Order | number): Promise<Order> {
+  async markProcessing(orderOrId: { id: number } | number): Promise<OrderRecord> {
     const id = idOf(orderOrId)
     const changed = await db
       .from('orders')
@@ -169,14 +170,14 @@ export class OrderLifecycle {
       .where('status', 'pending')
       .update({ status: 'processing', processing_at: sqlTime(), updated_at: sqlTime() })
     if (affectedRows(changed) === 1) await orderUpdates.changed(id)
-    return Order.findOrFail(id)
+    return orderQueries.findById(id)
   }
 
   /**
    * pending -> processing as a claim: true only for the one caller whose UPDATE moved the order,
    * so two release runs can never both submit it.
    */
-  async claimForProcessing(orderOrId: Order | number): Promise<boolean> {
+  async claimForProcessing(orderOrId: { id: number } | number): Promise<boolean> {
     const id = idOf(orderOrId)
     const result = await db
       .from('orders')
@@ -192,7 +193,7 @@ export class OrderLifecycle {
    * processing -> pending: a claim given back because the order never reached the checkout
    * engine (it could not be reached), so the next run takes it like any pending order.
    */
-  async unclaim(orderOrId: Order | number): Promise<boolean> {
+  async unclaim(orderOrId: { id: number } | number): Promise<boolean> {
     const id = idOf(orderOrId)
     const result = await db
       .from('orders')
@@ -210,7 +211,7 @@ export class OrderLifecycle {
    * crash or an outage left undone.
    */
   async succeed(
-    orderOrId: Order | number,
+    orderOrId: { id: number } | number,
     details: { confirmationNumber?: string | null } = {}
   ): Promise<void> {
     const id = idOf(orderOrId)
@@ -234,7 +235,7 @@ export class OrderLifecycle {
    * customer-facing category of the failure; `reason` the engine's own words (admins only).
    */
   async fail(
-    orderOrId: Order | number,
+    orderOrId: { id: number } | number,
     details: { reason?: string | null; code?: string | null } = {}
   ): Promise<void> {
     const id = idOf(orderOrId)
@@ -270,7 +271,7 @@ export class OrderLifecycle {
    * is false when the order was not successful (nothing done).
    */
   async correctToFail(
-    orderOrId: Order | number,
+    orderOrId: { id: number } | number,
     details: { reason: string; code: string }
   ): Promise<boolean> {
     const id = idOf(orderOrId)
@@ -299,9 +300,9 @@ export class OrderLifecycle {
    * Null when the order was not failed (another actor got there first).
    */
   async retry(
-    orderOrId: Order | number,
+    orderOrId: { id: number } | number,
     within?: (trx: TransactionClientContract) => Promise<void>
-  ): Promise<Order | null> {
+  ): Promise<OrderRecord | null> {
     const id = idOf(orderOrId)
     const moved = await db.transaction(async (trx) => {
       const order = await trx
@@ -347,7 +348,7 @@ export class OrderLifecycle {
     })
     if (!moved) return null
     await orderUpdates.changed(id)
-    return Order.findOrFail(id)
+    return orderQueries.findById(id)
   }
 
   /**
@@ -356,7 +357,7 @@ export class OrderLifecycle {
    * placed and never placed if it was still queued.
    */
   async cancel(
-    orderOrId: Order | number,
+    orderOrId: { id: number } | number,
     details: { reason?: string | null } = {}
   ): Promise<boolean> {
     const id = idOf(orderOrId)
@@ -389,7 +390,7 @@ export class OrderLifecycle {
   }
 }
 
-function idOf(orderOrId: Order | number) {
+function idOf(orderOrId: { id: number } | number) {
   return typeof orderOrId === 'number' ? orderOrId : orderOrId.id
 }
 

@@ -1,10 +1,10 @@
 import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
-import Order from '#orders/models/order'
 import { affectedRows } from '#core/helpers/db_errors'
 import { secondsSince, sqlTime } from '#core/helpers/sql_time'
 import { FEE_CHARGEABLE_STATUSES } from '#shared/vocabulary'
 import { orderUpdates } from '#orders/services/order_updates'
+import { releaseOrderQueries, type OrderRecord } from '#orders/services/order_queries'
 
 /**
  * The payment columns of an order, moved only by conditional UPDATEs: each method changes the
@@ -37,14 +37,14 @@ export class OrderPaymentState {
    * Claims up to `limit` orders whose $1.00 hold must be placed: queued ones that are due, and
    * ones left `placing` for longer than `staleSeconds` (the worker that claimed them died).
    */
-  async claimHolds(limit: number, staleSeconds: number): Promise<Order[]> {
+  async claimHolds(limit: number, staleSeconds: number): Promise<OrderRecord[]> {
     const candidates = await this.dueHoldIds(limit, staleSeconds)
     const claimed: number[] = []
     for (const id of candidates) {
       if (await this.claimHold(id, staleSeconds)) claimed.push(id)
     }
     if (claimed.length === 0) return []
-    return Order.query().whereIn('id', claimed).orderBy('id', 'asc')
+    return releaseOrderQueries.byIds(claimed)
   }
 
   /** Ids of orders whose hold is due (or whose claim went stale), oldest first. */
@@ -117,7 +117,7 @@ export class OrderPaymentState {
   }
 
   /** Holds whose customer did not authenticate in time, claimed to be given up (`placing`). */
-  async claimExpiredActions(limit: number): Promise<Order[]> {
+  async claimExpiredActions(limit: number): Promise<OrderRecord[]> {
     const rows = await db
       .from('orders')
       .where('hold_status', 'requires_action')
@@ -134,7 +134,7 @@ export class OrderPaymentState {
       if (moved) claimed.push(row.id)
     }
     if (claimed.length === 0) return []
-    return Order.query().whereIn('id', claimed).orderBy('id', 'asc')
+    return releaseOrderQueries.byIds(claimed)
   }
 
   async holdDeclined(orderId: number, code: string) {

@@ -8,6 +8,19 @@ import { sqlTime } from '#core/helpers/sql_time'
 import { FEE_CHARGEABLE_STATUSES, FEE_DUE_STATUSES } from '#shared/vocabulary'
 import { FINAL_STATUSES } from '#orders/services/order_card_data'
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
+import type { ModelAttributes } from '@adonisjs/lucid/types/model'
+
+/**
+ * An order as other modules read it: its columns as plain, frozen data (no model to save; every
+ * change goes through the lifecycle or the payment state).
+ */
+export type OrderRecord = Readonly<ModelAttributes<Order>>
+
+function toRecord(order: Order): OrderRecord {
+  return Object.freeze({ ...order.$attributes }) as OrderRecord
+}
+
+const toRecords = (orders: Order[]) => orders.map(toRecord)
 
 /** Reading orders: a customer's own list and lookups by public id. */
 export class OrderQueries {
@@ -36,23 +49,24 @@ export class OrderQueries {
     return Order.query()
   }
 
-  find(id: number): Promise<Order | null> {
-    return Order.find(id)
+  async find(id: number): Promise<OrderRecord | null> {
+    const order = await Order.find(id)
+    return order ? toRecord(order) : null
   }
 
-  async findById(id: number): Promise<Order> {
+  async findById(id: number): Promise<OrderRecord> {
     const order = await Order.find(id)
     if (!order) throw AppError.notFound('Order not found.', 'order_not_found')
-    return order
+    return toRecord(order)
   }
 
-  async findByPublicId(publicId: unknown): Promise<Order> {
+  async findByPublicId(publicId: unknown): Promise<OrderRecord> {
     const order =
       typeof publicId === 'string' && publicId.length <= 36
         ? await Order.findBy('publicId', publicId)
         : null
     if (!order) throw AppError.notFound('Order not found.', 'order_not_found')
-    return order
+    return toRecord(order)
   }
 
   /**
@@ -84,13 +98,15 @@ export class OrderQueries {
 /** Release-day reads (the release module reaches orders only through these). */
 export class ReleaseOrderQueries {
   /** Pending orders of these products whose $1.00 card check is placed: ready to submit. */
-  async readyToSubmit(productIds: number[]): Promise<Order[]> {
+  async readyToSubmit(productIds: number[]): Promise<OrderRecord[]> {
     if (productIds.length === 0) return []
-    return Order.query()
-      .whereIn('product_id', productIds)
-      .where('status', 'pending')
-      .where('hold_status', 'placed')
-      .orderBy('id', 'asc')
+    return toRecords(
+      await Order.query()
+        .whereIn('product_id', productIds)
+        .where('status', 'pending')
+        .where('hold_status', 'placed')
+        .orderBy('id', 'asc')
+    )
   }
 
   /** Pending orders of these products still waiting for their card check (counted, not sent). */
@@ -105,10 +121,10 @@ export class ReleaseOrderQueries {
     return Number(rows[0]?.total ?? 0)
   }
 
-  async processing(productIds: number[] | null): Promise<Order[]> {
+  async processing(productIds: number[] | null): Promise<OrderRecord[]> {
     const query = Order.query().where('status', 'processing').orderBy('id', 'asc')
     if (productIds) query.whereIn('product_id', productIds)
-    return query
+    return toRecords(await query)
   }
 
   /** Successful orders whose fee was declined, still worth another try. */
@@ -116,7 +132,7 @@ export class ReleaseOrderQueries {
     maxAttempts: number
     lastTryBefore: DateTime
     productIds: number[] | null
-  }): Promise<Order[]> {
+  }): Promise<OrderRecord[]> {
     const query = Order.query()
       .where('status', 'success')
       .whereIn('fee_status', FEE_DUE_STATUSES)
@@ -124,18 +140,18 @@ export class ReleaseOrderQueries {
       .where('updated_at', '<=', sqlTime(options.lastTryBefore))
       .orderBy('id', 'asc')
     if (options.productIds) query.whereIn('product_id', options.productIds)
-    return query
+    return toRecords(await query)
   }
 
-  async byIds(ids: number[]): Promise<Order[]> {
+  async byIds(ids: number[]): Promise<OrderRecord[]> {
     if (ids.length === 0) return []
-    return Order.query().whereIn('id', ids).orderBy('id', 'asc')
+    return toRecords(await Order.query().whereIn('id', ids).orderBy('id', 'asc'))
   }
 
-  async withStatuses(statuses: OrderStatus[], productId: number | null): Promise<Order[]> {
+  async withStatuses(statuses: OrderStatus[], productId: number | null): Promise<OrderRecord[]> {
     const query = Order.query().whereIn('status', statuses).orderBy('id', 'asc')
     if (productId) query.where('product_id', productId)
-    return query
+    return toRecords(await query)
   }
 
   /** Release-day figures: orders by status, fees charged and due, holds still open. */

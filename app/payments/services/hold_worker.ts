@@ -1,6 +1,6 @@
 import logger from '@adonisjs/core/services/logger'
 import paymentsConfig from '#config/payments'
-import type Order from '#orders/models/order'
+import type { OrderRecord } from '#orders/services/order_queries'
 import { orderQueries } from '#orders/services/order_queries'
 import { orderPaymentState } from '#orders/services/order_payment_state'
 import { orderSettlement } from '#payments/services/order_settlement'
@@ -141,7 +141,7 @@ export class HoldWorker {
     return total
   }
 
-  private async process(order: Order, report: HoldRunReport) {
+  private async process(order: OrderRecord, report: HoldRunReport) {
     // A stale claim of an order that ended meanwhile, with no call ever made: nothing to place.
     if (
       order.status !== 'pending' &&
@@ -192,7 +192,7 @@ export class HoldWorker {
    * so a slot is never kept for long by a card nobody confirms; at least 15 minutes. Derived
    * from the order alone, so a re-run sets the same deadline.
    */
-  private async authenticationDeadline(order: Order) {
+  private async authenticationDeadline(order: OrderRecord) {
     const config = paymentsConfig.holdWorker
     const latest = order.createdAt.plus({ hours: config.authenticationWaitHours })
     const product = await productQueries.find(order.productId)
@@ -203,7 +203,7 @@ export class HoldWorker {
   }
 
   /** A declined card check cancels the order, gives the slot back and tells the customer why. */
-  private async cancelForDecline(order: Order, code: string, message: string) {
+  private async cancelForDecline(order: OrderRecord, code: string, message: string) {
     await orderSettlement.cancel(order, { reason: `hold_declined:${code}` })
     await orderPaymentState.holdDeclined(order.id, code)
     const current = await orderQueries.findById(order.id)

@@ -1,4 +1,4 @@
-import type Order from '#orders/models/order'
+import type { OrderRecord } from '#orders/services/order_queries'
 import { orderLifecycle } from '#orders/services/order_lifecycle'
 import { orderQueries } from '#orders/services/order_queries'
 import { orderPaymentState } from '#orders/services/order_payment_state'
@@ -13,7 +13,7 @@ export type Settlement = {
   refund?: Awaited<ReturnType<typeof paymentService.refund>>
 }
 
-type Settled = { order: Order; settlement: Settlement }
+type Settled = { order: OrderRecord; settlement: Settlement }
 
 /**
  * The money that follows an order's transitions. Orders decide the transition (one conditional
@@ -23,7 +23,7 @@ type Settled = { order: Order; settlement: Settlement }
  */
 class OrderSettlement {
   async succeed(
-    orderOrId: Order | number,
+    orderOrId: OrderRecord | number,
     details: { confirmationNumber?: string | null } = {}
   ): Promise<Settled> {
     await orderLifecycle.succeed(orderOrId, details)
@@ -31,7 +31,7 @@ class OrderSettlement {
   }
 
   async fail(
-    orderOrId: Order | number,
+    orderOrId: OrderRecord | number,
     details: { reason?: string | null; code?: string | null } = {}
   ): Promise<Settled> {
     await orderLifecycle.fail(orderOrId, details)
@@ -40,7 +40,7 @@ class OrderSettlement {
 
   /** success -> fail, a correction: what was charged of the fee is refunded. */
   async correctToFail(
-    orderOrId: Order | number,
+    orderOrId: OrderRecord | number,
     details: { reason: string; code: string }
   ): Promise<Settled & { changed: boolean }> {
     const changed = await orderLifecycle.correctToFail(orderOrId, details)
@@ -48,7 +48,7 @@ class OrderSettlement {
   }
 
   async cancel(
-    orderOrId: Order | number,
+    orderOrId: OrderRecord | number,
     details: { reason?: string | null } = {}
   ): Promise<Settled & { cancelled: boolean }> {
     const cancelled = await orderLifecycle.cancel(orderOrId, details)
@@ -56,7 +56,7 @@ class OrderSettlement {
   }
 
   /** Brings the money in line with the order's status. Safe to call any number of times. */
-  async settle(orderOrId: Order | number): Promise<Settled> {
+  async settle(orderOrId: OrderRecord | number): Promise<Settled> {
     const id = typeof orderOrId === 'number' ? orderOrId : orderOrId.id
     const order = await orderQueries.findById(id)
     const settlement: Settlement = {}

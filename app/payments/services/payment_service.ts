@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
 import logger from '@adonisjs/core/services/logger'
 import paymentsConfig from '#config/payments'
-import type Order from '#orders/models/order'
+import type { OrderRecord } from '#orders/services/order_queries'
 import { orderQueries } from '#orders/services/order_queries'
 import { orderPaymentState } from '#orders/services/order_payment_state'
 import { cardOnFile } from '#payments/services/card_on_file'
@@ -260,7 +260,7 @@ export class PaymentService {
    * worker) cancels the order and then marks the hold declined, in that order, so a crash between
    * the two leaves a stale claim that is picked up and finished.
    */
-  async placeHold(orderOrId: Order | number): Promise<HoldOutcome> {
+  async placeHold(orderOrId: OrderRecord | number): Promise<HoldOutcome> {
     const order = await this.fresh(orderOrId)
     if (order.holdPaymentId && ['placed', 'released'].includes(order.holdStatus)) {
       return { status: 'placed', paymentId: order.holdPaymentId }
@@ -333,7 +333,7 @@ export class PaymentService {
    * What the customer needs to authenticate the order's held-back hold (the challenge page or
    * Stripe's client secret); null when the hold does not wait for them.
    */
-  async holdAction(orderOrId: Order | number): Promise<PaymentAction | null> {
+  async holdAction(orderOrId: OrderRecord | number): Promise<PaymentAction | null> {
     const order = await this.fresh(orderOrId)
     if (order.holdStatus !== 'requires_action' || !order.holdPaymentId) return null
     return gateway().paymentAction(order.holdPaymentId)
@@ -346,7 +346,7 @@ export class PaymentService {
    * try and the hold still waits (the customer may try again until its deadline).
    */
   async confirmHoldAuthentication(
-    orderOrId: Order | number
+    orderOrId: OrderRecord | number
   ): Promise<HoldOutcome | { status: 'authentication_failed'; paymentId: string }> {
     const order = await this.fresh(orderOrId)
     if (['placed', 'released'].includes(order.holdStatus) && order.holdPaymentId) {
@@ -381,7 +381,7 @@ export class PaymentService {
    * release key, then the hold's row is closed as declined. Throws when the gateway cannot be
    * reached: the caller's claim goes stale and the whole step runs again.
    */
-  async abandonHoldAuthentication(order: Order, paymentId: string) {
+  async abandonHoldAuthentication(order: OrderRecord, paymentId: string) {
     const release = await ledger.begin({
       ...keysOf('holdRelease', order, order.holdRound),
       kind: 'hold_release',
@@ -410,7 +410,7 @@ export class PaymentService {
   }
 
   /** Releases (cancels) the order's hold if one was placed; a no-op otherwise or if done. */
-  async releaseHold(orderOrId: Order | number): Promise<ReleaseOutcome> {
+  async releaseHold(orderOrId: OrderRecord | number): Promise<ReleaseOutcome> {
     const order = await this.fresh(orderOrId)
     if (order.holdStatus === 'released') return { status: 'released' }
     if (order.holdStatus !== 'placed' || !order.holdPaymentId) return { status: 'not_placed' }
@@ -451,7 +451,7 @@ export class PaymentService {
    * (with a new key) after a decline, e.g. once the customer saved another card.
    */
   async chargeFee(
-    orderOrId: Order | number,
+    orderOrId: OrderRecord | number,
     options: { retry?: boolean } = {}
   ): Promise<FeeOutcome> {
     let order = await this.fresh(orderOrId)
@@ -557,7 +557,7 @@ export class PaymentService {
    * without an amount on a fully refunded fee is a no-op.
    */
   async refund(
-    orderOrId: Order | number,
+    orderOrId: OrderRecord | number,
     options: { amountCents?: number } = {}
   ): Promise<RefundOutcome> {
     const order = await this.fresh(orderOrId)
@@ -652,7 +652,11 @@ export class PaymentService {
     return ledger.totals()
   }
 
-  private async feeDeclined(order: Order, code: string, attempt: number): Promise<FeeOutcome> {
+  private async feeDeclined(
+    order: OrderRecord,
+    code: string,
+    attempt: number
+  ): Promise<FeeOutcome> {
     const status = feeStatusAfterDecline(code)
     await orderPaymentState.feeFailed(order.id, status, code)
     opsLog('fee.declined', { order: order.publicId, code, attempt })
@@ -660,7 +664,7 @@ export class PaymentService {
     return { status, code, message: declineMessage(code) }
   }
 
-  private async fresh(orderOrId: Order | number): Promise<Order> {
+  private async fresh(orderOrId: OrderRecord | number): Promise<OrderRecord> {
     const id = typeof orderOrId === 'number' ? orderOrId : orderOrId.id
     return orderQueries.findById(id)
   }

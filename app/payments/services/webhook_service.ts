@@ -1,5 +1,5 @@
 import db from '@adonisjs/lucid/services/db'
-import type Order from '#orders/models/order'
+import type { OrderRecord } from '#orders/services/order_queries'
 import { orderPaymentState } from '#orders/services/order_payment_state'
 import { orderQueries } from '#orders/services/order_queries'
 import { isUniqueViolation } from '#core/helpers/db_errors'
@@ -13,7 +13,7 @@ import { feeStatusAfterDecline } from '#shared/vocabulary'
 
 export type WebhookResult = { eventId: string; type: string; duplicate: boolean; outcome: string }
 
-type Target = { order: Order; purpose: 'hold' | 'fee'; entry: PaymentLedgerEntry }
+type Target = { order: OrderRecord; purpose: 'hold' | 'fee'; entry: PaymentLedgerEntry }
 
 const PAYMENT_EVENTS = new Set([
   'payment_intent.amount_capturable_updated',

@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type Order from '#orders/models/order'
+import type { OrderRecord } from '#orders/services/order_queries'
 import { checkoutService } from '#checkout/services/checkout_service'
 import { orderQueries, releaseOrderQueries } from '#orders/services/order_queries'
 import {
@@ -29,7 +29,7 @@ export type ExportRequest = {
  */
 export class AcoExportService {
   /** The decrypted ACO entry of one order (null when the order has no sealed profile). */
-  entryFor(order: Order): AcoEntry | null {
+  entryFor(order: OrderRecord): AcoEntry | null {
     const snapshot = checkoutService.openSnapshot(order)
     if (!snapshot) return null
     return {
@@ -95,7 +95,7 @@ export class AcoExportService {
   }
 
   private async export(
-    orders: Order[],
+    orders: OrderRecord[],
     format: ExportFormat,
     reason: string,
     request: ExportRequest,

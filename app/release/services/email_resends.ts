@@ -1,6 +1,6 @@
 import db from '@adonisjs/lucid/services/db'
-import type Order from '#orders/models/order'
-import type { OrderStatus } from '#orders/models/order'
+import type { OrderRecord } from '#orders/services/order_queries'
+import type { OrderStatus } from '#shared/vocabulary'
 import { releaseOrderQueries } from '#orders/services/order_queries'
 import { orderTimeline } from '#orders/services/order_timeline'
 import { orderEmails } from '#notifications/services/order_emails'
@@ -17,7 +17,7 @@ const ALL_STATUSES: OrderStatus[] = ['pending', 'processing', 'success', 'fail',
  * how many e-mails a send would write; `send` writes them (marked as resends) and is audited.
  */
 export class EmailResends {
-  async orders(scope: ResendScope): Promise<Order[]> {
+  async orders(scope: ResendScope): Promise<OrderRecord[]> {
     if (!scope.productId && !scope.runId && !scope.status) {
       throw AppError.unprocessable(
         'Choose which orders to e-mail again: a product, a release run or a status.',

@@ -1,7 +1,7 @@
 import db from '@adonisjs/lucid/services/db'
 import { productQueries } from '#catalog/services/product_queries'
-import type Order from '#orders/models/order'
-import type { OrderStatus } from '#orders/models/order'
+import type { OrderRecord } from '#orders/services/order_queries'
+import type { OrderStatus } from '#shared/vocabulary'
 import { orderQueries } from '#orders/services/order_queries'
 import { orderTimeline } from '#orders/services/order_timeline'
 import { failureCode } from '#orders/services/failure_reasons'
@@ -77,7 +77,7 @@ function labelOf(actor: AuditActor | null | undefined) {
 export class OrderOutcome {
   /** Checks a result without changing anything: null when it may be applied. */
   async check(
-    order: Order | null,
+    order: OrderRecord | null,
     result: Pick<CheckoutResult, 'status'>,
     source: OutcomeSource,
     task?: TaskRow | null
@@ -323,7 +323,7 @@ export class OrderOutcome {
     })
   }
 
-  private async find(publicId: unknown): Promise<Order | null> {
+  private async find(publicId: unknown): Promise<OrderRecord | null> {
     try {
       return await orderQueries.findByPublicId(publicId)
     } catch (error) {
@@ -333,7 +333,7 @@ export class OrderOutcome {
   }
 }
 
-function refusal(order: Pick<Order, 'status'>, wanted: string): Rejection {
+function refusal(order: Pick<OrderRecord, 'status'>, wanted: string): Rejection {
   return {
     status: 409,
     code: 'invalid_transition',

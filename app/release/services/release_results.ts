@@ -1,6 +1,6 @@
 import db from '@adonisjs/lucid/services/db'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
-import type Order from '#orders/models/order'
+import type { OrderRecord } from '#orders/services/order_queries'
 import { orderSettlement } from '#payments/services/order_settlement'
 import { failureCode } from '#orders/services/failure_reasons'
 import { orderEmails } from '#notifications/services/order_emails'
@@ -22,7 +22,7 @@ export type CheckoutResult = {
 }
 
 export type FinishReport = {
-  order: Order
+  order: OrderRecord
   outcome: 'success' | 'fail'
   /** All money steps and the e-mail are done (false: a provider outage left work for later). */
   done: boolean
@@ -58,7 +58,7 @@ export class ReleaseResults {
   }
 
   /** Creates the release task of an order (or returns the existing one). */
-  async ensureTask(order: Order, engine: string, runId: number | null): Promise<TaskRow> {
+  async ensureTask(order: OrderRecord, engine: string, runId: number | null): Promise<TaskRow> {
     try {
       await db.table('release_tasks').insert({
         order_id: order.id,

@@ -4,7 +4,7 @@ import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
 import type { ProductRecord } from '#catalog/services/product_queries'
 import { productQueries } from '#catalog/services/product_queries'
-import type Order from '#orders/models/order'
+import type { OrderRecord } from '#orders/services/order_queries'
 import { orderQueries } from '#orders/services/order_queries'
 import { orderLifecycle } from '#orders/services/order_lifecycle'
 import { orderSettlement } from '#payments/services/order_settlement'
@@ -336,7 +336,7 @@ export class ReleaseRunner {
   }
 
   /** Processing orders whose task never reached the engine (a run died between the two). */
-  private async leftProcessing(productIds: number[]): Promise<Order[]> {
+  private async leftProcessing(productIds: number[]): Promise<OrderRecord[]> {
     const orders = await releaseOrderQueries.processing(productIds)
     if (orders.length === 0) return []
     const tasks = await db
@@ -352,7 +352,7 @@ export class ReleaseRunner {
   }
 
   private async submit(
-    order: Order,
+    order: OrderRecord,
     engine: CheckoutEngine,
     run: ReleaseRun,
     report: RunReport,
