@@ -11,6 +11,8 @@ import { session } from '../session/session'
 
 let client: Transmit | null = null
 let followers = 0
+/** Whether the shared stream is open now (subscribing before it is would wait in a loop). */
+let connected = false
 
 function withToken(request: Request) {
   const token = session.token()
@@ -18,11 +20,16 @@ function withToken(request: Request) {
 }
 
 function openClient(): Transmit {
-  client ??= new Transmit({
-    baseUrl: window.location.origin,
-    beforeSubscribe: withToken,
-    beforeUnsubscribe: withToken,
-  })
+  if (!client) {
+    connected = false
+    client = new Transmit({
+      baseUrl: window.location.origin,
+      beforeSubscribe: withToken,
+      beforeUnsubscribe: withToken,
+    })
+    client.on('connected', () => (connected = true))
+    client.on('disconnected', () => (connected = false))
+  }
   followers += 1
   return client
 }
@@ -33,6 +40,7 @@ function leaveClient() {
   if (followers > 0) return false
   client?.close()
   client = null
+  connected = false
   return true
 }
 
@@ -69,7 +77,8 @@ export function useLiveChannel(channel: string | null, onChange: () => void): bo
     }
     transmit.on('disconnected', dropped)
     transmit.on('connected', restored)
-    void follow()
+    // Otherwise `restored` subscribes once the stream opens.
+    if (connected) void follow()
 
     return () => {
       active = false
