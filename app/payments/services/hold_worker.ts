@@ -7,7 +7,6 @@ import { orderSettlement } from '#payments/services/order_settlement'
 import { orderEmails } from '#notifications/services/order_emails'
 import { keysOf, paymentService } from '#payments/services/payment_service'
 import { ledger } from '#payments/services/ledger'
-import { gateway } from '#payments/services/gateway'
 import { productQueries } from '#catalog/services/product_queries'
 
 const HOLD_NOT_AUTHENTICATED =
@@ -85,12 +84,9 @@ export class HoldWorker {
     for (const order of orders) {
       try {
         const paymentId = order.holdPaymentId!
-        const payment = await gateway().retrievePayment(paymentId)
+        const payment = await paymentService.recordAuthenticatedHold(order, paymentId)
         if (payment?.status === 'requires_capture') {
           // Authenticated at the last moment: the hold is placed after all.
-          const entry = await ledger.find(keysOf('hold', order, order.holdRound))
-          if (entry && entry.status !== 'succeeded') await ledger.succeed(entry, paymentId)
-          await orderPaymentState.holdPlaced(order.id, paymentId)
           report.placed += 1
           continue
         }

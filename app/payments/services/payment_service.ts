@@ -361,18 +361,27 @@ export class PaymentService {
       return { status: 'requires_action', paymentId: order.holdPaymentId ?? '' }
     }
     const paymentId = order.holdPaymentId
-    const payment = await gateway().retrievePayment(paymentId)
-    if (payment?.status === 'requires_capture') {
-      const entry = await ledger.find(keysOf('hold', order, order.holdRound))
-      if (entry && entry.status !== 'succeeded') await ledger.succeed(entry, paymentId)
-      await orderPaymentState.holdPlaced(order.id, paymentId)
-      opsLog('hold.placed', { order: order.publicId, amountCents: order.holdAmountCents })
-      return { status: 'placed', paymentId }
-    }
+    const payment = await this.recordAuthenticatedHold(order, paymentId)
+    if (payment?.status === 'requires_capture') return { status: 'placed', paymentId }
     if (payment?.lastError?.code === 'payment_intent_authentication_failure') {
       return { status: 'authentication_failed', paymentId }
     }
     return { status: 'requires_action', paymentId }
+  }
+
+  /**
+   * Reads back a hold that waited for the customer's authentication and, once it awaits
+   * capture, records it as placed through the hold's own ledger row. Returns the payment as the
+   * gateway reports it (null when it has none).
+   */
+  async recordAuthenticatedHold(order: OrderRecord, paymentId: string) {
+    const payment = await gateway().retrievePayment(paymentId)
+    if (payment?.status !== 'requires_capture') return payment
+    const entry = await ledger.find(keysOf('hold', order, order.holdRound))
+    if (entry && entry.status !== 'succeeded') await ledger.succeed(entry, paymentId)
+    await orderPaymentState.holdPlaced(order.id, paymentId)
+    opsLog('hold.placed', { order: order.publicId, amountCents: order.holdAmountCents })
+    return payment
   }
 
   /**

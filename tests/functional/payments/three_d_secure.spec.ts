@@ -464,6 +464,33 @@ test.group('3-D Secure on the $1.00 card check', (group) => {
     assert.lengthOf(await EmailMessage.query().where('template', 'hold_declined'), 1)
   })
 
+  test('a hold authenticated without coming back to confirm is placed at its deadline, not cancelled', async ({
+    client,
+    assert,
+  }) => {
+    const { order, product } = await waitingHold()
+    // The customer answered the bank's challenge but never came back to the orders page.
+    await answerChallenge(client, `/sandbox/3ds/${order.holdPaymentId}`, 'complete')
+    await db
+      .from('orders')
+      .where('id', order.id)
+      .update({ hold_next_attempt_at: sqlTime(DateTime.now().minus({ minutes: 1 })) })
+
+    const report = await placeHolds()
+    assert.include(report, { expired: 0, placed: 1 })
+    await order.refresh()
+    assert.equal(order.status, 'pending')
+    assert.equal(order.holdStatus, 'placed')
+    await product.refresh()
+    assert.equal(product.stockTaken, 1)
+    const rows = await PaymentLedgerEntry.query().where('order_id', order.id).orderBy('id')
+    assert.deepEqual(
+      rows.map((row) => [row.kind, row.status]),
+      [['hold', 'succeeded']]
+    )
+    assert.lengthOf(await EmailMessage.query().where('template', 'hold_declined'), 0)
+  })
+
   test('the deadline is the product’s release when that comes first', async ({ assert }) => {
     const releaseAt = DateTime.now().plus({ hours: 2 }).startOf('second')
     const customer = await pendingOrder({
