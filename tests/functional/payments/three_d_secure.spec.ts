@@ -142,7 +142,12 @@ test.group('3-D Secure when a card is saved', (group) => {
     assert.notInclude(refused.body().error, 'another card')
     await user.refresh()
     assert.isNull(user.cardPaymentMethodId)
-    assert.lengthOf(await db.from('sandbox_payment_methods'), 0)
+    // None saved for this customer (other tests' processes may have saved cards for good).
+    const setup = await db.from('sandbox_setup_intents').where('id', setupId).firstOrFail()
+    assert.lengthOf(
+      await db.from('sandbox_payment_methods').where('customer_id', setup.customer_id),
+      0
+    )
 
     // The answer cannot be changed afterwards.
     await answerChallenge(client, challengeUrl, 'complete')
