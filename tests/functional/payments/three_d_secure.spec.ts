@@ -304,7 +304,9 @@ test.group('3-D Secure on the $1.00 card check', (group) => {
 
     // The customer is told by e-mail, once, with the way back to the orders page.
     await placeHolds()
-    const emails = await EmailMessage.query().where('template', 'hold_needs_confirmation')
+    const emails = await EmailMessage.query()
+      .where('order_id', order.id)
+      .where('template', 'hold_needs_confirmation')
     assert.lengthOf(emails, 1)
     assert.include(emails[0].textBody, 'Confirm card check')
     assert.include(emails[0].textBody, '/user/orders')
@@ -438,7 +440,10 @@ test.group('3-D Secure on the $1.00 card check', (group) => {
     assert.equal(order.failReason, 'hold_declined:authentication_required')
     await product.refresh()
     assert.equal(product.stockTaken, 0)
-    const email = await EmailMessage.query().where('template', 'hold_declined').firstOrFail()
+    const email = await EmailMessage.query()
+      .where('order_id', order.id)
+      .where('template', 'hold_declined')
+      .firstOrFail()
     assert.include(email.textBody, 'authentication')
 
     // The waiting payment is cancelled at the gateway: a late answer authorises nothing.
@@ -466,7 +471,10 @@ test.group('3-D Secure on the $1.00 card check', (group) => {
     assert.equal(rows[1].idempotencyKey, paymentKeys.holdRelease(order))
 
     await placeHolds()
-    assert.lengthOf(await EmailMessage.query().where('template', 'hold_declined'), 1)
+    assert.lengthOf(
+      await EmailMessage.query().where('order_id', order.id).where('template', 'hold_declined'),
+      1
+    )
   })
 
   test('a hold authenticated without coming back to confirm is placed at its deadline, not cancelled', async ({
@@ -493,7 +501,10 @@ test.group('3-D Secure on the $1.00 card check', (group) => {
       rows.map((row) => [row.kind, row.status]),
       [['hold', 'succeeded']]
     )
-    assert.lengthOf(await EmailMessage.query().where('template', 'hold_declined'), 0)
+    assert.lengthOf(
+      await EmailMessage.query().where('order_id', order.id).where('template', 'hold_declined'),
+      0
+    )
   })
 
   test('the deadline is the product’s release when that comes first', async ({ assert }) => {
