@@ -18,6 +18,18 @@ export type CardSaveResult =
 const AUTHENTICATION_NEEDED_AT_CHECKOUT =
   'Your bank asks you to confirm this card. Add it in your account first, then check out.'
 
+/** A checkout cannot show the bank's challenge: the card is added in the account first. */
+function authenticationNeededAtCheckout() {
+  return new AppError(AUTHENTICATION_NEEDED_AT_CHECKOUT, {
+    status: 402,
+    code: 'card_authentication_required',
+    errors: { card: AUTHENTICATION_NEEDED_AT_CHECKOUT },
+  })
+}
+
+/** A gateway's token or setup id as it may reach us. */
+const GATEWAY_ID = /^[A-Za-z0-9_]{3,128}$/
+
 /**
  * The customer's card on file (account "Update Card" and the sign-up card step): the card is
  * turned into a gateway token (genToken), then the token is saved on the customer at the
@@ -53,7 +65,7 @@ export class BillingCardService {
    * until `confirmSetup` after the customer completed it.
    */
   async saveTokenOrAuthenticate(user: User, token: string): Promise<CardSaveResult> {
-    if (!/^[A-Za-z0-9_]{3,128}$/.test(token)) {
+    if (!GATEWAY_ID.test(token)) {
       throw AppError.unprocessable(INVALID_CARD, { token: INVALID_CARD }, 'invalid_card')
     }
     const saved = await paymentService.saveCard({
@@ -82,11 +94,7 @@ export class BillingCardService {
   async saveToken(user: User, token: string): Promise<User> {
     const result = await this.saveTokenOrAuthenticate(user, token)
     if (result.status === 'requires_action') {
-      throw new AppError(AUTHENTICATION_NEEDED_AT_CHECKOUT, {
-        status: 402,
-        code: 'card_authentication_required',
-        errors: { card: AUTHENTICATION_NEEDED_AT_CHECKOUT },
-      })
+      throw authenticationNeededAtCheckout()
     }
     return result.user
   }
@@ -96,7 +104,7 @@ export class BillingCardService {
    * Still waiting for the customer: the action again. Refused: a 402 and nothing changes.
    */
   async confirmSetup(user: User, setupId: unknown): Promise<CardSaveResult> {
-    if (typeof setupId !== 'string' || !/^[A-Za-z0-9_]{3,128}$/.test(setupId)) {
+    if (typeof setupId !== 'string' || !GATEWAY_ID.test(setupId)) {
       throw AppError.unprocessable(
         'The card confirmation is missing.',
         { setupId: 'Required.' },
@@ -123,7 +131,7 @@ export class BillingCardService {
    * created, so a declined card leaves no account behind. `attach` puts it on the account after.
    */
   async saveTokenForNewAccount(email: string, name: string, token: string) {
-    if (!/^[A-Za-z0-9_]{3,128}$/.test(token)) {
+    if (!GATEWAY_ID.test(token)) {
       throw AppError.unprocessable(INVALID_CARD, { token: INVALID_CARD }, 'invalid_card')
     }
     const reference = `new-${createHash('sha256').update(email).digest('hex').slice(0, 24)}`
@@ -138,11 +146,7 @@ export class BillingCardService {
     if (isCardSetupAction(saved)) {
       // No account to come back to: the customer made for it is taken back at once.
       await paymentService.deleteCustomer({ userId: null, customerId: saved.customerId })
-      throw new AppError(AUTHENTICATION_NEEDED_AT_CHECKOUT, {
-        status: 402,
-        code: 'card_authentication_required',
-        errors: { card: AUTHENTICATION_NEEDED_AT_CHECKOUT },
-      })
+      throw authenticationNeededAtCheckout()
     }
     return saved
   }
