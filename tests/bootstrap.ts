@@ -10,6 +10,7 @@ import db from '@adonisjs/lucid/services/db'
 import { MigrationRunner } from '@adonisjs/lucid/migration'
 import limiter from '@adonisjs/limiter/services/main'
 import { soldOutMemory } from '#catalog/services/sold_out_memory'
+import { clock } from '#core/services/clock'
 
 export const plugins: Config['plugins'] = [assert(), apiClient(), pluginAdonisJS(app)]
 
@@ -59,8 +60,10 @@ export const configureSuite: Config['configureSuite'] = (suite) => {
   if (suite.name === 'browser') suite.setup(seedDemoData)
   if (['browser', 'functional', 'e2e'].includes(suite.name)) {
     // Every test starts with fresh rate-limit counters (the rate-limit tests exhaust them inside
-    // one test) and no remembered sell-outs (SQLite hands a rolled-back product's id out again).
+    // one test), no remembered sell-outs (SQLite hands a rolled-back product's id out again) and
+    // the system clock (a test that moved time leaves it moved for nobody else).
     const resetProcessState = () => {
+      clock.reset()
       soldOutMemory.clear()
       return limiter.clear(['memory'])
     }

@@ -1,10 +1,11 @@
 import { DateTime } from 'luxon'
+import { clock } from '#core/services/clock'
 
 /** How timestamps are written and compared in SQL on both dialects (Lucid's own format). */
 export const SQL_TIME_FORMAT = 'yyyy-MM-dd HH:mm:ss'
 
 /** A time (now by default) as SQL compares it; the process runs in UTC (bin/ignitor.ts). */
-export function sqlTime(value: DateTime | Date = new Date()): string {
+export function sqlTime(value: DateTime | Date = clock.now()): string {
   // A Date (now, by default) skips luxon's formatter: the checkout writes several per order.
   if (value instanceof Date) return value.toISOString().slice(0, 19).replace('T', ' ')
   return value.toFormat(SQL_TIME_FORMAT)
@@ -15,5 +16,5 @@ export function secondsSince(value: unknown): number | null {
   if (!value) return null
   const at = value instanceof Date ? value : new Date(`${String(value).replace(' ', 'T')}Z`)
   if (Number.isNaN(at.getTime())) return null
-  return Math.max(0, Math.round((Date.now() - at.getTime()) / 1000))
+  return Math.max(0, Math.round((clock.nowMs() - at.getTime()) / 1000))
 }
