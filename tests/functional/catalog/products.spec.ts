@@ -45,4 +45,25 @@ test.group('Catalog', (group) => {
       missing.assertBodyContains({ success: false, code: 'product_not_found' })
     }
   })
+
+  test('only a plain decimal id names a product: no hex, exponent or leading zeros', async ({
+    client,
+  }) => {
+    const product = await ProductFactory.create()
+    const id = product.id
+    for (const spelling of [
+      `0x${id.toString(16)}`,
+      String(id).padStart(22, '0'),
+      `0${id}`,
+      `${id}e0`,
+      `${id}.0`,
+      ` ${id}`,
+      `+${id}`,
+    ]) {
+      const response = await client.get(`/api/products/${encodeURIComponent(spelling)}`)
+      response.assertStatus(404)
+      response.assertBodyContains({ success: false, code: 'product_not_found' })
+    }
+    ;(await client.get(`/api/products/${id}`)).assertStatus(200)
+  })
 })
