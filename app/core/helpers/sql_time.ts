@@ -4,7 +4,10 @@ import { clock } from '#core/services/clock'
 /** How timestamps are written and compared in SQL on both dialects (Lucid's own format). */
 export const SQL_TIME_FORMAT = 'yyyy-MM-dd HH:mm:ss'
 
-/** A time (now by default) as SQL compares it; the process runs in UTC (bin/ignitor.ts). */
+/**
+ * A time (now by default) as SQL compares it. Every entrypoint runs in UTC (`TZ` is set first
+ * thing in bin/server.ts, bin/console.ts, bin/test.ts and cli/app.ts).
+ */
 export function sqlTime(value: DateTime | Date = clock.now()): string {
   // A Date (now, by default) skips luxon's formatter: the checkout writes several per order.
   if (value instanceof Date) return value.toISOString().slice(0, 19).replace('T', ' ')

@@ -33,9 +33,10 @@ function keyOf(order: Pick<OrderRecord, 'id' | 'holdRound'>, kind: string) {
 
 /**
  * The one composer of order e-mails: every message about an order (receipt, card check declined,
- * outcome, fee declined, refund, waiver, retry, correction) is built and recorded here. The e-mails that follow an order's outcome. Automatic sends are once per order and kind (a
- * dedupe key in the outbox), so a release run repeated after a crash never mails twice; a resend
- * (admin, CLI) is a new, clearly marked outbox row for the order's current-status message.
+ * outcome, fee declined, refund, waiver, retry, correction) is built and recorded here.
+ * Automatic sends are once per order and kind (a dedupe key in the outbox), so a release run
+ * repeated after a crash never mails twice; a resend (admin, CLI) is a new, clearly marked outbox
+ * row for the order's current-status message.
  */
 export class OrderEmails {
   /** The message that describes the order as it is now, or null when there is none to send. */
