@@ -24,7 +24,10 @@ export class CardCodeRetention {
       dryRun?: boolean
       now?: DateTime
       retentionHours?: number
-      /** Who runs it, for the audit entry (the background loop is "card-retention"). */
+      /**
+       * The operator who runs it (`cards:purge`): their pass is audited even when it deletes
+       * nothing. The background pass (no actor, "card-retention") is audited when it deletes.
+       */
       actor?: AuditActor
     } = {}
   ): Promise<CardCodePurge> {
@@ -55,7 +58,7 @@ export class CardCodeRetention {
         result.profileIds.push(row.public_id)
       }
     }
-    if (result.purged > 0) {
+    if (result.purged > 0 || options.actor) {
       await auditLog.record({
         actor: options.actor ?? { label: 'card-retention' },
         action: 'profile.card_code_purge',

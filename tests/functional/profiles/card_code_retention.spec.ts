@@ -73,6 +73,27 @@ test.group('Card security code retention', (group) => {
     assert.equal(audit.meta?.profiles, due.purged)
   })
 
+  test('the background pass is audited when it deletes codes, an operator pass always', async ({
+    assert,
+  }) => {
+    const audits = () => AuditLog.query().where('action', 'profile.card_code_purge')
+    const before = (await audits()).length
+    // With a retention of ten years nothing is due: the background pass leaves no entry.
+    const idle = await cardCodeRetention.purgeDue({ retentionHours: 87_600 })
+    assert.equal(idle.purged, 0)
+    assert.lengthOf(await audits(), before)
+
+    const manual = await cardCodeRetention.purgeDue({
+      retentionHours: 87_600,
+      actor: { label: 'cli:operator@host' },
+    })
+    assert.equal(manual.purged, 0)
+    const entries = await audits().orderBy('id', 'desc')
+    assert.lengthOf(entries, before + 1)
+    assert.equal(entries[0].actorLabel, 'cli:operator@host')
+    assert.equal(entries[0].meta?.profiles, 0)
+  })
+
   test('an active order or the choice to keep it keeps the code', async ({ assert, client }) => {
     const { orders } = await releasedProductWithOrders(1)
     const { user, token } = await customerWithCard()
