@@ -2,8 +2,10 @@
 | The job catalogue: every background job a worker may be asked to run, and the schedules the
 | workers fire. Preloaded everywhere, so any process can dispatch and any worker can run.
 */
+import app from '@adonisjs/core/services/app'
 import queueConfig from '#config/queue'
 import paymentsConfig from '#config/payments'
+import { jobs } from '#core/jobs/jobs'
 import { jobRegistry } from '#core/jobs/job'
 import { placeHoldJob, sweepHoldsJob } from '#payments/jobs/hold_jobs'
 import { deliverEmailJob, sweepOutboxJob } from '#notifications/jobs/email_jobs'
@@ -41,3 +43,8 @@ if (!embedded) {
   jobRegistry.schedule({ id: 'release-scan', job: releaseScanJob, everyMs: 60_000 })
   jobRegistry.schedule({ id: 'sweep-results', job: sweepResultsJob, everyMs: 15_000 })
 }
+
+// Every process closes its queues when it ends, whatever it is (web, worker, an ace command such
+// as db:seed, the CLI): with BullMQ a dispatch opens Redis connections that would otherwise keep
+// a finished command alive for ever.
+app.terminating(() => jobs.close())

@@ -17,6 +17,6 @@ if (queueConfig.driver === 'database') {
   app.ready(() => jobs.work({ queues }))
   app.terminating(() => jobs.stop())
 } else {
+  // This process only dispatches; start/jobs.ts closes the queues when it ends.
   app.ready(() => logger.info('background jobs run on BullMQ workers (node ace queue:work)'))
-  app.terminating(() => jobs.close())
 }
