@@ -3,7 +3,7 @@ import type { ApiClient } from '@japa/api-client'
 import db from '@adonisjs/lucid/services/db'
 import testUtils from '@adonisjs/core/services/test_utils'
 import { customerWithToken } from '#tests/helpers'
-import { tokenLastUseFlushMs } from '#config/tokens'
+import { tokenLastUse } from '#accounts/services/token_last_use'
 
 async function infoWith(client: ApiClient, token: string) {
   const response = await client.get('/api/user/info').bearerToken(token)
@@ -17,8 +17,8 @@ async function lastUsed(userId: number): Promise<number | null> {
   return value instanceof Date ? value.getTime() : new Date(value).getTime()
 }
 
-/** Uses are written in batches every TOKEN_LAST_USED_FLUSH_MS: wait past two of them. */
-const afterFlush = () => new Promise((resolve) => setTimeout(resolve, tokenLastUseFlushMs * 2 + 50))
+/** Uses are written in batches: write what is noted now, as the timer or a shutdown would. */
+const afterFlush = () => tokenLastUse.flush()
 
 test.group('Token last use', (group) => {
   group.each.setup(() => testUtils.db().withGlobalTransaction())

@@ -112,7 +112,12 @@ for (const driver of drivers) {
         () => Order.findOrFail(order.id),
         (row) => row.holdStatus === 'placed'
       )
-      await new Promise((resolve) => setTimeout(resolve, 300))
+      // Every delivery has run (none waiting or running on the gateway queue) before counting.
+      const gateway = await waitFor(
+        async () => (await jobs.status()).find((queue) => queue.queue === 'gateway'),
+        (queue) => !queue || (queue.waiting === 0 && queue.active === 0 && queue.delayed === 0)
+      )
+      assert.isTrue(!gateway || gateway.waiting + gateway.active + gateway.delayed === 0)
       const [{ n }] = await holdCalls(order.id)
       assert.equal(Number(n), 1)
       const after = await Order.findOrFail(order.id)
