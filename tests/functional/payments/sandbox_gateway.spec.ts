@@ -26,7 +26,16 @@ const sandbox = (requestsPerSecond = 1000) =>
     webhookToleranceSeconds: 300,
   })
 
-async function savedCard(gateway: SandboxGateway, number: string, key = `save:${number}`) {
+/** A name no other test or suite uses, for keys and e-mails: rows are told apart by it. */
+const unique = () =>
+  `${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`
+
+async function savedCard(
+  gateway: SandboxGateway,
+  number: string,
+  key = `save:${number}`,
+  email = 'sandbox@example.test'
+) {
   const token = await gateway.createCardToken({
     number,
     expMonth: 12,
@@ -35,7 +44,7 @@ async function savedCard(gateway: SandboxGateway, number: string, key = `save:${
   })
   const saved = await gateway.saveCard({
     customerId: null,
-    email: 'sandbox@example.test',
+    email,
     name: 'Sandbox',
     reference: 'ref',
     token: token.id,
@@ -58,12 +67,15 @@ test.group('Sandbox gateway', (group) => {
       paymentMethodId: card.paymentMethodId,
       amountCents: 100,
       metadata: { purpose: 'hold' },
-      idempotencyKey: 'order:1:hold',
+      idempotencyKey: `test-${unique()}-hold`,
     }
     const first = await gateway.placeHold(request)
     const again = await gateway.placeHold(request)
     assert.deepEqual(again, first)
-    assert.lengthOf(await db.from('sandbox_payment_intents'), 1)
+    assert.lengthOf(
+      await db.from('sandbox_payment_intents').where('customer_id', card.customerId),
+      1
+    )
 
     // A key reused for another operation is refused, as Stripe does.
     await assert.rejects(
@@ -81,7 +93,7 @@ test.group('Sandbox gateway', (group) => {
       amountCents: 2500,
       description: 'fee',
       metadata: {},
-      idempotencyKey: 'order:2:fee',
+      idempotencyKey: `test-${unique()}-fee`,
     }
     for (let attempt = 0; attempt < 2; attempt++) {
       try {
@@ -96,7 +108,7 @@ test.group('Sandbox gateway', (group) => {
       }
     }
     // Kept once, as the provider keeps it: awaiting another payment method, with its error.
-    const intents = await db.from('sandbox_payment_intents')
+    const intents = await db.from('sandbox_payment_intents').where('customer_id', card.customerId)
     assert.lengthOf(intents, 1)
     assert.include(await gateway.retrievePayment(intents[0].id), {
       status: 'requires_payment_method',
@@ -114,8 +126,7 @@ test.group('Sandbox gateway', (group) => {
 
   test('test cards that fail when saved', async ({ assert }) => {
     const gateway = sandbox()
-    // Rows other suites committed may be there: none may be added by a declined card.
-    const before = await db.from('sandbox_payment_methods')
+    const email = `declined-${unique()}@example.test`
     for (const [number, code, declineCode] of [
       ['4000000000000002', 'card_declined', 'generic_decline'],
       ['4000000000009995', 'card_declined', 'insufficient_funds'],
@@ -123,14 +134,19 @@ test.group('Sandbox gateway', (group) => {
       ['4000000000000127', 'incorrect_cvc', null],
     ] as const) {
       try {
-        await savedCard(gateway, number)
+        await savedCard(gateway, number, `save:${number}:${unique()}`, email)
         assert.fail(`expected ${number} to be declined`)
       } catch (error) {
         assert.instanceOf(error, CardDeclinedError)
         assert.include(error as CardDeclinedError, { code, declineCode })
       }
     }
-    assert.lengthOf(await db.from('sandbox_payment_methods'), before.length)
+    // No card was kept for this customer, whatever the gateway created for them.
+    const kept = await db
+      .from('sandbox_payment_methods')
+      .join('sandbox_customers', 'sandbox_customers.id', 'sandbox_payment_methods.customer_id')
+      .where('sandbox_customers.email', email)
+    assert.lengthOf(kept, 0)
   })
 
   test('holds are cancelled once; refunds never exceed the payment', async ({ assert }) => {
