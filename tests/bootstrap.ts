@@ -11,6 +11,7 @@ import { MigrationRunner } from '@adonisjs/lucid/migration'
 import limiter from '@adonisjs/limiter/services/main'
 import { soldOutMemory } from '#catalog/services/sold_out_memory'
 import { clock } from '#core/services/clock'
+import { shuffleSuite, testOrderSeed } from '#tests/support/test_order'
 
 export const plugins: Config['plugins'] = [assert(), apiClient(), pluginAdonisJS(app)]
 
@@ -56,8 +57,14 @@ async function seedDemoData() {
   await new DemoSeeder(db.connection()).run()
 }
 
+const orderSeed = testOrderSeed()
+if (orderSeed !== null) {
+  console.log(`Tests in random order: TEST_SEED=${orderSeed} runs this order again`)
+}
+
 export const configureSuite: Config['configureSuite'] = (suite) => {
   if (suite.name === 'browser') suite.setup(seedDemoData)
+  else if (orderSeed !== null) shuffleSuite(suite, orderSeed)
   if (['browser', 'functional', 'e2e'].includes(suite.name)) {
     // Every test starts with fresh rate-limit counters (the rate-limit tests exhaust them inside
     // one test), no remembered sell-outs (SQLite hands a rolled-back product's id out again) and

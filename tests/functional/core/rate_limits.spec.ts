@@ -1,4 +1,5 @@
 import { test } from '@japa/runner'
+import testUtils from '@adonisjs/core/services/test_utils'
 import limiter from '@adonisjs/limiter/services/main'
 import { customerWithToken, envelope, TEST_CARDS } from '#tests/helpers'
 import { trustedProxies } from '#config/app'
@@ -36,7 +37,9 @@ function postFrom(address: string, path: string, body: unknown) {
   })
 }
 
-test.group('Rate limits', () => {
+test.group('Rate limits', (group) => {
+  // Sign-ups and cards these tests make are theirs alone: rolled back after each.
+  group.each.setup(() => testUtils.db().withGlobalTransaction())
   test('{route} answers 429 with the envelope once the limit is spent')
     .with([
       {
