@@ -139,9 +139,10 @@ test.group('Release day on BullMQ workers: no request does the long work', (grou
     assert.equal(pending.status, 'processing')
 
     await jobs.work({ queues: ['results', 'gateway'], schedules: false })
+    // The order is a success before its fee is charged, in the same job: wait for the fee.
     const won = await until(
       () => Order.findOrFail(orders[0].id),
-      (order) => order.status === 'success'
+      (order) => order.status === 'success' && order.feeStatus === 'paid'
     )
     assert.equal(won.status, 'success')
     assert.equal(won.feeStatus, 'paid')
