@@ -269,7 +269,8 @@ test.group('Admin subscribers, e-mails and audit log', (group) => {
       { email: '=cmd@subscribers-csv.test', source: 'home', unsubscribedAt: null },
       { email: 'b@subscribers-csv.test', source: 'footer', unsubscribedAt: null },
     ])
-    const lastAudit = (await AuditLog.query().orderBy('id', 'desc').first())?.id ?? 0
+    const newestAudit = await AuditLog.query().orderBy('id', 'desc').first()
+    const lastAudit = newestAudit?.id ?? 0
     const filter = q({ source: 'home', q: '@subscribers-csv.test' })
     const response = await client
       .get(`/api/admin/subscribers/export.csv?filter=${filter}`)

@@ -64,6 +64,7 @@ test.group('Catalog', (group) => {
       response.assertStatus(404)
       response.assertBodyContains({ success: false, code: 'product_not_found' })
     }
-    ;(await client.get(`/api/products/${id}`)).assertStatus(200)
+    const plain = await client.get(`/api/products/${id}`)
+    plain.assertStatus(200)
   })
 })

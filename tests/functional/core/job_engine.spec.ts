@@ -114,7 +114,10 @@ for (const driver of drivers) {
       )
       // Every delivery has run (none waiting or running on the gateway queue) before counting.
       const gateway = await waitFor(
-        async () => (await jobs.status()).find((queue) => queue.queue === 'gateway'),
+        async () => {
+          const queues = await jobs.status()
+          return queues.find((queue) => queue.queue === 'gateway')
+        },
         (queue) => !queue || (queue.waiting === 0 && queue.active === 0 && queue.delayed === 0)
       )
       assert.isTrue(!gateway || gateway.waiting + gateway.active + gateway.delayed === 0)
