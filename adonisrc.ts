@@ -17,6 +17,7 @@ export default defineConfig({
     () => import('@adonisjs/auth/auth_provider'),
     () => import('@adonisjs/redis/redis_provider'),
     () => import('@adonisjs/lock/lock_provider'),
+    () => import('@adonisjs/bouncer/bouncer_provider'),
     () => import('@adonisjs/limiter/limiter_provider'),
     () => import('@adonisjs/static/static_provider'),
     () => import('@adonisjs/mail/mail_provider'),
@@ -24,6 +25,8 @@ export default defineConfig({
   ],
 
   preloads: [
+    // `ctx.bouncer`: who may do what (policies), made on first use in a request.
+    () => import('#core/services/authorization'),
     () => import('#start/transmit'),
     () => import('#start/routes'),
     () => import('#start/kernel'),

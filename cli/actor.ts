@@ -22,8 +22,10 @@ export async function cliActor(program: Command): Promise<CliActor> {
   const email = (program.opts().as as string | undefined)?.trim().toLowerCase()
   if (!email) return { id: null, email: null, label: `cli:${osUser()}@${hostname()}` }
   const { default: User } = await import('#accounts/models/user')
+  const { bouncerFor } = await import('#core/services/authorization')
   const user = await User.query().where('email', email).first()
-  if (!user || user.role !== 'admin') {
+  // The same rule as the console's: the accounts module's StaffPolicy.
+  if (!user || (await bouncerFor(user).with('StaffPolicy').denies('useConsole'))) {
     throw new UsageError(`--as ${email}: no admin has this e-mail address`)
   }
   return { id: user.id, email: user.email, label: `cli:${user.email}` }

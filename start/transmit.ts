@@ -7,10 +7,9 @@ import transmit from '@adonisjs/transmit/services/main'
 import type { HttpContext } from '@adonisjs/core/http'
 import { CUSTOMER_ORDERS_CHANNEL } from '#orders/services/order_updates'
 
-// A customer's order updates are theirs alone.
-transmit.authorize<{ uuid: string }>(
-  CUSTOMER_ORDERS_CHANNEL,
-  (ctx: HttpContext, { uuid }) => ctx.auth.user?.uuid === uuid
+// A customer's order updates are theirs alone (the orders module's OrderPolicy).
+transmit.authorize<{ uuid: string }>(CUSTOMER_ORDERS_CHANNEL, (ctx: HttpContext, { uuid }) =>
+  ctx.bouncer.with('OrderPolicy').allows('followUpdates', uuid)
 )
 
 // An open stream never ends on its own, so it would keep the HTTP server from closing on

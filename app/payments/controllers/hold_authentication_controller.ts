@@ -13,8 +13,8 @@ const HOLD_AUTHENTICATION_FAILED =
  */
 export default class HoldAuthenticationController {
   /** POST /api/user/orders/:orderId/hold/authenticate */
-  async authenticate({ auth, params }: HttpContext) {
-    const order = await this.ownOrder(auth.getUserOrFail().id, params.orderId)
+  async authenticate({ bouncer, params }: HttpContext) {
+    const order = await this.ownOrder(bouncer, params.orderId)
     const action = await paymentService.holdAction(order)
     if (!action) throw AppError.conflict(NOT_WAITING, 'hold_not_waiting')
     return {
@@ -29,8 +29,8 @@ export default class HoldAuthenticationController {
   }
 
   /** POST /api/user/orders/:orderId/hold/confirm: placed (200), still waiting (202), refused (402). */
-  async confirm({ auth, params, response }: HttpContext) {
-    const order = await this.ownOrder(auth.getUserOrFail().id, params.orderId)
+  async confirm({ bouncer, params, response }: HttpContext) {
+    const order = await this.ownOrder(bouncer, params.orderId)
     if (order.holdStatus !== 'requires_action' && order.holdStatus !== 'placed') {
       throw AppError.conflict(NOT_WAITING, 'hold_not_waiting')
     }
@@ -52,9 +52,12 @@ export default class HoldAuthenticationController {
     })
   }
 
-  private async ownOrder(userId: number, publicId: unknown) {
+  /** Another customer's order is answered as one that does not exist. */
+  private async ownOrder(bouncer: HttpContext['bouncer'], publicId: unknown) {
     const order = await orderQueries.findByPublicId(publicId)
-    if (order.userId !== userId) throw AppError.notFound('Order not found.', 'order_not_found')
+    if (await bouncer.with('OrderPolicy').denies('manage', order)) {
+      throw AppError.notFound('Order not found.', 'order_not_found')
+    }
     return order
   }
 }
