@@ -64,6 +64,12 @@ export function soldOut() {
   return AppError.conflict(SOLD_OUT, 'sold_out')
 }
 
+/**
+ * The same 409 as the error handler writes it (`ErrorEnvelope`), serialised once: the answer
+ * the release-day rush gets most often, sent without building an error for each press.
+ */
+export const SOLD_OUT_BODY = JSON.stringify({ success: false, error: SOLD_OUT, code: 'sold_out' })
+
 /** The same 409 for a product the database has just shown sold out, remembered for a second. */
 function soldOutSeen(productId: number) {
   soldOutMemory.remember(productId)
