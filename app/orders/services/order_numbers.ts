@@ -51,10 +51,23 @@ function encode(value: number, length: number) {
   return text
 }
 
+/**
+ * The numbers made last, by order id: a checkout writes its order's number into the receipt and
+ * then into its answer, and four keyed hashes per number were a visible part of its CPU. Kept
+ * for the last RECENT_NUMBERS orders (oldest dropped first), enough for every checkout in flight.
+ */
+const RECENT_NUMBERS = 256
+const recent = new Map<number, string>()
+
 /** The order's confirmation number, e.g. `DS-7K3Q9X`. */
 export function orderNumber(orderId: number): string {
-  if (orderId >= DOMAIN) return `DS-${encode(orderId, 8)}`
-  return `DS-${encode(permute(orderId, false), 6)}`
+  const known = recent.get(orderId)
+  if (known !== undefined) return known
+  const number =
+    orderId >= DOMAIN ? `DS-${encode(orderId, 8)}` : `DS-${encode(permute(orderId, false), 6)}`
+  if (recent.size >= RECENT_NUMBERS) recent.delete(recent.keys().next().value!)
+  recent.set(orderId, number)
+  return number
 }
 
 /** The order id behind a confirmation number (any case, with or without `DS-`), or null. */

@@ -20,4 +20,15 @@ test.group('Order confirmation numbers', () => {
     assert.isNull(orderIdOfNumber('DS-ILOU00'))
     assert.isNull(orderIdOfNumber('not a number'))
   })
+
+  test('a number asked for again, recently or long after, is the same', ({ assert }) => {
+    const first = [7, 8, 9].map(orderNumber)
+    assert.deepEqual([7, 8, 9].map(orderNumber), first)
+    for (let id = 100; id < 1_000; id++) orderNumber(id)
+    assert.deepEqual([7, 8, 9].map(orderNumber), first)
+    assert.deepEqual(
+      first.map((number) => orderIdOfNumber(number)),
+      [7, 8, 9]
+    )
+  })
 })
