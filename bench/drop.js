@@ -305,7 +305,13 @@ async function runDatabase(kind) {
       const machineBefore = machineMs()
       const startUs = monotonicUs()
       const result = await run()
-      phaseWindows.push({ db: kind, name, startUs, endUs: monotonicUs() })
+      phaseWindows.push({
+        db: kind,
+        name,
+        startUs,
+        endUs: monotonicUs(),
+        responses: result.responses,
+      })
       const cpuAfter = cpuMs(pid)
       const dbAfter = dbPid === null ? null : cpuMs(dbPid)
       const machineAfter = machineMs()
