@@ -36,18 +36,18 @@ function headerValue(value: unknown): string | undefined {
 /** Runs shield once on this request and keeps every header it set (on either response). */
 async function learnHeaders(ctx: HttpContext) {
   shield ??= await app.container.make(ShieldMiddleware)
+  const names = () =>
+    [ctx.response.response.getHeaders(), ctx.response.getHeaders()].flatMap((source) =>
+      Object.entries(source).map(([name, value]) => [name.toLowerCase(), value] as const)
+    )
+  const before = new Set(names().map(([name]) => name))
   await shield.handle(ctx, async () => {})
+  // Only what shield added (on Adonis's response or, for the policy, on node's).
   const headers = new Map<string, string>()
-  const sources = [ctx.response.response.getHeaders(), ctx.response.getHeaders()]
-  for (const source of sources) {
-    for (const [name, value] of Object.entries(source)) {
-      const text = headerValue(value)
-      if (text !== undefined) headers.set(name.toLowerCase(), text)
-    }
+  for (const [name, value] of names()) {
+    const text = headerValue(value)
+    if (!before.has(name) && text !== undefined) headers.set(name, text)
   }
-  // Only what shield adds: nothing else has written a header yet (this runs before the rest of
-  // the pipeline), except the request id the HTTP server may have set.
-  headers.delete('x-request-id')
   hstsValue = headers.get(HSTS)
   headers.delete(HSTS)
   fixedHeaders = [...headers, REFERRER_POLICY]
