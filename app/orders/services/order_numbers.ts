@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto'
+import { createHmac, createSecretKey, type KeyObject } from 'node:crypto'
 import paymentsConfig from '#config/payments'
 
 /*
@@ -16,19 +16,22 @@ const ROUNDS = 4
 /** Six characters: 30 bits, a billion orders before a number grows a seventh character. */
 const DOMAIN = 2 ** (2 * HALF_BITS)
 
-let keys: number[] | null = null
+// Each round's key is a number whose decimal digits key the round's HMAC; kept as a key object,
+// made once (a key given as text is imported again by every HMAC, half of its CPU).
+let keys: KeyObject[] | null = null
 function roundKeys() {
-  keys ??= Array.from({ length: ROUNDS }, (_, round) =>
-    createHmac('sha256', `dropslot:order-number:${paymentsConfig.installationId}`)
+  keys ??= Array.from({ length: ROUNDS }, (_, round) => {
+    const key = createHmac('sha256', `dropslot:order-number:${paymentsConfig.installationId}`)
       .update(String(round))
       .digest()
       .readUInt32BE(0)
-  )
+    return createSecretKey(Buffer.from(String(key), 'utf8'))
+  })
   return keys
 }
 
-function roundFunction(half: number, key: number) {
-  return createHmac('sha256', String(key)).update(String(half)).digest().readUInt16BE(0) & HALF_MASK
+function roundFunction(half: number, key: KeyObject) {
+  return createHmac('sha256', key).update(String(half)).digest().readUInt16BE(0) & HALF_MASK
 }
 
 function permute(value: number, inverse: boolean) {
@@ -51,10 +54,23 @@ function encode(value: number, length: number) {
   return text
 }
 
+/**
+ * The numbers made last, by order id: a checkout writes its order's number into the receipt and
+ * then into its answer, and four keyed hashes per number were a visible part of its CPU. Kept
+ * for the last RECENT_NUMBERS orders (oldest dropped first), enough for every checkout in flight.
+ */
+const RECENT_NUMBERS = 256
+const recent = new Map<number, string>()
+
 /** The order's confirmation number, e.g. `DS-7K3Q9X`. */
 export function orderNumber(orderId: number): string {
-  if (orderId >= DOMAIN) return `DS-${encode(orderId, 8)}`
-  return `DS-${encode(permute(orderId, false), 6)}`
+  const known = recent.get(orderId)
+  if (known !== undefined) return known
+  const number =
+    orderId >= DOMAIN ? `DS-${encode(orderId, 8)}` : `DS-${encode(permute(orderId, false), 6)}`
+  if (recent.size >= RECENT_NUMBERS) recent.delete(recent.keys().next().value!)
+  recent.set(orderId, number)
+  return number
 }
 
 /** The order id behind a confirmation number (any case, with or without `DS-`), or null. */

@@ -2,6 +2,7 @@ import { mkdir, rm, writeFile, stat } from 'node:fs/promises'
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
 import testUtils from '@adonisjs/core/services/test_utils'
+import ShieldMiddleware from '@adonisjs/shield/shield_middleware'
 import SecurityHeadersMiddleware from '#core/middleware/security_headers_middleware'
 import { contentSecurityDirectives } from '#config/shield'
 
@@ -65,6 +66,30 @@ test.group('Security headers', () => {
       assertSecurityHeaders(assert, response, 'static file')
     } finally {
       await rm(existed ? file : dir, { recursive: true, force: true })
+    }
+  })
+
+  test('the headers are the ones shield makes, learned once and set on every answer', async ({
+    assert,
+  }) => {
+    // Shield itself, on a request of its own.
+    const ctx = await testUtils.createHttpContext()
+    const shield = await app.container.make(ShieldMiddleware)
+    await shield.handle(ctx, async () => {})
+    const fromShield = {
+      'content-security-policy': String(
+        ctx.response.response.getHeader('content-security-policy') ??
+          ctx.response.getHeader('content-security-policy')
+      ),
+      'x-frame-options': String(ctx.response.getHeader('x-frame-options')),
+      'x-content-type-options': String(ctx.response.getHeader('x-content-type-options')),
+    }
+    for (const path of ['/health', '/api/no-such-endpoint', '/api/products']) {
+      const response = await fetch(`${base()}${path}`)
+      await response.arrayBuffer()
+      for (const [name, value] of Object.entries(fromShield)) {
+        assert.equal(response.headers.get(name), value, `${path} ${name}`)
+      }
     }
   })
 

@@ -1,5 +1,30 @@
 import { test } from '@japa/runner'
+import { createHmac } from 'node:crypto'
+import paymentsConfig from '#config/payments'
 import { orderIdOfNumber, orderNumber } from '#orders/services/order_numbers'
+
+/** The numbers as they were first defined (keys as text), so a number never changes. */
+function referenceNumber(orderId: number) {
+  const hmac = (key: string, text: string) => createHmac('sha256', key).update(text).digest()
+  const keys = [0, 1, 2, 3].map((round) =>
+    hmac(`dropslot:order-number:${paymentsConfig.installationId}`, String(round)).readUInt32BE(0)
+  )
+  let left = Math.floor(orderId / 2 ** 15)
+  let right = orderId & (2 ** 15 - 1)
+  for (const key of keys) {
+    ;[left, right] = [
+      right,
+      left ^ (hmac(String(key), String(right)).readUInt16BE(0) & (2 ** 15 - 1)),
+    ]
+  }
+  let value = left * 2 ** 15 + right
+  let text = ''
+  for (let index = 0; index < 6; index++) {
+    text = '0123456789ABCDEFGHJKMNPQRSTVWXYZ'[value % 32] + text
+    value = Math.floor(value / 32)
+  }
+  return `DS-${text}`
+}
 
 test.group('Order confirmation numbers', () => {
   test('short, readable, unique for every id and reversible', ({ assert }) => {
@@ -14,10 +39,27 @@ test.group('Order confirmation numbers', () => {
     assert.equal(orderIdOfNumber(orderNumber(1_000_000_007).toLowerCase()), 1_000_000_007)
   })
 
+  test('every number is the one the first definition gives', ({ assert }) => {
+    for (const id of [1, 2, 3, 42, 999, 32_767, 32_768, 65_536, 1_000_000, 1_073_741_823]) {
+      assert.equal(orderNumber(id), referenceNumber(id), `order ${id}`)
+    }
+  })
+
   test('consecutive orders do not get consecutive numbers', ({ assert }) => {
     const numbers = [1, 2, 3, 4].map(orderNumber)
     assert.notEqual(numbers[0].slice(0, 7), numbers[1].slice(0, 7))
     assert.isNull(orderIdOfNumber('DS-ILOU00'))
     assert.isNull(orderIdOfNumber('not a number'))
+  })
+
+  test('a number asked for again, recently or long after, is the same', ({ assert }) => {
+    const first = [7, 8, 9].map(orderNumber)
+    assert.deepEqual([7, 8, 9].map(orderNumber), first)
+    for (let id = 100; id < 1_000; id++) orderNumber(id)
+    assert.deepEqual([7, 8, 9].map(orderNumber), first)
+    assert.deepEqual(
+      first.map((number) => orderIdOfNumber(number)),
+      [7, 8, 9]
+    )
   })
 })
