@@ -26,7 +26,7 @@ export default defineConfig({
 
   preloads: [
     // `ctx.bouncer`: who may do what (policies), made on first use in a request.
-    () => import('#core/services/authorization'),
+    () => import('#start/authorization'),
     () => import('#start/transmit'),
     () => import('#start/routes'),
     () => import('#start/kernel'),

@@ -22,7 +22,7 @@ export async function cliActor(program: Command): Promise<CliActor> {
   const email = (program.opts().as as string | undefined)?.trim().toLowerCase()
   if (!email) return { id: null, email: null, label: `cli:${osUser()}@${hostname()}` }
   const { default: User } = await import('#accounts/models/user')
-  const { bouncerFor } = await import('#core/services/authorization')
+  const { bouncerFor } = await import('#start/authorization')
   const user = await User.query().where('email', email).first()
   // The same rule as the console's: the accounts module's StaffPolicy.
   if (!user || (await bouncerFor(user).with('StaffPolicy').denies('useConsole'))) {

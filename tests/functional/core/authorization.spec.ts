@@ -9,10 +9,10 @@ import {
   TEST_CARDS,
 } from '#tests/helpers'
 import { runCli } from '#tests/support/cli'
-import { bouncerFor } from '#core/services/authorization'
+import { bouncerFor } from '#start/authorization'
 
 /*
-| Who may do what is written once, as policies (app/core/policies/main.ts): the console and the
+| Who may do what is written once, as policies (start/policies.ts): the console and the
 | CLI's --as ask the accounts module's StaffPolicy, an order's card check and live channel ask the
 | orders module's OrderPolicy. These tests go through the doors people use.
 */

@@ -1,7 +1,7 @@
 import { Bouncer } from '@adonisjs/bouncer'
 import { HttpContext } from '@adonisjs/core/http'
 import type User from '#accounts/models/user'
-import { policies } from '#core/policies/main'
+import { policies } from '#start/policies'
 
 export type AppBouncer = Bouncer<User, Record<never, never>, typeof policies>
 
