@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon'
 import { test } from '@japa/runner'
+import db from '@adonisjs/lucid/services/db'
 import Product from '#catalog/models/product'
 import { DEMO_DRAWS } from '#database/seeders/demo_seeder'
 import { readyCustomer, saveCardThroughApi, signInAs, useBrowser } from './helpers.js'
@@ -16,7 +17,8 @@ test.group('Storefront: draws', (group) => {
     await saveCardThroughApi(await signInAs(page, user))
     await page.goto(`/product/${product.id}`)
     await page.getByRole('heading', { name: 'This release is a draw' }).waitFor()
-    assert.include(await page.locator('.draw-box__hash').textContent(), product.drawCommitment!)
+    const record = await db.from('draws').where('product_id', product.id).first()
+    assert.include(await page.locator('.draw-box__hash').textContent(), record.commitment)
 
     await page.getByLabel('Size').selectOption('9')
     await page.getByRole('button', { name: 'Enter draw' }).click()
@@ -63,15 +65,16 @@ test.group('Storefront: draws', (group) => {
     await page.waitForURL(`**/product/${product.id}/draw`)
     await page.getByText('Verified in your browser').waitFor()
     assert.equal(await page.locator('.draw-proof__list').first().locator('li').count(), 2)
-    assert.include(await page.locator('dd code').nth(1).textContent(), product.drawSeed!)
+    const record = await db.from('draws').where('product_id', product.id).first()
+    assert.include(await page.locator('dd code').nth(1).textContent(), record.seed)
   })
   test('a customer joins the line, sees the countdown, is let through and checks out', async ({
     assert,
   }) => {
     const product = await Product.findByOrFail('slug', DEMO_DRAWS.waitingRoom.slug)
     product.queueOpensAt = DateTime.now().plus({ seconds: 5 })
-    product.queueOrderedAt = null
     await product.save()
+    await db.from('queue_lines').where('product_id', product.id).delete()
     const { user } = await readyCustomer()
     const page = await browser.newPage()
     await saveCardThroughApi(await signInAs(page, user))
