@@ -34,7 +34,10 @@ export function ensureEnvFile(root) {
       /^SANDBOX_WEBHOOK_SECRET=$/m,
       `SANDBOX_WEBHOOK_SECRET=whsec_${randomBytes(24).toString('hex')}`
     )
-    .replace(/^DRAW_FINGERPRINT_KEY=$/m, `DRAW_FINGERPRINT_KEY=${LATER_KEYS.DRAW_FINGERPRINT_KEY()}`)
+    .replace(
+      /^DRAW_FINGERPRINT_KEY=$/m,
+      `DRAW_FINGERPRINT_KEY=${LATER_KEYS.DRAW_FINGERPRINT_KEY()}`
+    )
   writeFileSync(envPath, filled, { mode: 0o600 })
   return true
 }
