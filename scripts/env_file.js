@@ -1,26 +1,15 @@
 /*
 | Creates .env from .env.example on first run, filling APP_KEY, the two encryption keys, the
 | installation id, the sandbox webhook secret and the draws' fingerprint key with fresh random
-| values. An existing .env keeps every value it has; a per-install key added to the product
-| since it was made (DRAW_FINGERPRINT_KEY) is appended to it, generated the same way.
+| values. An existing .env is never touched (outside production, one made before
+| DRAW_FINGERPRINT_KEY existed uses a fixed development key: config/draws.ts).
 */
-import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { randomBytes } from 'node:crypto'
-
-/** Keys generated for every install, by name: added to an older .env that lacks them. */
-const LATER_KEYS = {
-  DRAW_FINGERPRINT_KEY: () => randomBytes(32).toString('hex'),
-}
 
 export function ensureEnvFile(root) {
   const envPath = new URL('.env', root)
-  if (existsSync(envPath)) {
-    const values = readEnvFile(root)
-    for (const [name, make] of Object.entries(LATER_KEYS)) {
-      if (!values[name]) appendFileSync(envPath, `\n${name}=${make()}\n`)
-    }
-    return false
-  }
+  if (existsSync(envPath)) return false
   const template = readFileSync(new URL('.env.example', root), 'utf8')
   const filled = template
     .replace(/^APP_KEY=$/m, `APP_KEY=${randomBytes(32).toString('base64url')}`)
@@ -34,10 +23,7 @@ export function ensureEnvFile(root) {
       /^SANDBOX_WEBHOOK_SECRET=$/m,
       `SANDBOX_WEBHOOK_SECRET=whsec_${randomBytes(24).toString('hex')}`
     )
-    .replace(
-      /^DRAW_FINGERPRINT_KEY=$/m,
-      `DRAW_FINGERPRINT_KEY=${LATER_KEYS.DRAW_FINGERPRINT_KEY()}`
-    )
+    .replace(/^DRAW_FINGERPRINT_KEY=$/m, `DRAW_FINGERPRINT_KEY=${randomBytes(32).toString('hex')}`)
   writeFileSync(envPath, filled, { mode: 0o600 })
   return true
 }

@@ -516,7 +516,13 @@ export class DrawRunner {
       .where('release_mode', 'draw')
       .whereNotNull('entry_opens_at')
       .where('entry_opens_at', '<=', now)
-      .whereNotIn('id', db.from('draws').whereNotNull('committed_at').select('product_id'))
+      .whereNotIn(
+        'id',
+        db
+          .from('draws')
+          .where((query) => query.whereNotNull('committed_at').orWhere('rule_version', 1))
+          .select('product_id')
+      )
       .select('id')
     for (const { id } of opened) {
       const product = await productQueries.find(id)
