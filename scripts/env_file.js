@@ -1,7 +1,8 @@
 /*
 | Creates .env from .env.example on first run, filling APP_KEY, the two encryption keys, the
-| installation id and the sandbox webhook secret with fresh random values. An existing .env is
-| never touched.
+| installation id, the sandbox webhook secret and the draws' fingerprint key with fresh random
+| values. An existing .env is never touched (outside production, one made before
+| DRAW_FINGERPRINT_KEY existed uses a fixed development key: config/draws.ts).
 */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { randomBytes } from 'node:crypto'
@@ -22,6 +23,7 @@ export function ensureEnvFile(root) {
       /^SANDBOX_WEBHOOK_SECRET=$/m,
       `SANDBOX_WEBHOOK_SECRET=whsec_${randomBytes(24).toString('hex')}`
     )
+    .replace(/^DRAW_FINGERPRINT_KEY=$/m, `DRAW_FINGERPRINT_KEY=${randomBytes(32).toString('hex')}`)
   writeFileSync(envPath, filled, { mode: 0o600 })
   return true
 }

@@ -94,6 +94,17 @@ export default await Env.create(new URL('../', import.meta.url), {
   SOCIAL_TIMELINE_URL: Env.schema.string.optional({ format: 'url', tld: false }),
   CARD_PROVIDER_PUBLISHABLE_KEY: Env.schema.string.optional(),
 
+  // Draws and waiting rooms (config/draws.ts).
+  DRAND_URLS: Env.schema.string.optional(),
+  DRAND_TIMEOUT_MS: Env.schema.number.optional(),
+  DRAW_CARD_CHECK_WAIT_MINUTES: Env.schema.number.optional(),
+  DRAW_FINGERPRINT_KEY: (name: string, value?: string) => {
+    if (value === undefined || value === '') return undefined
+    if (!/^[0-9a-fA-F]{64}$/.test(value))
+      throw new Error(`${name} must be 64 hex characters (32 bytes)`)
+    return value.toLowerCase()
+  },
+
   // Release day (app/release/services/release_config.ts).
   CHECKOUT_ENGINE: Env.schema.enum.optional(['simulator', 'webhook', 'files'] as const),
   SIMULATOR_SUCCESS_RATE: Env.schema.number.optional(),

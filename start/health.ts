@@ -33,6 +33,33 @@ export class QueueCheck extends BaseCheck {
   }
 }
 
+/**
+ * Draws and waiting-room lines whose quicknet round is out but that no relay could give: they
+ * wait (nothing is drawn without the beacon) and say so, with the last reason. A warning, not a
+ * failure: the process works, the draw waits for its beacon (or `dropslot draw:run --beacon`).
+ */
+export class BeaconCheck extends BaseCheck {
+  name = 'Draw beacons'
+
+  async run() {
+    try {
+      const { drawRunner } = await import('#draws/services/draw_runner')
+      const { waitingRoom } = await import('#draws/services/waiting_room')
+      const draws = await drawRunner.waitingForBeacon()
+      const lines = await waitingRoom.waitingForBeacon()
+      const meta = { draws, lines }
+      const waiting = draws.length + lines.length
+      return waiting > 0
+        ? Result.warning(
+            `${waiting} draw(s) or line(s) wait for their beacon round: no relay gave it`
+          ).mergeMetaData(meta)
+        : Result.ok('No draw waits for its beacon').mergeMetaData(meta)
+    } catch (error) {
+      return Result.failed('The draws cannot be read', error as Error)
+    }
+  }
+}
+
 /** Redis's check, after opening the connection: it is opened lazily, on its first command. */
 class RedisConnectedCheck extends RedisCheck {
   async run() {
@@ -47,5 +74,6 @@ export function healthChecks() {
     new DbCheck(db.connection()),
     ...(env.get('REDIS_URL') ? [new RedisConnectedCheck(redis.connection('main'))] : []),
     new QueueCheck(),
+    new BeaconCheck(),
   ])
 }

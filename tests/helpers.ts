@@ -1,4 +1,3 @@
-import { DateTime } from 'luxon'
 import User from '#accounts/models/user'
 import { transportEnvelope } from '#core/services/transport_envelope'
 import { UserFactory } from '#database/factories/user_factory'
@@ -40,7 +39,8 @@ export function profilePayload(overrides: Record<string, unknown> = {}) {
       number: '4242 4242 4242 4242',
       code: '123',
       month: '12',
-      year: String((DateTime.now().year + 2) % 100),
+      // Card expiry is checked against the calendar, not the product's clock.
+      year: String((new Date().getFullYear() + 2) % 100),
     },
     ...overrides,
   }
@@ -75,7 +75,7 @@ export async function saveCardFor(user: User, number: string = TEST_CARDS.ok) {
   const { billingCardService } = await import('#accounts/services/billing_card_service')
   const { sandboxChallenges } = await import('#payments/gateways/sandbox_gateway')
   const token = await paymentService.createCardToken(
-    { name: user.name, number, expMonth: 12, expYear: DateTime.now().year + 2, cvc: '123' },
+    { name: user.name, number, expMonth: 12, expYear: new Date().getFullYear() + 2, cvc: '123' },
     user.id
   )
   const result = await billingCardService.saveTokenOrAuthenticate(user, token.id)

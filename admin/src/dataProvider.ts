@@ -1,7 +1,7 @@
 import simpleRestProvider from 'ra-data-simple-rest'
 import type { DataProvider, Identifier } from 'react-admin'
 import { downloadResponse, fetchWithToken, httpClient } from './http'
-import type { DrawProof } from '@shared/draw'
+import type { DrawProof, DrawVerification } from '@shared/draw'
 
 export const API_URL = '/api/admin'
 
@@ -67,7 +67,12 @@ export type QueuesOverview = {
 /** GET /api/admin/draws/:id: a draw's proof, entries and the second entries it refused. */
 export type DrawView = DrawProof & {
   blocked: { account: number; card: number; address: number }
-  verification: { commitmentMatches: boolean; winnersMatch: boolean } | null
+  verification: DrawVerification
+  beaconDueAt: string | null
+  waitingForBeacon: boolean
+  beaconError: string | null
+  beaconCheckedAt: string | null
+  settled: boolean
 }
 
 /** The answer when workers run release day (QUEUE_DRIVER=bullmq): the run starts shortly. */
@@ -116,7 +121,16 @@ export const dataProvider = {
       method: 'POST',
       body: '{}',
     })
-    return json as { drawnNow: boolean; entries: number; winners: string[]; moved: number }
+    return json as {
+      drawnNow: boolean
+      round: number | null
+      entries: number
+      skipped: number
+      winners: string[]
+      alternates: string[]
+      moved: number
+      promoted: number
+    }
   },
 
   async dashboard() {

@@ -6,6 +6,9 @@ import router from '@adonisjs/core/services/router'
 import { middleware } from '#start/kernel'
 import { numericId } from '#core/helpers/route_matchers'
 
+/** An entry id as published (a UUID): anything else is a 404 before any query. */
+const entryIdMatcher = { match: /^[0-9a-f-]{36}$/ }
+
 const DrawsController = () => import('#draws/controllers/draws_controller')
 const WaitingRoomsController = () => import('#draws/controllers/waiting_rooms_controller')
 
@@ -13,6 +16,16 @@ router
   .get('/api/products/:id/draw', [DrawsController, 'proof'])
   .where('id', numericId)
   .as('draws.proof')
+router
+  .get('/api/products/:id/draw/entries/:entryId', [DrawsController, 'inclusion'])
+  .where('id', numericId)
+  .where('entryId', entryIdMatcher)
+  .as('draws.inclusion')
+
+router
+  .get('/api/products/:id/queue/proof', [WaitingRoomsController, 'proof'])
+  .where('id', numericId)
+  .as('waitingRooms.proof')
 
 router
   .group(() => {

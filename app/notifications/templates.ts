@@ -83,17 +83,33 @@ export const templates = {
     entryId: string
     closesAt: string
     holdCents: number
+    commitment: string
+    round: number
+    proofUrl: string
   }): RenderedEmail {
-    return layout(`You are in the draw for ${order.productTitle}`, [
-      `Order ${order.orderId}, entry ${order.entryId}. Entries close ${order.closesAt}; the winners are drawn then, and the product page publishes the proof.`,
-      `We place a ${dollars(order.holdCents)} authorization on your card to verify it. It is released, never charged.`,
-    ])
+    return layout(
+      `You are in the draw for ${order.productTitle}`,
+      [
+        `Order ${order.orderId}, your entry id: ${order.entryId}. Entries close ${order.closesAt}.`,
+        `The draw's commitment, fixed before anyone entered: ${order.commitment}. It fixes the seed's SHA-256, the number of slots, the entry window and the public randomness the winners come from: drand quicknet round ${order.round}, published after entries close, which nobody can know in advance.`,
+        'Keep this e-mail: with the commitment and your entry id you can check on the proof page that your entry is in the list and that the winners follow the rule.',
+        `We place a ${dollars(order.holdCents)} authorization on your card to verify it. It is released, never charged.`,
+      ],
+      { label: 'Check the draw', url: order.proofUrl }
+    )
   },
 
   drawWon(order: { productTitle: string; orderId: string; entryId: string }): RenderedEmail {
     return layout(`You won a slot for ${order.productTitle}`, [
       `Entry ${order.entryId} was drawn. Order ${order.orderId} is now pending: we check the item out for you on release day.`,
       'The service fee is charged only if the retailer confirms your order. A failed order costs nothing.',
+    ])
+  },
+
+  drawPromoted(order: { productTitle: string; orderId: string; entryId: string }): RenderedEmail {
+    return layout(`A slot for ${order.productTitle} is yours after all`, [
+      `A winner of the draw dropped out, and entry ${order.entryId} is the next alternate in the draw's published order. Order ${order.orderId} is now pending: we check the item out for you on release day.`,
+      'We place a new $1.00 authorization on your card to verify it (released, never charged). The service fee is charged only if the retailer confirms your order.',
     ])
   },
 
@@ -104,7 +120,7 @@ export const templates = {
   }): RenderedEmail {
     return layout(`Not selected for ${order.productTitle}`, [
       `Entry ${order.entryId} was not selected in the draw. Order ${order.orderId} is closed: nothing was charged and the card check on your card is released.`,
-      "The product page shows the draw's proof: the seed and every entry id, so you can check the result yourself.",
+      "The product page shows the draw's proof: the commitment, the public randomness it used, the seed and every entry id, so you can check the result yourself.",
     ])
   },
 

@@ -14,12 +14,18 @@ import { checkoutService } from '#checkout/services/checkout_service'
 import { holdWorker } from '#payments/services/hold_worker'
 import { productAdminService } from '#catalog/services/product_admin_service'
 import { drawRunner } from '#draws/services/draw_runner'
+import { clock } from '#core/services/clock'
+import { RECORDED_ROUNDS } from '#database/fixtures/quicknet_rounds'
+import { BEACON_DELAY_SECONDS, roundTime } from '#shared/draw'
 
 export const DEMO_CUSTOMER = { email: 'customer@dropslot.test', password: 'dropslot-demo' }
 export const DEMO_ADMIN = { email: 'admin@dropslot.test', password: 'dropslot-admin' }
 export const DEMO_PROMO = 'DROP10'
 
-/** Draw demo: one draw taking entries now, one whose entries have closed and that has been drawn. */
+/**
+ * Draw demo: one draw taking entries now, one that was drawn on a recorded round of drand's
+ * quicknet (round 657413, 15 September 2023), so its proof verifies without any network.
+ */
 export const DEMO_DRAWS = {
   open: { slug: 'nike-dunk-low-panda-draw', title: "Nike Dunk Low 'Panda' (Draw)" },
   drawn: { slug: 'kith-990v6-cyclades-draw', title: "Kith x New Balance 990v6 'Cyclades' (Draw)" },
@@ -41,7 +47,7 @@ export const DEMO_RELEASE = {
   title: "New Balance 990v6 'Release Day Demo'",
   customers: [
     { email: 'avery@dropslot.test', name: 'Avery Chen', card: '4242424242424242' },
-    { email: 'sam@dropslot.test', name: 'Sam Okafor', card: '4242424242424242' },
+    { email: 'sam@dropslot.test', name: 'Sam Okafor', card: '6011111111111117' },
     { email: 'riley@dropslot.test', name: 'Riley Novak', card: '5555555555554444' },
     { email: 'morgan@dropslot.test', name: 'Morgan Diaz', card: '4000056655665556' },
   ],
@@ -332,22 +338,44 @@ export default class DemoSeeder extends BaseSeeder {
       })
     }
     if (await Product.findBy('slug', DEMO_DRAWS.drawn.slug)) return
+    // The drawn draw is replayed as it happened: its entries closed a minute before recorded
+    // quicknet round 657413 was published, so the product's clock is set to then while it is
+    // entered and drawn (never in production: the demo is not seeded there), and given back.
+    const beacon = RECORDED_ROUNDS[657413]
+    const closesAt = (roundTime(beacon.round) - BEACON_DELAY_SECONDS) * 1000
+    const releaseAt = hour(24 * 3)
+    const year = String(DateTime.now().year + 3)
+    clock.freeze(closesAt - 30 * 60_000)
+    try {
+      await this.drawnDraw(beacon, closesAt, releaseAt, year)
+    } finally {
+      clock.reset()
+    }
+  }
+
+  /** The draw whose entries closed on 15 September 2023 and that was drawn on round 657413. */
+  private async drawnDraw(
+    beacon: (typeof RECORDED_ROUNDS)[657413],
+    closesAt: number,
+    releaseAt: DateTime,
+    year: string
+  ) {
     const drawn = await productAdminService.create({
       title: DEMO_DRAWS.drawn.title,
       slug: DEMO_DRAWS.drawn.slug,
       image: '/images/products/kith-new-balance-990v6-daytona.svg',
-      description: 'A draw that has run: its seed and entries are published, check the winners.',
+      description:
+        'A draw that has run on public randomness: its commitment, entries, beacon and seed are published, check the winners.',
       priceCents: 4000,
       sizeType: 'shoe',
       styles: 'Cyclades',
       tags: 'kith',
       totalStock: 2,
-      releaseAt: hour(24 * 3),
+      releaseAt,
       releaseMode: 'draw',
-      entryOpensAt: hour(-24),
-      entryClosesAt: hour(1),
+      entryOpensAt: DateTime.fromMillis(closesAt - 3_600_000),
+      entryClosesAt: DateTime.fromMillis(closesAt),
     })
-    const year = String(DateTime.now().year + 3)
     for (const [index, demo] of DEMO_RELEASE.customers.entries()) {
       const user = await User.findByOrFail('email', demo.email)
       const [firstName, lastName] = demo.name.split(' ')
@@ -374,9 +402,8 @@ export default class DemoSeeder extends BaseSeeder {
       })
     }
     await holdWorker.drain()
-    drawn.entryClosesAt = DateTime.now().minus({ minutes: 1 }).startOf('minute')
-    await drawn.save()
-    await drawRunner.run(drawn.id, { label: 'demo seed' })
+    clock.freeze(roundTime(beacon.round) * 1000 + 1000)
+    await drawRunner.run(drawn.id, { label: 'demo seed' }, { beacon })
   }
 
   /** Idempotent: the orders are made once, when the demo product is first created. */

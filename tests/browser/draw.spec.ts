@@ -1,57 +1,92 @@
 import { DateTime } from 'luxon'
 import { test } from '@japa/runner'
+import db from '@adonisjs/lucid/services/db'
 import Product from '#catalog/models/product'
+import { clock } from '#core/services/clock'
 import { DEMO_DRAWS } from '#database/seeders/demo_seeder'
+import { RECORDED_ROUNDS } from '#database/fixtures/quicknet_rounds'
+import { roundTime } from '#shared/draw'
+import { productFor } from '#tests/helpers'
+import { startRecordedRelay } from '#tests/support/draws'
 import { readyCustomer, saveCardThroughApi, signInAs, useBrowser } from './helpers.js'
 
 test.group('Storefront: draws', (group) => {
   const browser = useBrowser(group)
+  group.each.teardown(() => clock.reset())
 
-  test('a customer enters the open draw; a second entry with the same card is refused', async ({
+  test('a customer enters a draw, a second entry with the same card is refused, and after the close the customer checks their entry from the order page', async ({
     assert,
   }) => {
-    const product = await Product.findByOrFail('slug', DEMO_DRAWS.open.slug)
+    const product = await productFor({
+      title: 'Inclusion Check Draw',
+      releaseMode: 'draw',
+      entryOpensAt: DateTime.now().minus({ hours: 1 }).startOf('second'),
+      entryClosesAt: DateTime.now().plus({ minutes: 2 }).startOf('second'),
+      totalStock: 1,
+      stockTaken: 0,
+    })
     const { user } = await readyCustomer()
     const page = await browser.newPage()
-    await saveCardThroughApi(await signInAs(page, user))
+    await saveCardThroughApi(await signInAs(page, user), '5555555555554444')
     await page.goto(`/product/${product.id}`)
     await page.getByRole('heading', { name: 'This release is a draw' }).waitFor()
-    assert.include(await page.locator('.draw-box__hash').textContent(), product.drawCommitment!)
+    const record = await db.from('draws').where('product_id', product.id).first()
+    await page.locator('.draw-box__hash', { hasText: record.commitment }).waitFor()
+    assert.include(await page.locator('.draw-box').textContent(), `round ${record.beacon_round}`)
 
     await page.getByLabel('Size').selectOption('9')
     await page.getByRole('button', { name: 'Enter draw' }).click()
     await page.getByText('Confirm to enter the draw.').waitFor()
-    await page.getByRole('button', { name: 'Cancel' }).click()
-    await page.getByRole('button', { name: 'Enter draw' }).click()
     await page.getByRole('button', { name: 'Confirm' }).click()
     await page.getByRole('button', { name: 'Entered' }).waitFor()
     await page.waitForURL('**/user/orders', { timeout: 20000 })
     const order = page.locator('.order', { hasText: product.title })
     await order.locator('.status', { hasText: 'Entered' }).waitFor()
-    const entryLink = order.getByRole('link')
-    assert.match((await entryLink.textContent()) ?? '', /^[0-9a-f-]{36}$/)
+    const entryLink = order.getByRole('link', { name: /Check draw entry/ })
+    const entryId = ((await entryLink.textContent()) ?? '').trim()
+    assert.match(entryId, /^[0-9a-f-]{36}$/)
 
-    // The same card and address from another account: one entry per person.
+    // The same card on file from another account: one entry per card.
     const other = await readyCustomer()
     const second = await browser.newPage()
-    await saveCardThroughApi(await signInAs(second, other.user))
+    await saveCardThroughApi(await signInAs(second, other.user), '5555555555554444')
     await second.goto(`/product/${product.id}`)
     await second.getByLabel('Size').selectOption('9')
     await second.getByRole('button', { name: 'Enter draw' }).click()
     await second.getByRole('button', { name: 'Confirm' }).click()
     await second.getByRole('button', { name: 'Select New Profile' }).waitFor()
-    // The card or the address rule, whichever index the database checks first.
     await second.getByText(/is already entered in this draw/).waitFor()
-  })
 
-  test('the proof page of a drawn draw recomputes the winners in the browser', async ({
+    // Entries close (the server's clock); the customer follows the link on their order.
+    clock.travel(3 * 60_000)
+    await page.reload()
+    await page
+      .locator('.order', { hasText: product.title })
+      .getByRole('link', { name: /Check draw entry/ })
+      .click()
+    await page.waitForURL(`**/product/${product.id}/draw?entry=${entryId}`)
+    const mine = page.locator('.draw-proof__check', { hasText: 'Your entry: Checked' })
+    await mine.waitFor({ timeout: 30000 })
+    assert.include(await mine.textContent(), `Entry ${entryId} is number 1 of 1`)
+    await page.locator('.draw-proof__entries .draw-proof__mine', { hasText: entryId }).waitFor()
+    await page.getByText('Everything published so far checks out').waitFor()
+  }).timeout(180_000)
+
+  test('the proof page of the drawn draw checks everything in the browser, without an account', async ({
     assert,
   }) => {
     const product = await Product.findByOrFail('slug', DEMO_DRAWS.drawn.slug)
-    // Anyone may check a draw: the proof page needs no account.
     const visitor = await browser.newPage()
     await visitor.goto(`/product/${product.id}/draw`)
-    await visitor.getByText('Verified in your browser').waitFor()
+    await visitor.getByText('Verified in your browser').waitFor({ timeout: 30000 })
+    for (const step of ['Commitment', 'Seed', 'Public randomness', 'Entry list', 'Result']) {
+      await visitor.locator('.draw-proof__check', { hasText: `${step}: Checked` }).waitFor()
+    }
+    assert.include(
+      await visitor.locator('.draw-proof__facts').textContent(),
+      RECORDED_ROUNDS[657413].randomness
+    )
+    assert.equal(await visitor.locator('.draw-proof__list').first().locator('li').count(), 2)
 
     const { user } = await readyCustomer()
     const page = await browser.newPage()
@@ -61,34 +96,56 @@ test.group('Storefront: draws', (group) => {
     await page.getByRole('button', { name: 'Entries closed' }).waitFor()
     await page.getByRole('link', { name: 'Check the draw yourself' }).click()
     await page.waitForURL(`**/product/${product.id}/draw`)
-    await page.getByText('Verified in your browser').waitFor()
-    assert.equal(await page.locator('.draw-proof__list').first().locator('li').count(), 2)
-    assert.include(await page.locator('dd code').nth(1).textContent(), product.drawSeed!)
+    await page.getByText('Verified in your browser').waitFor({ timeout: 30000 })
   })
-  test('a customer joins the line, sees the countdown, is let through and checks out', async ({
+
+  test('a customer joins the line, gets a place drawn from the beacon, checks it and checks out', async ({
     assert,
   }) => {
-    const product = await Product.findByOrFail('slug', DEMO_DRAWS.waitingRoom.slug)
-    product.queueOpensAt = DateTime.now().plus({ seconds: 5 })
-    product.queueOrderedAt = null
-    await product.save()
-    const { user } = await readyCustomer()
-    const page = await browser.newPage()
-    await saveCardThroughApi(await signInAs(page, user))
-    await page.goto(`/product/${product.id}`)
-    await page.getByRole('heading', { name: 'Waiting room', exact: true }).waitFor()
-    // No Checkout button until the line lets this customer through.
-    assert.equal(await page.getByRole('button', { name: 'Checkout' }).count(), 0)
-    await page.getByRole('button', { name: 'Join the line' }).click()
-    await page.getByText('The sale opens in').waitFor()
-    await page.getByLabel('Size').selectOption('9')
-    await page.getByRole('button', { name: 'Checkout' }).waitFor({ timeout: 30000 })
-    await page.getByRole('button', { name: 'Checkout' }).click()
-    await page.getByRole('button', { name: 'Confirm' }).click()
-    await page.waitForURL('**/user/orders', { timeout: 20000 })
-    await page
-      .locator('.order', { hasText: product.title })
-      .locator('.status', { hasText: 'Pending' })
-      .waitFor()
-  })
+    const relay = await startRecordedRelay()
+    try {
+      const { user } = await readyCustomer()
+      const page = await browser.newPage()
+      await saveCardThroughApi(await signInAs(page, user), '4000056655665556')
+      // The sale opens when recorded quicknet round 657413 is out; it is 5 minutes before.
+      const opensAt = roundTime(657413) * 1000
+      const product = await productFor({
+        title: 'Line Check Drop',
+        totalStock: 10,
+        stockTaken: 0,
+        releaseAt: DateTime.fromMillis(opensAt + 3 * 86_400_000),
+        queueOpensAt: DateTime.fromMillis(opensAt),
+        queueMinutes: 10,
+        queueRatePerMinute: 30,
+      })
+      clock.freeze(opensAt - 5 * 60_000)
+      await page.clock.setFixedTime(new Date(clock.nowMs()))
+      await page.goto(`/product/${product.id}`)
+      await page.getByRole('heading', { name: 'Waiting room', exact: true }).waitFor()
+      assert.equal(await page.getByRole('button', { name: 'Checkout' }).count(), 0)
+      await page.getByRole('button', { name: 'Join the line' }).click()
+      await page.getByText('The sale opens in').waitFor()
+      await page.getByText('from drand quicknet round 657413').waitFor()
+
+      clock.freeze(opensAt + 1000)
+      await page.clock.setFixedTime(new Date(clock.nowMs()))
+      await page.getByLabel('Size').selectOption('9')
+      await page.getByRole('button', { name: 'Checkout' }).waitFor({ timeout: 30000 })
+      const placeLink = page.getByRole('link', { name: 'Check your place' })
+      const href = (await placeLink.getAttribute('href')) ?? ''
+      await page.getByRole('button', { name: 'Checkout' }).click()
+      await page.getByRole('button', { name: 'Confirm' }).click()
+      await page.waitForURL('**/user/orders', { timeout: 20000 })
+      await page
+        .locator('.order', { hasText: product.title })
+        .locator('.status', { hasText: 'Pending' })
+        .waitFor()
+
+      await page.goto(href)
+      await page.getByText('Your place, recomputed here: 1 of 1.').waitFor({ timeout: 30000 })
+      await page.getByText(/Verified in your browser: the 1 places/).waitFor()
+    } finally {
+      await relay.close()
+    }
+  }).timeout(180_000)
 })

@@ -3,7 +3,10 @@ import { Alert, Box, Button, Stack, Typography } from '@mui/material'
 import { useNotify, useRecordContext, useTranslate } from 'react-admin'
 import { dataProvider, type DrawView } from '../dataProvider'
 
-/** The draw of a draw product: entries, refusals per rule, commitment, result and its proof. */
+/**
+ * The draw of a draw product: entries, refusals per rule, the commitment, the beacon round (and
+ * whether the draw waits for it), the result with its alternates, and the proof's checks.
+ */
 export function DrawPanel() {
   const record = useRecordContext()
   const translate = useTranslate()
@@ -25,6 +28,8 @@ export function DrawPanel() {
   const closed = record.entryClosesAt
     ? new Date(record.entryClosesAt).getTime() <= Date.now()
     : false
+  const drawn = view.status === 'drawn'
+  const failed = view.verification.checks.filter((check) => check.status === 'fail')
 
   async function run() {
     setRunning(true)
@@ -35,15 +40,16 @@ export function DrawPanel() {
           ? translate('dropslot.products.draw_ran', {
               winners: result.winners.length,
               entries: result.entries,
+              round: result.round,
             })
           : translate('dropslot.products.draw_ran_before'),
         { type: 'info' }
       )
-      load()
     } catch (error) {
       notify((error as Error).message, { type: 'error' })
     } finally {
       setRunning(false)
+      load()
     }
   }
 
@@ -55,31 +61,79 @@ export function DrawPanel() {
           {translate('dropslot.products.draw_entries')}: {view.entryCount}
         </Typography>
         <Typography>{translate('dropslot.products.draw_blocked', view.blocked)}</Typography>
-        <Typography sx={{ overflowWrap: 'anywhere' }}>
-          {translate('dropslot.products.draw_commitment')}: <code>{view.commitment}</code>
-        </Typography>
-        {view.seed ? (
+        {view.commitment ? (
+          <Typography sx={{ overflowWrap: 'anywhere' }}>
+            {translate('dropslot.products.draw_commitment')}: <code>{view.commitment.digest}</code>
+          </Typography>
+        ) : (
+          <Typography color="text.secondary">
+            {translate('dropslot.products.draw_not_committed')}
+          </Typography>
+        )}
+        {view.beacon ? (
+          <Typography>
+            {translate('dropslot.products.draw_beacon', {
+              round: view.beacon.round,
+              time: view.beaconDueAt ? new Date(view.beaconDueAt).toLocaleString() : '',
+            })}
+          </Typography>
+        ) : null}
+        {view.waitingForBeacon ? (
+          <Alert severity="warning" data-testid="draw-beacon-waiting">
+            {translate('dropslot.products.draw_beacon_waiting', {
+              round: view.beacon?.round,
+              reason: view.beaconError ?? '',
+            })}
+          </Alert>
+        ) : null}
+        {view.entriesRoot ? (
+          <Typography sx={{ overflowWrap: 'anywhere' }}>
+            {translate('dropslot.products.draw_root', { root: view.entriesRoot })}
+          </Typography>
+        ) : null}
+        {drawn ? (
           <>
             <Typography sx={{ overflowWrap: 'anywhere' }}>
               {translate('dropslot.products.draw_seed')}: <code>{view.seed}</code>
             </Typography>
-            <Alert severity={view.verification?.winnersMatch ? 'success' : 'error'}>
-              {translate(
-                view.verification?.winnersMatch && view.verification.commitmentMatches
-                  ? 'dropslot.products.draw_verified'
-                  : 'dropslot.products.draw_not_verified'
-              )}
+            <Alert severity={view.verification.ok ? 'success' : 'error'}>
+              {view.verification.ok
+                ? translate('dropslot.products.draw_verified')
+                : translate('dropslot.products.draw_not_verified', {
+                    steps: failed.map((check) => check.detail).join(' '),
+                  })}
             </Alert>
             <Typography variant="subtitle2">
               {translate('dropslot.products.draw_winners')}
             </Typography>
-            <ol>
+            <ol data-testid="draw-winners">
               {view.winners.map((entryId) => (
                 <li key={entryId}>
                   <code>{entryId}</code>
                 </li>
               ))}
             </ol>
+            {view.alternates.length ? (
+              <>
+                <Typography variant="subtitle2">
+                  {translate('dropslot.products.draw_alternates')}
+                </Typography>
+                <ol data-testid="draw-alternates">
+                  {view.alternates.map((entryId) => (
+                    <li key={entryId}>
+                      <code>{entryId}</code>
+                    </li>
+                  ))}
+                </ol>
+              </>
+            ) : null}
+            <Typography color="text.secondary">
+              {translate(
+                view.settled
+                  ? 'dropslot.products.draw_settled'
+                  : 'dropslot.products.draw_not_settled'
+              )}
+            </Typography>
           </>
         ) : (
           <Typography color="text.secondary">
@@ -87,7 +141,7 @@ export function DrawPanel() {
           </Typography>
         )}
         <Stack direction="row" spacing={1}>
-          {!view.seed && closed ? (
+          {!drawn && closed ? (
             <Button variant="contained" disabled={running} onClick={() => void run()}>
               {translate('dropslot.products.draw_run')}
             </Button>

@@ -11,6 +11,11 @@ type Figures = {
   inLine: number
   letThrough: number
   waiting: number
+  passesSpent: number
+  round: number | null
+  ordered: boolean
+  waitingForBeacon: boolean
+  beaconError: string | null
 }
 
 /** The waiting room of a first-come drop: people in line, let through, and the pace. */
@@ -47,6 +52,23 @@ export function QueuePanel() {
             rate: figures.letThroughPerMinute,
           })}
         </Typography>
+        <Typography>
+          {translate('dropslot.products.queue_passes', { spent: figures.passesSpent })}
+        </Typography>
+        {figures.round ? (
+          <Typography>
+            {translate('dropslot.products.queue_beacon', {
+              round: figures.round,
+              state: figures.ordered
+                ? translate('dropslot.products.queue_ordered')
+                : figures.waitingForBeacon
+                  ? translate('dropslot.products.queue_beacon_waiting', {
+                      reason: figures.beaconError ?? '',
+                    })
+                  : translate('dropslot.products.queue_not_ordered'),
+            })}
+          </Typography>
+        ) : null}
       </Stack>
     </Box>
   )

@@ -70,6 +70,10 @@ export default class User extends compose(BaseModel, AuthFinder) {
   @column({ columnName: 'card_last4' })
   declare cardLast4: string | null
 
+  /** The gateway's fingerprint of the card on file (one per card number, never the number). */
+  @column()
+  declare cardFingerprint: string | null
+
   @column()
   declare cardExpMonth: number | null
 

@@ -3,6 +3,7 @@ import type { LucidModel, LucidRow } from '@adonisjs/lucid/types/model'
 import type { Secret } from '@adonisjs/core/helpers'
 import { tokenLastUse } from '#accounts/services/token_last_use'
 import { withDriverSession } from '#core/services/driver_session'
+import { clock } from '#core/services/clock'
 
 const TOKEN_COLUMNS = [
   'id',
@@ -86,7 +87,10 @@ export class AccessTokensProvider<
 
   private accept(dbRow: any, secret: Secret<string>): AccessToken | null {
     const accessToken = this.dbRowToAccessToken(dbRow)
-    if (!accessToken.verify(secret) || accessToken.isExpired()) return null
+    // Expiry on the product's clock (core/services/clock), like everything else that expires.
+    const expired =
+      accessToken.expiresAt !== null && accessToken.expiresAt.getTime() <= clock.nowMs()
+    if (!accessToken.verify(secret) || expired) return null
     const recorded = tokenLastUse.touch(this.table, dbRow.id, dbRow.last_used_at)
     if (recorded) accessToken.lastUsedAt = recorded
     return accessToken

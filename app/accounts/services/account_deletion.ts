@@ -80,6 +80,7 @@ export class AccountDeletion {
         cardPaymentMethodId: null,
         cardBrand: null,
         cardLast4: null,
+        cardFingerprint: null,
         cardExpMonth: null,
         cardExpYear: null,
         deletedAt: DateTime.now(),

@@ -163,6 +163,7 @@ export class BillingCardService {
     user.cardPaymentMethodId = saved.paymentMethodId
     user.cardBrand = saved.brand
     user.cardLast4 = saved.last4
+    user.cardFingerprint = saved.fingerprint
     user.cardExpMonth = saved.expMonth
     user.cardExpYear = saved.expYear
   }

@@ -65,17 +65,6 @@ export default class Product extends BaseModel {
   @column.dateTime()
   declare entryClosesAt: DateTime | null
 
-  /** Secret until the draw has run; then published so anyone can check the winners. */
-  @column({ serializeAs: null })
-  declare drawSeed: string | null
-
-  /** SHA-256 of the seed, public from the start. */
-  @column()
-  declare drawCommitment: string | null
-
-  @column.dateTime()
-  declare drawnAt: DateTime | null
-
   /** A waiting room: slots go on sale at this time, and the line forms before it. */
   @column.dateTime()
   declare queueOpensAt: DateTime | null
@@ -87,9 +76,6 @@ export default class Product extends BaseModel {
   /** How many customers the line lets through each minute. */
   @column()
   declare queueRatePerMinute: number | null
-
-  @column.dateTime()
-  declare queueOrderedAt: DateTime | null
 
   @column.dateTime({ autoCreate: true })
   declare createdAt: DateTime

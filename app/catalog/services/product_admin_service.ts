@@ -1,6 +1,5 @@
 import { DateTime } from 'luxon'
 import Product, { type SizeType } from '#catalog/models/product'
-import { createHash, randomBytes } from 'node:crypto'
 import {
   ADMIN_CLOTHING_SIZES,
   SIZE_TYPES,
@@ -170,10 +169,20 @@ function queueFields(
   }
 }
 
-/** A draw's secret seed and its public commitment (SHA-256 of the seed, hex). */
-export function newDrawSeed() {
-  const seed = randomBytes(32).toString('hex')
-  return { seed, commitment: createHash('sha256').update(seed).digest('hex') }
+/**
+ * A draw whose entries have opened is committed (its slots, entry window and mode are in the
+ * commitment every entrant was sent, `#draws`): none of them may change any more.
+ */
+export const DRAW_COMMITTED =
+  "This draw's entries have opened: its slots, entry window and release mode are committed and can no longer change."
+
+export function isCommittedDraw(
+  product: { releaseMode: ReleaseMode; entryOpensAt: DateTime | null },
+  now = DateTime.now()
+) {
+  return (
+    product.releaseMode === 'draw' && product.entryOpensAt !== null && product.entryOpensAt <= now
+  )
 }
 
 function stockError(field: 'totalStock' | 'stockTaken', taken: number): AppError {
@@ -200,13 +209,10 @@ export class ProductAdminService {
     const releaseMode = fields.releaseMode ?? 'first-come'
     checkEntryWindow(releaseMode, fields.entryOpensAt, fields.entryClosesAt)
     if (releaseMode !== 'draw') return { releaseMode }
-    const { seed, commitment } = newDrawSeed()
     return {
       releaseMode,
       entryOpensAt: fields.entryOpensAt ?? null,
       entryClosesAt: fields.entryClosesAt ?? null,
-      drawSeed: seed,
-      drawCommitment: commitment,
     }
   }
 
@@ -310,11 +316,15 @@ export class ProductAdminService {
       row.queue_minutes = queue.queueMinutes
       row.queue_rate_per_minute = queue.queueRatePerMinute
     }
+    const committed = isCommittedDraw(product)
+    if (
+      committed &&
+      (drawChanged ||
+        (changes.totalStock !== undefined && changes.totalStock !== product.totalStock))
+    ) {
+      throw AppError.conflict(DRAW_COMMITTED, 'draw_committed')
+    }
     if (drawChanged) {
-      if (product.drawnAt) {
-        const message = 'This draw has run: its mode and entry window can no longer change.'
-        throw AppError.unprocessable(message, { releaseMode: message })
-      }
       const mode = changes.releaseMode ?? product.releaseMode
       const opensAt =
         changes.entryOpensAt === undefined ? product.entryOpensAt : changes.entryOpensAt
@@ -324,11 +334,6 @@ export class ProductAdminService {
       row.release_mode = mode
       row.entry_opens_at = opensAt ? sqlTime(opensAt.toLocal()) : null
       row.entry_closes_at = closesAt ? sqlTime(closesAt.toLocal()) : null
-      if (mode === 'draw' && !product.drawSeed) {
-        const { seed, commitment } = newDrawSeed()
-        row.draw_seed = seed
-        row.draw_commitment = commitment
-      }
     }
     if (Object.keys(errors).length) throw AppError.unprocessable(Object.values(errors)[0], errors)
     if (Object.keys(row).length === 0) return product
@@ -336,6 +341,15 @@ export class ProductAdminService {
     row.updated_at = sqlTime()
     const query = Product.query().where('id', product.id)
     if (changes.totalStock !== undefined) query.where('stock_taken', '<=', changes.totalStock)
+    if (drawChanged || changes.totalStock !== undefined) {
+      // Decided by the statement too: entries that opened a moment ago commit the draw.
+      query.where((guard) =>
+        guard
+          .whereNot('release_mode', 'draw')
+          .orWhereNull('entry_opens_at')
+          .orWhere('entry_opens_at', '>', sqlTime())
+      )
+    }
     let result: unknown
     try {
       result = await query.update(row)
@@ -348,7 +362,8 @@ export class ProductAdminService {
     }
     soldOutMemory.forget(product.id)
     const fresh = await this.find(product.id)
-    if (affectedRows(result) === 0 && changes.totalStock !== undefined) {
+    if (affectedRows(result) === 0 && (drawChanged || changes.totalStock !== undefined)) {
+      if (isCommittedDraw(fresh)) throw AppError.conflict(DRAW_COMMITTED, 'draw_committed')
       throw stockError('totalStock', fresh.stockTaken)
     }
     return fresh

@@ -30,14 +30,5 @@ export function presentProduct(product: Product) {
             letThroughPerMinute: product.queueRatePerMinute ?? 60,
           }
         : null,
-    // The commitment is public from the start; the seed only once the draw has run.
-    draw:
-      product.releaseMode === 'draw'
-        ? {
-            commitment: product.drawCommitment,
-            drawnAt: product.drawnAt?.toISO() ?? null,
-            seed: product.drawnAt ? product.drawSeed : null,
-          }
-        : null,
   }
 }

@@ -24,13 +24,9 @@ export type ProductRecord = Readonly<{
   releaseMode: ReleaseMode
   entryOpensAt: DateTime | null
   entryClosesAt: DateTime | null
-  drawSeed: string | null
-  drawCommitment: string | null
-  drawnAt: DateTime | null
   queueOpensAt: DateTime | null
   queueMinutes: number | null
   queueRatePerMinute: number | null
-  queueOrderedAt: DateTime | null
   isReleased: boolean
 }>
 
@@ -50,13 +46,9 @@ function toRecord(product: Product): ProductRecord {
     releaseMode: product.releaseMode,
     entryOpensAt: product.entryOpensAt,
     entryClosesAt: product.entryClosesAt,
-    drawSeed: product.drawSeed,
-    drawCommitment: product.drawCommitment,
-    drawnAt: product.drawnAt,
     queueOpensAt: product.queueOpensAt,
     queueMinutes: product.queueMinutes,
     queueRatePerMinute: product.queueRatePerMinute,
-    queueOrderedAt: product.queueOrderedAt,
     isReleased: product.isReleased,
   })
 }

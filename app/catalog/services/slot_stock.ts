@@ -61,6 +61,21 @@ export class SlotStock {
   }
 
   /**
+   * Takes a slot for a draw's winner (or the alternate who replaces one). A draw's winners are
+   * as many as the slots it committed to when its entries opened, and the product's total stock
+   * cannot change after that (`draw_committed`): the draw decides, the counter follows it, so
+   * neither a sell-out of the counter nor a product set unavailable can leave a winner without
+   * the slot the draw gave them.
+   */
+  async takeForDrawWinner(productId: number, trx: TransactionClientContract): Promise<void> {
+    soldOutMemory.forget(productId)
+    await trx
+      .from('products')
+      .where('id', productId)
+      .update({ stock_taken: db.knexRawQuery('stock_taken + 1') })
+  }
+
+  /**
    * Takes one slot back for a failed order that is tried again (it gave its slot back when it
    * failed): the same conditional UPDATE as a purchase, without the release-time rule (a retry
    * happens on release day). False when the product is sold out or withdrawn.

@@ -18,6 +18,9 @@ export type CheckoutProduct = Pick<
   isDraw: boolean
   entriesOpen: boolean
   entriesClosed: boolean
+  /** The entry window as the driver gives it (a Date on MariaDB, text on SQLite). */
+  entryOpensAtRaw: unknown
+  entryClosesAtRaw: unknown
   entryClosesAt: string | null
   /** A drop with a waiting room: whether its sale has opened; null without one. */
   queueOpen: boolean | null
@@ -44,6 +47,7 @@ type Row = {
   entries_open: unknown
   entries_closed: unknown
   entry_closes_at: unknown
+  entry_opens_at: unknown
   queue_open: unknown
   profile_public_id: string | null
   profile_name: string
@@ -61,6 +65,7 @@ const PRODUCT_AND_PROFILE = `SELECT p.id, p.title, p.price_cents, p.size_type, p
   p.avail, p.total_stock, p.stock_taken, (p.release_at IS NOT NULL AND p.release_at <= ?) AS released,
   p.release_mode, (p.entry_opens_at IS NOT NULL AND p.entry_opens_at <= ?) AS entries_open,
   (p.entry_closes_at IS NOT NULL AND p.entry_closes_at <= ?) AS entries_closed, p.entry_closes_at,
+  p.entry_opens_at,
   (CASE WHEN p.queue_minutes IS NULL OR p.queue_opens_at IS NULL THEN NULL
     WHEN p.queue_opens_at <= ? THEN 1 ELSE 0 END) AS queue_open,
   f.public_id AS profile_public_id, f.profile_name, f.email AS profile_email,
@@ -105,6 +110,8 @@ export async function readProductAndProfile(
     isDraw: row.release_mode === 'draw',
     entriesOpen: booleanColumn.consume(row.entries_open),
     entriesClosed: booleanColumn.consume(row.entries_closed),
+    entryOpensAtRaw: row.entry_opens_at,
+    entryClosesAtRaw: row.entry_closes_at,
     entryClosesAt: sqlText(row.entry_closes_at),
     queueOpen:
       row.queue_open === null || row.queue_open === undefined

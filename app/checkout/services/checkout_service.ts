@@ -1,5 +1,5 @@
 import type User from '#accounts/models/user'
-import { cardOnFile } from '#payments/services/card_on_file'
+import { cardOnFile, cardOnFileFingerprint } from '#payments/services/card_on_file'
 import { catalogService, productNotFound } from '#catalog/services/catalog_service'
 import { readProductAndProfile } from '#checkout/services/checkout_reads'
 import { withDriverSession, type DriverSession } from '#core/services/driver_session'
@@ -16,6 +16,7 @@ import { profileInput } from '#profiles/services/profile_input'
 import { notifications } from '#notifications/services/notification_service'
 import { orderEmails } from '#notifications/services/order_emails'
 import paymentsConfig from '#config/payments'
+import dropslotConfig from '#config/dropslot'
 import { applyPercent } from '#checkout/services/promo_service'
 import { redeemPromo } from '#checkout/services/promo_redemption'
 import { slotStock } from '#catalog/services/slot_stock'
@@ -44,6 +45,9 @@ export type CheckoutRequest = {
   /** An admin placing an order for a customer is not in the line (never set from a request). */
   outsideWaitingRoom?: boolean
 }
+
+/** A draw entry's card is known by the gateway's fingerprint, asked for outside the session. */
+class FingerprintNeeded extends Error {}
 
 /** The sealed copy an order keeps, so release day works even if the profile changes later. */
 export type AcoSnapshot = {
@@ -104,6 +108,21 @@ function present(value: unknown): boolean {
  */
 export class CheckoutService {
   async checkout(user: User, request: CheckoutRequest): Promise<OpenedOrder> {
+    try {
+      return await this.checkoutOnce(user, request, user.cardFingerprint)
+    } catch (error) {
+      if (!(error instanceof FingerprintNeeded)) throw error
+      // A card saved before fingerprints were kept: the gateway is asked once (a read), off
+      // the session (SQLite's pool has one connection, and the session holds it).
+      return this.checkoutOnce(user, request, await cardOnFileFingerprint(user.id))
+    }
+  }
+
+  private async checkoutOnce(
+    user: User,
+    request: CheckoutRequest,
+    cardFingerprint: string | null
+  ): Promise<OpenedOrder> {
     if (!present(request.productId) || !present(request.profileId)) {
       throw AppError.badRequest(INSUFFICIENT_CHECKOUT_DATA, 'insufficient_checkout_data')
     }
@@ -130,7 +149,9 @@ export class CheckoutService {
       if (!product.isDraw && product.stockTaken >= product.totalStock) {
         throw soldOutSeen(product.id)
       }
-      if (!request.outsideWaitingRoom) waitingRoom.requirePass(product, user.id, request.queuePass)
+      const passNonce = request.outsideWaitingRoom
+        ? null
+        : waitingRoom.requirePass(product, user.id, request.queuePass)
       if (!profile) throw AppError.notFound(PROFILE_NOT_FOUND, 'profile_not_found')
       if (!(await cardOnFile(user))) {
         throw new AppError('Please add a card to your account before checking out.', {
@@ -176,15 +197,27 @@ export class CheckoutService {
       }
 
       if (product.isDraw) {
+        if (!cardFingerprint) throw new FingerprintNeeded()
         const entry = await drawEntries.enter(session, {
-          product,
+          product: {
+            id: product.id,
+            totalStock: product.totalStock,
+            entryOpensAt: product.entryOpensAtRaw,
+            entryClosesAt: product.entryClosesAtRaw,
+          },
           newOrder,
-          cardNumber: card.number,
+          cardFingerprint,
           shipping: profile.shipping,
         })
         receipt = await orderEmails.sendDrawEntered(
           entry.order,
-          { entryId: entry.entryId, closesAt: product.entryClosesAt ?? '' },
+          {
+            entryId: entry.entryId,
+            closesAt: product.entryClosesAt ?? '',
+            commitment: entry.commitment,
+            round: entry.round,
+            proofUrl: `${dropslotConfig.appUrl}/product/${product.id}/draw?entry=${entry.entryId}`,
+          },
           session
         )
         return entry.order
@@ -202,6 +235,7 @@ export class CheckoutService {
           product.id,
           newOrder,
           promoCode,
+          passNonce,
           receiptInTransaction
             ? async (newlyOpened) => {
                 receipt = await orderEmails.sendReceipt(newlyOpened, session)
@@ -256,14 +290,18 @@ export class CheckoutService {
     productId: number,
     newOrder: NewOrder,
     promoCode: string | null,
+    passNonce: string | null,
     alsoInTransaction: ((order: OpenedOrder) => Promise<void>) | null
   ): Promise<OpenedOrder> {
-    if (!promoCode && session.dialect === 'mysql') {
+    if (!promoCode && !passNonce && session.dialect === 'mysql') {
       const order = await orderLifecycle.openWithSlot(newOrder, session)
       if (!order) throw soldOutSeen(productId)
       return order
     }
     return session.transaction(async () => {
+      // A waiting room's pass is for one checkout: spent with the slot, or not at all.
+      const pass = passNonce ? { productId, userId: newOrder.userId, nonce: passNonce } : null
+      if (pass) await waitingRoom.spendPass(session, pass)
       const promo = promoCode ? await redeemPromo(promoCode, session) : null
       if (!(await slotStock.take(productId, session))) throw soldOutSeen(productId)
       if (promo) {
@@ -271,9 +309,10 @@ export class CheckoutService {
         newOrder.promoCode = promo.code
         newOrder.promoPercent = promo.percent
       }
-      const order = await orderLifecycle.open(newOrder, session)
-      if (alsoInTransaction) await alsoInTransaction(order)
-      return order
+      const opened = await orderLifecycle.open(newOrder, session)
+      if (pass) await waitingRoom.passSpentBy(session, pass.nonce, opened.id)
+      if (alsoInTransaction) await alsoInTransaction(opened)
+      return opened
     })
   }
 

@@ -1,6 +1,6 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import { DATABASE_RETRY_AFTER } from '#core/exceptions/handler'
-import { healthChecks, QueueCheck } from '#start/health'
+import { BeaconCheck, healthChecks, QueueCheck } from '#start/health'
 
 export default class HealthController {
   /**
@@ -14,6 +14,11 @@ export default class HealthController {
     const database = report.checks.find((check) => check.name.startsWith('Database'))
     const queueCheck = byName.get(new QueueCheck().name)
     const redisCheck = report.checks.find((check) => check.name.startsWith('Redis'))
+    const beaconCheck = byName.get(new BeaconCheck().name)
+    const waiting = (beaconCheck?.meta ?? {}) as {
+      draws?: { productId: number; round: number | null }[]
+      lines?: { productId: number; round: number | null }[]
+    }
     const healthy = report.isHealthy
     if (!healthy) response.header('Retry-After', String(DATABASE_RETRY_AFTER))
     return response.status(healthy ? 200 : 503).json({
@@ -25,6 +30,18 @@ export default class HealthController {
         status: queueCheck?.status === 'error' ? 'unreachable' : 'ok',
         oldestWaitingSeconds: queueCheck?.meta?.oldestWaitingSeconds,
         failed: queueCheck?.meta?.failed,
+      },
+      // Draws (and lines) whose beacon round is out but not to be had: product ids and rounds.
+      draws: {
+        status: beaconCheck?.status === 'warning' ? 'waiting_for_beacon' : 'ok',
+        waitingForBeacon: (waiting.draws ?? []).map(({ productId, round }) => ({
+          productId,
+          round,
+        })),
+        linesWaitingForBeacon: (waiting.lines ?? []).map(({ productId, round }) => ({
+          productId,
+          round,
+        })),
       },
       checks: report.checks.map((check) => ({ name: check.name, status: check.status })),
     })

@@ -1,21 +1,30 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import { drawRunner } from '#draws/services/draw_runner'
+import { drawEntries } from '#draws/services/draw_entries'
 import { auditLog } from '#core/services/audit_log_service'
 
 export default class DrawsController {
-  /** GET /api/products/:id/draw: the draw's public proof (commitment; then seed and entry ids). */
+  /**
+   * GET /api/products/:id/draw: the draw's public proof (commitment; at close the entry ids and
+   * their root; after the draw the beacon, the seed, the winners and the alternates).
+   */
   async proof({ params }: HttpContext) {
     return drawRunner.proof(Number(params.id))
   }
 
-  /** GET /api/admin/draws/:id: the console's draw view (proof, entries, refusals per rule). */
+  /** GET /api/products/:id/draw/entries/:entryId: one entry's inclusion proof. */
+  async inclusion({ params }: HttpContext) {
+    return drawEntries.inclusion(Number(params.id), String(params.entryId))
+  }
+
+  /** GET /api/admin/draws/:id: the console's draw view (proof, checks, refusals, beacon state). */
   async show({ params }: HttpContext) {
     const productId = Number(params.id)
     const proof = await drawRunner.proof(productId)
     return {
       ...proof,
       ...(await drawRunner.figures(productId)),
-      verification: proof.seed ? await drawRunner.verify(proof) : null,
+      verification: await drawRunner.verify(proof),
     }
   }
 

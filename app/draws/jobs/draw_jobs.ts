@@ -1,20 +1,19 @@
-import logger from '@adonisjs/core/services/logger'
 import { defineJob } from '#core/jobs/job'
 import { drawRunner } from '#draws/services/draw_runner'
+import { waitingRoom } from '#draws/services/waiting_room'
 
-/** Runs every draw whose entries have closed (also `dropslot draw:run --product ID`). */
+/**
+ * Every minute: commits draws whose entries opened, freezes those whose entries closed, runs
+ * those whose beacon round is out, finishes those not settled, replaces winners who dropped out
+ * before release day (also `dropslot draw:run --product ID`); and orders the waiting rooms'
+ * lines the same way.
+ */
 export const runDueDrawsJob = defineJob({
   name: 'draws.run-due',
   queue: 'maintenance',
   attempts: 1,
   async handle() {
-    for (const productId of await drawRunner.due()) {
-      try {
-        await drawRunner.run(productId, { label: 'scheduler' })
-      } catch (error) {
-        // One draw that cannot finish (no slot left for a winner) must not stop the others.
-        logger.error({ err: error, productId }, 'draw failed')
-      }
-    }
+    await drawRunner.sweep()
+    await waitingRoom.sweep()
   },
 })

@@ -4,8 +4,11 @@ import type { DriverSession } from '#core/services/driver_session'
 import { AppError } from '#core/exceptions/app_error'
 import { isUniqueViolation } from '#core/helpers/db_errors'
 import { sqlTime } from '#core/helpers/sql_time'
+import { clock } from '#core/services/clock'
 import { orderLifecycle, type NewOrder, type OpenedOrder } from '#orders/services/order_lifecycle'
-import { addressKey, cardFingerprint } from '#draws/services/draw_keys'
+import { addressKey, cardKey } from '#draws/services/draw_keys'
+import { drawRecords, timeOf } from '#draws/services/draw_records'
+import { compareIds, merkleProof, type InclusionProof } from '#shared/draw'
 
 export type DrawRule = 'account' | 'card' | 'address'
 
@@ -27,42 +30,88 @@ function ruleOf(error: unknown): DrawRule {
   return 'account'
 }
 
+/**
+ * The entry's row, written only while the draw takes entries, decided by the same statement
+ * that writes it: the draw is committed, its window is open by the server's clock and it is
+ * neither closed nor drawn. On MariaDB the draw's row is read under a shared lock, so the
+ * statement that closes the draw (an UPDATE of that row) waits for every entry being written and
+ * none can be written after it.
+ */
+function insertEntry(dialect: DriverSession['dialect']) {
+  return `INSERT INTO draw_entries (public_id, product_id, order_id, user_id, card_fingerprint,
+    address_key, created_at)
+    SELECT ?, d.product_id, ?, ?, ?, ?, ? FROM draws d
+    WHERE d.product_id = ? AND d.committed_at IS NOT NULL AND d.entry_opens_at <= ?
+      AND d.entry_closes_at > ? AND d.closed_at IS NULL AND d.drawn_at IS NULL${
+        dialect === 'mysql' ? ' LOCK IN SHARE MODE' : ''
+      }`
+}
+
 export type DrawEntryRequest = {
-  product: { id: number; entriesOpen: boolean; entriesClosed: boolean }
+  product: { id: number; totalStock: number; entryOpensAt: unknown; entryClosesAt: unknown }
   newOrder: NewOrder
-  cardNumber: string
+  /** The gateway's fingerprint of the card the $1.00 check is made on (the card on file). */
+  cardFingerprint: string
   shipping: { address1: string; address2?: string | null; zip: string; country?: string | null }
 }
 
+export type DrawEntry = {
+  order: OpenedOrder
+  entryId: string
+  /** The commitment's digest and round, for the entrant's receipt. */
+  commitment: string
+  round: number
+}
+
 /**
- * Entering a draw: inside the window (the server's clock, to the second), one entry per person.
- * The order (entered, no slot taken, its $1.00 check queued like a purchase's) and the entry are
- * written together; the unique indexes on account, card fingerprint and address decide a second
- * entry, which answers 409 `duplicate` with the rule that refused it and is counted for the
- * console. Called by the checkout for a draw product, on the checkout's session.
+ * Entering a draw: inside the committed window (the server's clock, checked by the statement
+ * that writes the entry), one entry per person. The order (entered, no slot taken, its $1.00
+ * check queued like a purchase's) and the entry are written together; the unique indexes on
+ * account, card (the gateway's fingerprint of the card on file) and address (its postal normal
+ * form) decide a second entry, which answers 409 `duplicate` with the rule that refused it and
+ * is counted for the console. Called by the checkout for a draw product, on its session.
  */
 export class DrawEntries {
-  async enter(
-    session: DriverSession,
-    request: DrawEntryRequest
-  ): Promise<{ order: OpenedOrder; entryId: string }> {
+  async enter(session: DriverSession, request: DrawEntryRequest): Promise<DrawEntry> {
     const { product, newOrder } = request
-    if (!product.entriesOpen) throw AppError.conflict(DRAW_NOT_OPEN, 'draw_not_open')
-    if (product.entriesClosed) throw AppError.conflict(DRAW_CLOSED, 'draw_closed')
+    const opensAt = timeOf(product.entryOpensAt)
+    const closesAt = timeOf(product.entryClosesAt)
+    const now = clock.nowMs()
+    if (!opensAt || !closesAt || now < opensAt.getTime()) {
+      throw AppError.conflict(DRAW_NOT_OPEN, 'draw_not_open')
+    }
+    if (now >= closesAt.getTime()) throw AppError.conflict(DRAW_CLOSED, 'draw_closed')
+    const committed = await drawRecords.commitOnSession(session, {
+      id: product.id,
+      totalStock: product.totalStock,
+      entryOpensAt: opensAt,
+      entryClosesAt: closesAt,
+    })
+    if (!committed) throw AppError.conflict(DRAW_CLOSED, 'draw_closed')
+
     const entryId = randomUUID()
-    const fingerprint = cardFingerprint(request.cardNumber)
+    const card = cardKey(request.cardFingerprint)
     const address = addressKey(request.shipping)
     try {
       const order = await session.transaction(async () => {
         const opened = await orderLifecycle.enter(newOrder, session)
-        await session.run(
-          `INSERT INTO draw_entries (public_id, product_id, order_id, user_id, card_fingerprint,
-            address_key, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-          [entryId, product.id, opened.id, newOrder.userId, fingerprint, address, sqlTime()]
-        )
+        const at = sqlTime()
+        const written = await session.run(insertEntry(session.dialect), [
+          entryId,
+          opened.id,
+          newOrder.userId,
+          card,
+          address,
+          at,
+          product.id,
+          at,
+          at,
+        ])
+        // Closed (or drawn) by the time the statement ran: nothing of the entry is kept.
+        if (written.changes !== 1) throw AppError.conflict(DRAW_CLOSED, 'draw_closed')
         return opened
       })
-      return { order, entryId }
+      return { order, entryId, ...committed }
     } catch (error) {
       if (!isUniqueViolation(error)) throw error
       const rule = ruleOf(error)
@@ -85,6 +134,32 @@ export class DrawEntries {
       .whereIn('order_id', orderIds)
       .select('order_id', 'public_id')
     return new Map(rows.map((row) => [Number(row.order_id), String(row.public_id)]))
+  }
+
+  /**
+   * One entry's inclusion proof in the frozen list (public: an entry id reveals nothing about
+   * its entrant). 404 for an entry id that is not in it, 409 before entries close.
+   */
+  async inclusion(productId: number, entryId: string): Promise<InclusionProof> {
+    let record = Number.isSafeInteger(productId) ? await drawRecords.find(productId) : null
+    if (!record) throw AppError.notFound('This product has no draw.', 'not_a_draw')
+    // Entries that closed a moment ago are frozen now (the scheduled job may not have run yet).
+    if (record.committedAt && !record.closedAt) record = await drawRecords.close(record)
+    if (!record.closedAt || !record.entriesRoot) {
+      throw AppError.conflict('The entry list is published when entries close.', 'draw_not_closed')
+    }
+    const rows = await db.from('draw_entries').where('product_id', productId).select('public_id')
+    const ids = rows.map((row) => String(row.public_id)).sort(compareIds)
+    const index = ids.indexOf(entryId)
+    if (index < 0)
+      throw AppError.notFound('There is no such entry in this draw.', 'entry_not_found')
+    return {
+      entryId,
+      index,
+      entryCount: ids.length,
+      siblings: merkleProof(ids, index),
+      entriesRoot: record.entriesRoot,
+    }
   }
 }
 

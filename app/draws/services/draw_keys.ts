@@ -1,50 +1,30 @@
-import { createHash, createHmac } from 'node:crypto'
-import env from '#start/env'
+import { createHmac } from 'node:crypto'
+import drawsConfig from '#config/draws'
+import { addressNormalForm } from '#draws/services/address_normal_form'
 
 /*
-| What makes two entries the same person's, without keeping anything that identifies them: a
-| keyed hash (HMAC-SHA256 under a key derived from APP_KEY) of the card number's digits, and of
-| the shipping address normalized (case, spaces and punctuation folded). The card number itself
-| is never stored, logged or compared in the clear.
+| What makes two entries (or two places in a line) the same person's, without keeping anything
+| that identifies them: keyed hashes (HMAC-SHA256 under DRAW_FINGERPRINT_KEY, its own secret) of
+| the gateway's fingerprint of the card that is actually checked (Stripe's `card.fingerprint`:
+| the same card number gives the same fingerprint whatever is typed in a profile), and of the
+| address in its postal normal form (`address_normal_form.ts`).
 */
 
-let key: Buffer | null = null
-function derivedKey() {
-  key ??= createHmac('sha256', env.get('APP_KEY')).update('dropslot:draw-entry-keys').digest()
-  return key
-}
-
 function keyed(kind: string, value: string) {
-  return createHmac('sha256', derivedKey()).update(`${kind}:${value}`).digest('hex')
+  return createHmac('sha256', drawsConfig.fingerprintKey).update(`${kind}:${value}`).digest('hex')
 }
 
-export function cardFingerprint(cardNumber: string): string {
-  return keyed('card', cardNumber.replace(/\D/g, ''))
+/** The key of a card: from the gateway's fingerprint of it, never from a typed number. */
+export function cardKey(gatewayFingerprint: string): string {
+  return keyed('card', gatewayFingerprint)
 }
 
-/** Street (both lines), zip and country: "12 Main St., Apt 4" and "12 main st apt 4" match. */
+/** The key of an address: "1 Main Street Apt 4" and "1 main st #4" have the same one. */
 export function addressKey(address: {
   address1: string
   address2?: string | null
   zip: string
   country?: string | null
 }): string {
-  const fold = (value: string | null | undefined) =>
-    (value ?? '')
-      .normalize('NFKD')
-      .replace(/[\u0300-\u036f]/g, '')
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, ' ')
-      .trim()
-  const street = [fold(address.address1), fold(address.address2)].filter(Boolean).join(' ')
-  return keyed('address', `${street}|${fold(address.zip)}|${fold(address.country)}`)
-}
-
-export function sha256Hex(text: string): string {
-  return createHash('sha256').update(text).digest('hex')
-}
-
-/** A draw's score of one entry (shared/draw.ts): HMAC-SHA256 keyed by the published seed. */
-export function drawHmac(seed: string, entryId: string): string {
-  return createHmac('sha256', seed).update(entryId).digest('hex')
+  return keyed('address', addressNormalForm(address))
 }

@@ -1,42 +1,85 @@
 import db from '@adonisjs/lucid/services/db'
+import logger from '@adonisjs/core/services/logger'
 import { AppError } from '#core/exceptions/app_error'
-import { affectedRows } from '#core/helpers/db_errors'
+import { affectedRows, isUniqueViolation } from '#core/helpers/db_errors'
 import { sqlTime } from '#core/helpers/sql_time'
+import { clock } from '#core/services/clock'
+import { crashPoint } from '#core/services/crash_points'
 import { auditLog, type AuditActor } from '#core/services/audit_log_service'
-import { productQueries } from '#catalog/services/product_queries'
+import { jobs } from '#core/jobs/jobs'
+import { productQueries, type ProductRecord } from '#catalog/services/product_queries'
 import { slotStock } from '#catalog/services/slot_stock'
 import { orderLifecycle } from '#orders/services/order_lifecycle'
 import { orderQueries } from '#orders/services/order_queries'
 import { orderSettlement } from '#payments/services/order_settlement'
+import { placeHoldJob } from '#payments/jobs/hold_jobs'
 import { orderEmails } from '#notifications/services/order_emails'
-import { rankEntries, verifyDraw, type DrawProof } from '#shared/draw'
+import drawsConfig from '#config/draws'
+import { beaconSource, BeaconUnavailable } from '#draws/services/beacon_source'
+import { cardKey } from '#draws/services/draw_keys'
+import {
+  commitmentOf,
+  drawRecords,
+  sortedEntryIds,
+  type DrawRecord,
+} from '#draws/services/draw_records'
+import {
+  QUICKNET,
+  drawResult,
+  roundTime,
+  verifyBeacon,
+  verifyDraw,
+  type Beacon,
+  type DrawProof,
+} from '#shared/draw'
 
 export type { DrawProof }
-import { drawHmac, sha256Hex } from '#draws/services/draw_keys'
 
+/** An entry that lost (or took no part): its order is closed with this reason. */
 export const NOT_SELECTED = 'draw_not_selected'
+export const CARD_CHECK_NOT_PLACED = 'draw_card_check_not_placed'
 
 export type DrawReport = {
   productId: number
   /** false when the draw had already run: nothing about its result changed. */
   drawnNow: boolean
+  round: number | null
+  /** Entries ranked (their card check was placed). */
   entries: number
+  /** Entries that took no part (their card check was not placed). */
+  skipped: number
   winners: string[]
+  alternates: string[]
   /** Orders moved by this call (winners to pending, the others closed). */
   moved: number
+  /** Alternates who took the place of a winner who dropped out before release day. */
+  promoted: number
+  settled: boolean
 }
 
 type EntryRow = {
   id: number
   public_id: string
   order_id: number
-  won: unknown
+  card_fingerprint: string
   rank: number | null
+  result: string | null
+  promoted_at: unknown
+  replaced_at: unknown
   status: string
+  hold_status: string
+  hold_card_fingerprint: string | null
+  fail_reason: string | null
 }
 
-/** A ranked entry's result as stored (a boolean, or 0/1 on MariaDB). */
-const wonBy = (entry: Pick<EntryRow, 'won'>) => Number(entry.won) === 1
+/** Holds that are still being placed: the draw waits for them to have an answer. */
+const CHECK_IN_FLIGHT = ['queued', 'placing']
+/** Holds whose money is still out on a closed order: the sweep settles them again. */
+const HOLD_STILL_OUT = ['placed', 'placing', 'requires_action']
+
+/** A winner (or an alternate who replaced one) who has not dropped out. */
+const isActiveWinner = (entry: EntryRow) =>
+  !entry.replaced_at && (entry.result === 'winner' || Boolean(entry.promoted_at))
 
 async function findDraw(productId: number) {
   const product = Number.isSafeInteger(productId) ? await productQueries.find(productId) : null
@@ -47,166 +90,478 @@ async function findDraw(productId: number) {
   return product
 }
 
+async function entriesOf(productId: number): Promise<EntryRow[]> {
+  return db
+    .from('draw_entries')
+    .join('orders', 'orders.id', 'draw_entries.order_id')
+    .where('draw_entries.product_id', productId)
+    .orderBy('draw_entries.id', 'asc')
+    .select(
+      'draw_entries.id',
+      'draw_entries.public_id',
+      'draw_entries.order_id',
+      'draw_entries.card_fingerprint',
+      'draw_entries.rank',
+      'draw_entries.result',
+      'draw_entries.promoted_at',
+      'draw_entries.replaced_at',
+      'orders.status',
+      'orders.hold_status',
+      'orders.hold_card_fingerprint',
+      'orders.fail_reason'
+    )
+}
+
+const iso = (at: Date | null) => (at ? at.toISOString() : null)
+
 /**
- * Runs a draw once its entries have closed: the first run claims the product (`drawn_at`, a
- * conditional UPDATE) and ranks the entries whose card check still stands, all in one
- * transaction, so a draw is decided exactly once however many runners try. The orders then
- * follow the recorded ranks (winners pending with their hold kept and a slot taken; the others
- * closed, their hold released, never charged) and each customer is e-mailed once. A later call
- * changes nothing of the result; it only finishes orders a crash left behind. Audited.
+ * Runs a draw (docs/decisions.md, "Draws are verifiable, not trusted"). Its record is committed
+ * when entries open and frozen when they close (`draw_records.ts`); then the draw waits for its
+ * quicknet round, verifies the beacon's signature and ranks the entries whose card check was
+ * placed by the rule in shared/draw.ts, claiming the draw (`drawn_at`) and recording every
+ * entry's result in one transaction, so it is decided exactly once however many runners try.
+ * The orders then follow the recorded result (winners pending with their hold kept and a slot
+ * each; the others closed through `orderSettlement`, their hold released, never charged) and
+ * each customer is e-mailed once. A later call changes nothing of the result: it finishes what a
+ * crash, a gateway asking to retry or a sell-out left, and puts the next alternate in the place
+ * of a winner whose card check failed before release day.
  */
 export class DrawRunner {
-  async run(productId: number, actor: AuditActor): Promise<DrawReport> {
+  async run(
+    productId: number,
+    actor: AuditActor,
+    options: { beacon?: Beacon } = {}
+  ): Promise<DrawReport> {
     const product = await findDraw(productId)
+    let record = await drawRecords.commit(product)
+    if (!record || (!record.committedAt && record.ruleVersion !== 1)) {
+      throw AppError.conflict(
+        `Entries for product ${productId} open at ${product.entryOpensAt?.toISO() ?? '(not set)'}; the draw runs after they close.`,
+        'draw_not_closed'
+      )
+    }
     let drawnNow = false
-    if (!product.drawnAt) {
-      if (!product.entryClosesAt || product.entryClosesAt.toMillis() > Date.now()) {
+    if (!record.drawnAt) {
+      if (record.entryClosesAt!.getTime() > clock.nowMs()) {
         throw AppError.conflict(
-          `Entries for product ${productId} close at ${product.entryClosesAt?.toISO() ?? '(not set)'}; the draw runs after that.`,
+          `Entries for product ${productId} close at ${iso(record.entryClosesAt)}; the draw runs after that.`,
           'draw_not_closed'
         )
       }
-      drawnNow = await this.decide(product.id, product.drawSeed!, product.totalStock)
+      record = await drawRecords.close(record)
+      const beacon = await this.beaconFor(record, options.beacon)
+      drawnNow = await this.decide(record, beacon)
+      crashPoint('draw-decided')
+      record = (await drawRecords.find(product.id))!
     }
-    const moved = await this.finish(product.id)
-    const entries = await this.entries(product.id)
-    const winners = entries
-      .filter((entry) => entry.rank !== null && wonBy(entry))
-      .sort((a, b) => Number(a.rank) - Number(b.rank))
-      .map((entry) => entry.public_id)
-    const pool = entries.filter((entry) => entry.rank !== null).length
-    await auditLog.record({
-      actor,
-      action: drawnNow ? 'draw.run' : 'draw.run_again',
-      subjectType: 'product',
-      subjectId: product.id,
-      meta: { entries: pool, winners: winners.length, moved, changed: drawnNow || moved > 0 },
-    })
-    return { productId: product.id, drawnNow, entries: pool, winners, moved }
+    // A settled draw has nothing left to move; only a winner dropping out can change it.
+    const moved = record.settledAt ? 0 : await this.finish(record)
+    const promoted = await this.replaceDroppedOut(record, product)
+    const settled = await this.settleIfDone(record)
+    const entries = await entriesOf(product.id)
+    const byRank = (result: string) =>
+      entries
+        .filter((entry) => entry.result === result)
+        .sort((a, b) => Number(a.rank) - Number(b.rank))
+        .map((entry) => entry.public_id)
+    const report: DrawReport = {
+      productId: product.id,
+      drawnNow,
+      round: record.round,
+      entries: entries.filter((entry) => entry.rank !== null).length,
+      skipped: entries.filter((entry) => entry.result === 'skipped').length,
+      winners: byRank('winner'),
+      alternates: byRank('alternate'),
+      moved,
+      promoted,
+      settled,
+    }
+    if (
+      drawnNow ||
+      moved > 0 ||
+      promoted > 0 ||
+      !('label' in actor && actor.label === 'scheduler')
+    ) {
+      await auditLog.record({
+        actor,
+        action: drawnNow ? 'draw.run' : 'draw.run_again',
+        subjectType: 'product',
+        subjectId: product.id,
+        meta: {
+          entries: report.entries,
+          skipped: report.skipped,
+          winners: report.winners.length,
+          round: record.round,
+          beacon: options.beacon ? 'file' : 'relay',
+          moved,
+          promoted,
+          changed: drawnNow || moved > 0 || promoted > 0,
+        },
+      })
+    }
+    return report
   }
 
-  /** Claims the draw and records every eligible entry's rank; false if another run got there. */
-  private async decide(productId: number, seed: string, slots: number): Promise<boolean> {
+  /**
+   * The committed round: from the operator's file (accepted only if its signature verifies; the
+   * operator is trusted with nothing) or from the relays once it is published. No relay: the
+   * draw waits, and says why (console, /health).
+   */
+  private async beaconFor(record: DrawRecord, given?: Beacon): Promise<Beacon> {
+    const round = record.round!
+    if (given) {
+      const beacon = { ...given, chainHash: given.chainHash ?? QUICKNET.chainHash }
+      if (!(await verifyBeacon(beacon, round))) {
+        throw AppError.unprocessable(
+          `This is not quicknet round ${round} with a valid signature: the draw is not run.`,
+          { beacon: `Expected quicknet round ${round}, signed by the chain's key.` },
+          'beacon_invalid'
+        )
+      }
+      return beacon
+    }
+    const dueAt = roundTime(round) * 1000
+    if (clock.nowMs() < dueAt) {
+      throw AppError.conflict(
+        `The draw uses quicknet round ${round}, published at ${new Date(dueAt).toISOString()}: it runs after that.`,
+        'beacon_not_due'
+      )
+    }
+    await this.waitForCardChecks(record, dueAt)
+    try {
+      const beacon = await beaconSource.fetch(round)
+      await drawRecords.noteBeacon(record, null)
+      return beacon
+    } catch (error) {
+      if (!(error instanceof BeaconUnavailable)) throw error
+      await drawRecords.noteBeacon(record, error.message)
+      throw new AppError(`The draw waits for quicknet round ${round}: ${error.message}`, {
+        status: 503,
+        code: 'beacon_unavailable',
+      })
+    }
+  }
+
+  /** Entries whose $1.00 check is still being placed get their answer first (for a while). */
+  private async waitForCardChecks(record: DrawRecord, dueAt: number) {
+    const waitUntil = dueAt + drawsConfig.cardCheckWaitMinutes * 60_000
+    if (clock.nowMs() >= waitUntil) return
+    const [row] = await db
+      .from('draw_entries')
+      .join('orders', 'orders.id', 'draw_entries.order_id')
+      .where('draw_entries.product_id', record.productId)
+      .where('orders.status', 'entered')
+      .whereIn('orders.hold_status', CHECK_IN_FLIGHT)
+      .count('* as total')
+    const inFlight = Number(row?.total ?? 0)
+    if (inFlight > 0) {
+      throw AppError.conflict(
+        `${inFlight} card check(s) of this draw are still being placed: the draw waits for them (at most until ${new Date(waitUntil).toISOString()}).`,
+        'card_checks_pending'
+      )
+    }
+  }
+
+  /**
+   * Claims the draw with its beacon and records every entry's result; false if another run got
+   * there. The pool is the entries whose $1.00 check was placed, on the card it was placed on:
+   * an entry whose check went to another card than the one it entered with takes that card's
+   * place, and takes no part if that card is already in the draw.
+   */
+  private async decide(record: DrawRecord, beacon: Beacon): Promise<boolean> {
     return db.transaction(async (trx) => {
       const claimed = await trx
-        .from('products')
-        .where('id', productId)
+        .from('draws')
+        .where('id', record.id)
         .whereNull('drawn_at')
-        .update({ drawn_at: sqlTime(), updated_at: sqlTime() })
+        .whereNotNull('closed_at')
+        .update({
+          drawn_at: sqlTime(),
+          beacon_randomness: beacon.randomness,
+          beacon_signature: beacon.signature,
+          beacon_error: null,
+          updated_at: sqlTime(),
+        })
       if (affectedRows(claimed) !== 1) return false
-      // The pool: entries whose card check was not declined (those orders are cancelled).
-      const pool = await trx
+      const rows: EntryRow[] = await trx
         .from('draw_entries')
         .join('orders', 'orders.id', 'draw_entries.order_id')
-        .where('draw_entries.product_id', productId)
-        .where('orders.status', 'entered')
-        .select('draw_entries.id', 'draw_entries.public_id')
-      const byPublicId = new Map(pool.map((row) => [String(row.public_id), Number(row.id)]))
-      const ranked = await rankEntries(seed, [...byPublicId.keys()], drawHmac)
-      for (const entry of ranked) {
+        .where('draw_entries.product_id', record.productId)
+        .select(
+          'draw_entries.id',
+          'draw_entries.public_id',
+          'draw_entries.card_fingerprint',
+          'orders.status',
+          'orders.hold_status',
+          'orders.hold_card_fingerprint'
+        )
+      const eligible = new Map<string, number>()
+      for (const row of rows) {
+        if (row.status !== 'entered' || row.hold_status !== 'placed') continue
+        if (row.hold_card_fingerprint) {
+          const checked = cardKey(row.hold_card_fingerprint)
+          if (checked !== row.card_fingerprint) {
+            try {
+              await trx
+                .from('draw_entries')
+                .where('id', row.id)
+                .update({ card_fingerprint: checked })
+            } catch (error) {
+              if (!isUniqueViolation(error)) throw error
+              continue
+            }
+          }
+        }
+        eligible.set(String(row.public_id), Number(row.id))
+      }
+      const { winners, alternates } = drawResult(
+        record.seed,
+        beacon.randomness,
+        [...eligible.keys()],
+        record.slots ?? 0
+      )
+      const ranked = [...winners, ...alternates]
+      for (const [index, entryId] of ranked.entries()) {
+        const won = index < winners.length
         await trx
           .from('draw_entries')
-          .where('id', byPublicId.get(entry.entryId)!)
-          .update({ rank: entry.rank, won: entry.rank <= slots })
+          .where('id', eligible.get(entryId)!)
+          .update({ rank: index + 1, won, result: won ? 'winner' : 'alternate' })
       }
+      await trx
+        .from('draw_entries')
+        .where('product_id', record.productId)
+        .whereNull('result')
+        .update({ result: 'skipped', rank: null, won: false })
       return true
     })
   }
 
   /** Moves the orders of a decided draw to their result; each step is idempotent. */
-  private async finish(productId: number): Promise<number> {
+  private async finish(record: DrawRecord): Promise<number> {
     let moved = 0
-    for (const entry of await this.entries(productId)) {
-      if (entry.rank === null || entry.status !== 'entered') continue
-      if (wonBy(entry)) {
-        const won = await db.transaction(async (trx) => {
-          await slotStock.lockFirst(productId, trx)
-          if (!(await orderLifecycle.drawWon(entry.order_id, trx))) return false
-          if (!(await slotStock.retake(productId, trx))) {
-            throw AppError.conflict(
-              `Product ${productId} has no slot left for a winner: raise its total stock.`,
-              'sold_out'
-            )
-          }
-          return true
-        })
-        if (!won) continue
-      } else {
-        const { cancelled } = await orderSettlement.cancel(entry.order_id, { reason: NOT_SELECTED })
-        if (!cancelled) continue
+    for (const entry of await entriesOf(record.productId)) {
+      if (!entry.result) continue
+      if (isActiveWinner(entry)) {
+        if (entry.status === 'entered') {
+          const won = await db.transaction(async (trx) => {
+            await slotStock.lockFirst(record.productId, trx)
+            if (!(await orderLifecycle.drawWon(entry.order_id, trx))) return false
+            await slotStock.takeForDrawWinner(record.productId, trx)
+            return true
+          })
+          if (won) moved += 1
+        }
+        const order = await orderQueries.findById(entry.order_id)
+        if (order.status === 'pending' && !entry.promoted_at) {
+          await orderEmails.sendDrawResult(order, entry.public_id, true)
+        }
+        continue
       }
-      moved += 1
+      if (entry.promoted_at && entry.replaced_at) continue
+      const reason = entry.result === 'skipped' ? CARD_CHECK_NOT_PLACED : NOT_SELECTED
+      if (entry.status === 'entered') {
+        const { cancelled } = await orderSettlement.cancel(entry.order_id, { reason })
+        if (cancelled) moved += 1
+      } else if (entry.status === 'cancelled' && HOLD_STILL_OUT.includes(entry.hold_status)) {
+        // Its hold was not released the first time (the gateway asked to retry): again.
+        await orderSettlement.settle(entry.order_id)
+      }
       const order = await orderQueries.findById(entry.order_id)
-      await orderEmails.sendDrawResult(order, entry.public_id, wonBy(entry))
+      if (order.status === 'cancelled' && order.failReason === reason) {
+        await orderEmails.sendDrawResult(order, entry.public_id, false)
+      }
     }
     return moved
   }
 
-  private async entries(productId: number): Promise<EntryRow[]> {
-    return db
-      .from('draw_entries')
-      .join('orders', 'orders.id', 'draw_entries.order_id')
-      .where('draw_entries.product_id', productId)
-      .orderBy('draw_entries.id', 'asc')
-      .select(
-        'draw_entries.id',
-        'draw_entries.public_id',
-        'draw_entries.order_id',
-        'draw_entries.won',
-        'draw_entries.rank',
-        'orders.status'
+  /**
+   * Before release day, a winner whose order was cancelled (their card check failed) is
+   * replaced by the next alternate in rank order, who is e-mailed, gets a slot and a new $1.00
+   * check; an alternate whose check fails in turn is replaced the same way.
+   */
+  private async replaceDroppedOut(record: DrawRecord, product: ProductRecord): Promise<number> {
+    if (!record.drawnAt || record.ruleVersion !== 2) return 0
+    if (product.releaseAt && product.releaseAt.toMillis() <= clock.nowMs()) return 0
+    let promoted = 0
+    for (;;) {
+      const entries = await entriesOf(record.productId)
+      const dropped = entries.find((entry) => isActiveWinner(entry) && entry.status === 'cancelled')
+      if (!dropped) return promoted
+      const next = entries
+        .filter(
+          (entry) =>
+            entry.result === 'alternate' &&
+            !entry.promoted_at &&
+            entry.status === 'cancelled' &&
+            entry.fail_reason === NOT_SELECTED
+        )
+        .sort((a, b) => Number(a.rank) - Number(b.rank))[0]
+      const promotedId = await db.transaction(async (trx) => {
+        const replaced = await trx
+          .from('draw_entries')
+          .where('id', dropped.id)
+          .whereNull('replaced_at')
+          .update({ replaced_at: sqlTime() })
+        if (affectedRows(replaced) !== 1 || !next) return null
+        await slotStock.lockFirst(record.productId, trx)
+        try {
+          if (!(await orderLifecycle.drawPromoted(next.order_id, NOT_SELECTED, trx))) return null
+        } catch (error) {
+          if (!isUniqueViolation(error)) throw error
+          return null
+        }
+        await slotStock.takeForDrawWinner(record.productId, trx)
+        await trx.from('draw_entries').where('id', next.id).update({ promoted_at: sqlTime() })
+        return next
+      })
+      if (!promotedId) continue
+      promoted += 1
+      await jobs.dispatch(
+        placeHoldJob,
+        { orderId: promotedId.order_id },
+        { dedupeId: `hold:${promotedId.order_id}:promoted` }
       )
+      const order = await orderQueries.findById(promotedId.order_id)
+      await orderEmails.sendDrawPromoted(order, promotedId.public_id)
+    }
   }
 
-  /** What anyone may see of a draw: the commitment, and after the draw the seed and entry ids. */
+  /** A drawn draw is settled once every order has its result and no loser's hold is still out. */
+  private async settleIfDone(record: DrawRecord): Promise<boolean> {
+    if (!record.drawnAt) return false
+    if (record.settledAt) return true
+    const entries = await entriesOf(record.productId)
+    const done = entries.every((entry) => {
+      if (!entry.result || entry.status === 'entered') return false
+      if (isActiveWinner(entry)) return true
+      return !(entry.status === 'cancelled' && HOLD_STILL_OUT.includes(entry.hold_status))
+    })
+    if (done) await drawRecords.markSettled(record)
+    return done
+  }
+
+  /**
+   * What anyone may see of a draw, and nothing personal: the commitment from when entries
+   * opened; the frozen entry list and its root from when they closed; the beacon, the seed,
+   * the winners and the alternates once it has run.
+   */
   async proof(productId: number): Promise<DrawProof> {
     const product = await findDraw(productId)
-    const entries = await this.entries(product.id)
-    const drawn = Boolean(product.drawnAt)
-    const pool = entries.filter((entry) => entry.rank !== null)
+    let record = await drawRecords.commit(product)
+    if (record?.committedAt && !record.closedAt) record = await drawRecords.close(record)
+    if (!record || (!record.committedAt && record.ruleVersion === 2)) {
+      return {
+        productId: product.id,
+        status: 'not_open',
+        commitment: null,
+        slots: product.totalStock,
+        entryOpensAt: product.entryOpensAt?.toUTC().toISO() ?? null,
+        entryClosesAt: product.entryClosesAt?.toUTC().toISO() ?? null,
+        beacon: null,
+        entriesRoot: null,
+        entries: [],
+        entryCount: 0,
+        seed: null,
+        winners: [],
+        alternates: [],
+      }
+    }
+    const drawn = Boolean(record.drawnAt)
+    const closed = Boolean(record.closedAt) || record.ruleVersion === 1
+    const entries = await entriesOf(product.id)
+    const byRank = (result: string) =>
+      entries
+        .filter((entry) => entry.result === result)
+        .sort((a, b) => Number(a.rank) - Number(b.rank))
+        .map((entry) => entry.public_id)
     return {
       productId: product.id,
-      slots: product.totalStock,
-      commitment: product.drawCommitment,
-      drawnAt: product.drawnAt?.toISO() ?? null,
-      seed: drawn ? product.drawSeed : null,
-      entries: drawn ? pool.map((entry) => entry.public_id).sort() : [],
-      winners: drawn
-        ? pool
-            .filter((entry) => wonBy(entry))
-            .sort((a, b) => Number(a.rank) - Number(b.rank))
-            .map((entry) => entry.public_id)
-        : [],
-      entryCount: drawn ? pool.length : entries.length,
-    }
+      status: drawn ? 'drawn' : closed ? 'closed' : 'open',
+      commitment: commitmentOf(record),
+      slots: record.slots ?? product.totalStock,
+      entryOpensAt: iso(record.entryOpensAt) ?? product.entryOpensAt?.toUTC().toISO() ?? null,
+      entryClosesAt: iso(record.entryClosesAt) ?? product.entryClosesAt?.toUTC().toISO() ?? null,
+      beacon: record.round
+        ? {
+            chainHash: record.chainHash ?? QUICKNET.chainHash,
+            round: record.round,
+            randomness: drawn ? record.beaconRandomness : null,
+            signature: drawn ? record.beaconSignature : null,
+          }
+        : null,
+      entriesRoot: record.entriesRoot,
+      entries: closed ? await sortedEntryIds(product.id) : [],
+      entryCount: closed ? (record.entryCount ?? entries.length) : entries.length,
+      seed: drawn ? record.seed : null,
+      winners: drawn ? byRank('winner') : [],
+      alternates: drawn ? byRank('alternate') : [],
+    } as DrawProof
   }
 
-  /** Recomputes a published draw from its proof alone: the seed's commitment and the winners. */
+  /** Checks a published draw from its proof alone (shared/draw.ts). */
   async verify(proof: DrawProof) {
-    if (!proof.seed) {
-      throw AppError.conflict('This draw has not run yet: there is nothing to verify.', 'not_drawn')
-    }
-    const { winners: recomputed, ...check } = await verifyDraw(
-      { ...proof, seed: proof.seed },
-      sha256Hex,
-      drawHmac
-    )
-    return { ...check, recomputed }
+    return verifyDraw(proof)
   }
 
-  /** Draws whose entries have closed and that have not run yet (the scheduled job's work). */
-  async due(): Promise<number[]> {
-    const rows = await productQueries
+  /**
+   * The scheduled job's work (`draws.run-due`, every minute): commits draws whose entries
+   * opened, freezes those whose entries closed, runs those whose round is out, finishes those
+   * not settled and replaces winners who dropped out before release day.
+   */
+  async sweep(): Promise<{ productId: number; error?: string }[]> {
+    const now = sqlTime()
+    const opened = await productQueries
       .query()
       .where('release_mode', 'draw')
-      .whereNull('drawn_at')
-      .whereNotNull('entry_closes_at')
-      .where('entry_closes_at', '<=', sqlTime())
+      .whereNotNull('entry_opens_at')
+      .where('entry_opens_at', '<=', now)
+      .whereNotIn(
+        'id',
+        db
+          .from('draws')
+          .where((query) => query.whereNotNull('committed_at').orWhere('rule_version', 1))
+          .select('product_id')
+      )
       .select('id')
-    return rows.map((row) => row.id)
+    for (const { id } of opened) {
+      const product = await productQueries.find(id)
+      if (product) await drawRecords.commit(product)
+    }
+    for (const record of await drawRecords.dueToClose()) await drawRecords.close(record)
+
+    const due = new Set<number>()
+    for (const record of await drawRecords.closedNotDrawn()) {
+      if (record.round && roundTime(record.round) * 1000 <= clock.nowMs()) due.add(record.productId)
+    }
+    for (const record of await drawRecords.drawnNotSettled()) due.add(record.productId)
+    const recent = await drawRecords.drawnSince(new Date(clock.nowMs() - 90 * 86_400_000))
+    if (recent.length) {
+      const upcoming = await productQueries
+        .query()
+        .whereIn(
+          'id',
+          recent.map((record) => record.productId)
+        )
+        .where((query) => query.whereNull('release_at').orWhere('release_at', '>', now))
+        .select('id')
+      for (const { id } of upcoming) due.add(id)
+    }
+    const outcomes: { productId: number; error?: string }[] = []
+    for (const productId of due) {
+      try {
+        await this.run(productId, { label: 'scheduler' })
+        outcomes.push({ productId })
+      } catch (error) {
+        // One draw that waits (no beacon yet) or fails must not stop the others.
+        logger.warn({ err: error, productId }, 'draw not run')
+        outcomes.push({ productId, error: (error as Error).message })
+      }
+    }
+    return outcomes
   }
 
-  /** Counts for the console's draw view: entries, and second entries refused per rule. */
+  /** Counts for the console's draw view: second entries refused per rule, and the beacon's state. */
   async figures(productId: number) {
     const blocks = await db
       .from('draw_blocks')
@@ -216,7 +571,26 @@ export class DrawRunner {
       .count('* as total')
     const blocked = { account: 0, card: 0, address: 0 } as Record<string, number>
     for (const row of blocks) blocked[String(row.rule)] = Number(row.total)
-    return { blocked }
+    const record = await drawRecords.find(productId)
+    const round = record?.round ?? null
+    return {
+      blocked,
+      beaconDueAt: round ? new Date(roundTime(round) * 1000).toISOString() : null,
+      waitingForBeacon: Boolean(record?.closedAt && !record.drawnAt && record.beaconError),
+      beaconError: record && !record.drawnAt ? record.beaconError : null,
+      beaconCheckedAt: iso(record?.beaconCheckedAt ?? null),
+      settled: Boolean(record?.settledAt),
+    }
+  }
+
+  /** Draws whose beacon round is out and that still wait for it (/health). */
+  async waitingForBeacon() {
+    const records = await drawRecords.waitingForBeacon()
+    return records.map((record) => ({
+      productId: record.productId,
+      round: record.round,
+      reason: record.beaconError,
+    }))
   }
 }
 

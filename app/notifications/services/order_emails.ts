@@ -125,7 +125,13 @@ export class OrderEmails {
   /** A draw entry was taken: written in the entry's own transaction, like a receipt. */
   async sendDrawEntered(
     order: NewOrderReceipt,
-    entry: { entryId: string; closesAt: string },
+    entry: {
+      entryId: string
+      closesAt: string
+      commitment: string
+      round: number
+      proofUrl: string
+    },
     session?: DriverSession
   ) {
     return notifications.send(
@@ -138,6 +144,9 @@ export class OrderEmails {
           entryId: entry.entryId,
           closesAt: entry.closesAt,
           holdCents: order.holdAmountCents,
+          commitment: entry.commitment,
+          round: entry.round,
+          proofUrl: entry.proofUrl,
         }),
         userId: order.userId,
         orderId: order.id,
@@ -158,6 +167,20 @@ export class OrderEmails {
           `order:${order.id}:draw-not-selected`,
           templates.drawNotSelected(details)
         )
+  }
+
+  /** An alternate takes a winner's place (the winner's card check failed): once per order. */
+  async sendDrawPromoted(order: OrderRecord, entryId: string) {
+    return this.sendOnce(
+      order,
+      'draw_promoted',
+      `order:${order.id}:draw-promoted`,
+      templates.drawPromoted({
+        productTitle: order.productTitle,
+        orderId: orderNumber(order.id),
+        entryId,
+      })
+    )
   }
 
   /** The $1.00 card check was declined and the order cancelled: once per order. */

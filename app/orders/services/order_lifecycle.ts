@@ -161,6 +161,49 @@ export class OrderLifecycle {
   }
 
   /**
+   * cancelled (not selected) -> pending, a draw's alternate taking the place of a winner who
+   * dropped out before release day, in the draw's transaction (`trx`, which takes the slot). The
+   * order counts as active again and a new $1.00 check is queued under the next hold round (its
+   * own idempotency key). False when the order is not a cancelled, unselected entry (or the
+   * customer holds another active order for the product with the same profile).
+   */
+  async drawPromoted(
+    id: number,
+    notSelectedReason: string,
+    trx: TransactionClientContract
+  ): Promise<boolean> {
+    const order = await trx.from('orders').where('id', id).select('hold_round').first()
+    if (!order) return false
+    const changed = await trx
+      .from('orders')
+      .where('id', id)
+      .where('status', 'cancelled')
+      .where('fail_reason', notSelectedReason)
+      .where('fee_status', 'none')
+      .update({
+        status: 'pending',
+        active_slot: 1,
+        fail_reason: null,
+        cancelled_at: null,
+        slot_returned: false,
+        hold_round: Number(order.hold_round) + 1,
+        hold_status: 'queued',
+        hold_payment_id: null,
+        hold_attempts: 0,
+        hold_error_code: null,
+        hold_claimed_at: null,
+        hold_next_attempt_at: null,
+        hold_placed_at: null,
+        hold_released_at: null,
+        hold_card_fingerprint: null,
+        updated_at: sqlTime(),
+      })
+    if (affectedRows(changed) !== 1) return false
+    orderUpdates.afterCommit(trx, id)
+    return true
+  }
+
+  /**
    * Takes a slot of the order's product and opens the order (slot bought -> pending) in one
    * round trip, on MariaDB/MySQL: the stored procedure `take_slot_and_open_order` (migration
    * 0500) runs the same conditional UPDATE as `SlotStock.take`, then this INSERT, and commits

@@ -82,10 +82,11 @@ export class OrderPaymentState {
     return true
   }
 
-  async holdPlaced(orderId: number, paymentId: string) {
+  async holdPlaced(orderId: number, paymentId: string, cardFingerprint?: string | null) {
     return this.move(orderId, ['queued', 'placing', 'requires_action'], {
       hold_status: 'placed',
       hold_payment_id: paymentId,
+      ...(cardFingerprint ? { hold_card_fingerprint: cardFingerprint } : {}),
       hold_placed_at: sqlTime(),
       hold_error_code: null,
       hold_claimed_at: null,

@@ -18,9 +18,18 @@ export type CardSummary = { brand: string; last4: string; expMonth: number; expY
 
 export type CardToken = CardSummary & { id: string }
 
-export type SavedCard = CardSummary & { customerId: string; paymentMethodId: string }
+/**
+ * A card saved at the gateway. `fingerprint` is the gateway's own identifier of the card number
+ * (Stripe's `card.fingerprint`): the same card saved twice, by anyone, has the same one.
+ */
+export type SavedCard = CardSummary & {
+  customerId: string
+  paymentMethodId: string
+  fingerprint: string | null
+}
 
-export type PaymentRef = { id: string; status: string }
+/** A payment made; for a card check, the fingerprint of the card it was made on. */
+export type PaymentRef = { id: string; status: string; cardFingerprint?: string | null }
 
 /**
  * A card the customer's bank wants to authenticate (3-D Secure) before it is saved for
@@ -109,6 +118,9 @@ export interface PaymentGateway {
    * its card was saved). Deleting a customer that is already gone is a success.
    */
   deleteCustomer(input: { customerId: string; idempotencyKey: string }): Promise<void>
+
+  /** The gateway's fingerprint of a saved card (reads only). */
+  cardFingerprint(input: { customerId: string; paymentMethodId: string }): Promise<string | null>
 
   /** The card check: an uncaptured authorisation (manual capture) we cancel later. */
   placeHold(input: {

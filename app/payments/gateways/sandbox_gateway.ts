@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto'
+import { createHmac, randomBytes } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
 import db from '@adonisjs/lucid/services/db'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
@@ -92,10 +92,18 @@ function presentSetupAction(setup: { id: string; customer_id: string }): CardSet
   }
 }
 
+type SandboxCard = {
+  brand: string
+  last4: string
+  expMonth: number
+  expYear: number
+  fingerprint: string | null
+}
+
 async function insertPaymentMethod(
   trx: TransactionClientContract,
   customerId: string,
-  card: { brand: string; last4: string; expMonth: number; expYear: number },
+  card: SandboxCard,
   behaviour: string
 ) {
   const id = newId('pm')
@@ -106,6 +114,7 @@ async function insertPaymentMethod(
     last4: card.last4,
     exp_month: card.expMonth,
     exp_year: card.expYear,
+    fingerprint: card.fingerprint,
     behaviour,
     created_at: sqlTime(),
   })
@@ -233,6 +242,7 @@ export const sandboxChallenges = {
           last4: String(setup.last4),
           expMonth: Number(setup.exp_month),
           expYear: Number(setup.exp_year),
+          fingerprint: setup.fingerprint ? String(setup.fingerprint) : null,
         },
         String(setup.behaviour)
       )
@@ -272,6 +282,17 @@ export class SandboxGateway implements PaymentGateway {
     this.tokens = options.requestsPerSecond
   }
 
+  /**
+   * The card's fingerprint, as Stripe gives one per card number and account: a keyed hash of the
+   * number under this install's sandbox secret (the number itself is never kept).
+   */
+  private fingerprintOf(number: string) {
+    return createHmac('sha256', this.options.webhookSecret)
+      .update(`card-fingerprint:${number}`)
+      .digest('base64url')
+      .slice(0, 16)
+  }
+
   async createCardToken(card: CardInput): Promise<CardToken> {
     await this.enter()
     const number = normalizeCardNumber(card.number)
@@ -289,6 +310,7 @@ export class SandboxGateway implements PaymentGateway {
       exp_month: token.expMonth,
       exp_year: token.expYear,
       behaviour: SANDBOX_TEST_CARDS[number] ?? 'ok',
+      fingerprint: this.fingerprintOf(number),
       used_at: null,
       created_at: sqlTime(),
     })
@@ -336,11 +358,12 @@ export class SandboxGateway implements PaymentGateway {
           created_at: sqlTime(),
         })
       }
-      const card = {
+      const card: SandboxCard = {
         brand: String(token.brand),
         last4: String(token.last4),
         expMonth: Number(token.exp_month),
         expYear: Number(token.exp_year),
+        fingerprint: token.fingerprint ? String(token.fingerprint) : null,
       }
       if (SETUP_NEEDS_AUTHENTICATION.has(behaviour)) {
         return this.createSetup(trx, customerId, card, behaviour)
@@ -376,13 +399,30 @@ export class SandboxGateway implements PaymentGateway {
       last4: String(setup.last4),
       expMonth: Number(setup.exp_month),
       expYear: Number(setup.exp_year),
+      fingerprint: setup.fingerprint ? String(setup.fingerprint) : null,
     }
+  }
+
+  /** The fingerprint of a saved card (null for a card saved before fingerprints were kept). */
+  async cardFingerprint(input: {
+    customerId: string
+    paymentMethodId: string
+  }): Promise<string | null> {
+    await this.enter()
+    const method = await db
+      .from('sandbox_payment_methods')
+      .where('id', input.paymentMethodId)
+      .first()
+    if (!method || method.customer_id !== input.customerId) {
+      throw new GatewayRequestError('resource_missing', 'No such PaymentMethod for this customer.')
+    }
+    return method.fingerprint ? String(method.fingerprint) : null
   }
 
   private async createSetup(
     trx: TransactionClientContract,
     customerId: string,
-    card: { brand: string; last4: string; expMonth: number; expYear: number },
+    card: SandboxCard,
     behaviour: string
   ): Promise<CardSetupAction> {
     const setup = {
@@ -392,6 +432,7 @@ export class SandboxGateway implements PaymentGateway {
       last4: card.last4,
       exp_month: card.expMonth,
       exp_year: card.expYear,
+      fingerprint: card.fingerprint,
       // Once authenticated, a 3155 card pays off-session; a 3184 card still asks every time.
       behaviour: behaviour === 'auth_setup' ? 'ok' : behaviour,
       status: 'requires_action',
@@ -616,6 +657,7 @@ export class SandboxGateway implements PaymentGateway {
       status,
       amount_refunded: 0,
       metadata: JSON.stringify(input.metadata),
+      card_fingerprint: method.fingerprint ?? null,
       last_error_code: decline?.code ?? null,
       last_decline_code: decline?.declineCode ?? null,
       last_error_message: decline?.message ?? null,
@@ -626,7 +668,7 @@ export class SandboxGateway implements PaymentGateway {
       decline.paymentId = id
       throw decline
     }
-    return { id, status }
+    return { id, status, cardFingerprint: method.fingerprint ? String(method.fingerprint) : null }
   }
 
   /**

@@ -179,7 +179,20 @@ export class StripeGateway implements PaymentGateway {
       last4: card?.last4 ?? '',
       expMonth: card?.exp_month ?? 0,
       expYear: card?.exp_year ?? 0,
+      fingerprint: card?.fingerprint ?? null,
     }
+  }
+
+  async cardFingerprint(input: {
+    customerId: string
+    paymentMethodId: string
+  }): Promise<string | null> {
+    const method = await this.call(() => this.client.paymentMethods.retrieve(input.paymentMethodId))
+    const owner = typeof method.customer === 'string' ? method.customer : method.customer?.id
+    if (owner !== input.customerId) {
+      throw new GatewayRequestError('resource_missing', 'No such PaymentMethod for this customer.')
+    }
+    return method.card?.fingerprint ?? null
   }
 
   async deleteCustomer(input: { customerId: string; idempotencyKey: string }): Promise<void> {
@@ -211,11 +224,16 @@ export class StripeGateway implements PaymentGateway {
           off_session: true,
           description: 'Dropslot card check (released, never captured)',
           metadata: input.metadata,
+          // The card actually checked: its fingerprint comes back with the payment.
+          expand: ['payment_method'],
         },
         { idempotencyKey: input.idempotencyKey }
       )
     )
-    return this.settled(intent, 'requires_capture')
+    const method = intent.payment_method
+    const cardFingerprint =
+      method && typeof method === 'object' ? (method.card?.fingerprint ?? null) : null
+    return { ...this.settled(intent, 'requires_capture'), cardFingerprint }
   }
 
   async releaseHold(input: { paymentId: string; idempotencyKey: string }): Promise<PaymentRef> {

@@ -31,6 +31,7 @@ const NETWORK_CALLS = new Set<string>([
   'confirmCardSetup',
   'paymentAction',
   'deleteCustomer',
+  'cardFingerprint',
   'placeHold',
   'releaseHold',
   'chargeFee',

@@ -305,7 +305,7 @@ export class PaymentService {
         idempotencyKey: entry.idempotencyKey,
       })
       await ledger.succeed(entry, ref.id)
-      await orderPaymentState.holdPlaced(order.id, ref.id)
+      await orderPaymentState.holdPlaced(order.id, ref.id, ref.cardFingerprint)
       opsLog('hold.placed', { order: order.publicId, amountCents: order.holdAmountCents })
       return { status: 'placed', paymentId: ref.id }
     } catch (error) {

@@ -1,73 +1,223 @@
-import { DateTime } from 'luxon'
+import { writeFile, rm } from 'node:fs/promises'
 import { test } from '@japa/runner'
 import limiter from '@adonisjs/limiter/services/main'
 import db from '@adonisjs/lucid/services/db'
 import env from '#start/env'
 import type User from '#accounts/models/user'
+import { clock } from '#core/services/clock'
+import { drawRunner } from '#draws/services/draw_runner'
+import { RECORDED_ROUNDS } from '#database/fixtures/quicknet_rounds'
 import { runCli } from '#tests/support/cli'
 import { customerWithCard, placeHolds, profileFor } from '#tests/helpers'
-import { DRAW_CARDS, drawProduct, drawProfileData, removeDraw } from '#tests/support/draws'
+import {
+  DRAW_CARDS,
+  distinctCard,
+  drawProfileData,
+  recordedDraw,
+  removeDraw,
+} from '#tests/support/draws'
 import { sandboxSnapshot } from '#tests/support/release'
+
+/** Entrants with their own cards and streets, entered (in time) through the checkout. */
+async function enterSome(count: number, base: number) {
+  const people = []
+  for (let index = 0; index < count; index++) {
+    const customer = await customerWithCard(distinctCard(base + index))
+    const profile = await profileFor(
+      customer.user,
+      drawProfileData(index, DRAW_CARDS[index % 4], `${index + 1} Verify Street`)
+    )
+    people.push({ ...customer, profile })
+  }
+  return people
+}
 
 test.group('CLI: draw:run and draw:verify', (group) => {
   group.each.setup(() => limiter.clear())
 
-  test('draw:run draws once; draw:verify recomputes the winners from the published proof', async ({
+  test('draw:run --beacon takes only a round whose signature verifies; draw:verify checks everything and fails on any change', async ({
     client,
     assert,
   }) => {
     const restoreSandbox = await sandboxSnapshot()
-    const product = await drawProduct({ totalStock: 2 })
-    const users: User[] = []
+    const people = await enterSome(4, 300)
+    const users: User[] = people.map((person) => person.user)
+    const draw = await recordedDraw(657413, { totalStock: 2 })
+    const beaconPath = `tmp/beacon-${draw.product.id}.json`
+    const forgedPath = `tmp/beacon-forged-${draw.product.id}.json`
     try {
-      for (let index = 0; index < 4; index++) {
-        const customer = await customerWithCard()
-        users.push(customer.user)
-        const profile = await profileFor(
-          customer.user,
-          drawProfileData(index, DRAW_CARDS[index], `${index + 1} Verify Street`)
-        )
+      for (const person of people) {
         const entry = await client
           .post('/api/checkout/withprofile')
-          .bearerToken(customer.token)
-          .json({ productId: product.id, style: 'Black', size: '9', profileId: profile.publicId })
+          .bearerToken(person.token)
+          .json({
+            productId: draw.product.id,
+            style: 'Black',
+            size: '9',
+            profileId: person.profile.publicId,
+          })
         entry.assertStatus(201)
       }
       await placeHolds()
-      const early = await runCli(['--json', 'draw:run', '--product', String(product.id)])
-      assert.notEqual(early.code, 0)
-      assert.include(early.stdout + early.stderr, 'close')
+      clock.reset()
+      const round: Record<string, unknown> & { signature: string } = { ...RECORDED_ROUNDS[657413] }
+      delete round.chainHash
+      await writeFile(beaconPath, JSON.stringify(round))
+      const sig = round.signature
+      const forged = {
+        ...round,
+        signature: `${sig.slice(0, 60)}${sig[60] === 'f' ? 'e' : 'f'}${sig.slice(61)}`,
+      }
+      await writeFile(forgedPath, JSON.stringify(forged))
+      const id = String(draw.product.id)
 
-      await product.merge({ entryClosesAt: DateTime.now().minus({ seconds: 1 }) }).save()
-      const run = await runCli(['--json', 'draw:run', '--product', String(product.id)])
+      const refused = await runCli(['--json', 'draw:run', '--product', id, '--beacon', forgedPath])
+      assert.notEqual(refused.code, 0)
+      assert.include(refused.stdout + refused.stderr, 'valid signature')
+      const notDrawn = await db.from('draws').where('product_id', draw.product.id).first()
+      assert.isNull(notDrawn.drawn_at)
+
+      const run = await runCli(['--json', 'draw:run', '--product', id, '--beacon', beaconPath])
       assert.equal(run.code, 0, run.stderr)
       assert.isTrue(run.json.drawnNow)
+      assert.equal(run.json.round, 657413)
       assert.lengthOf(run.json.winners, 2)
-      const again = await runCli(['--json', 'draw:run', '--product', String(product.id)])
-      assert.equal(again.code, 0, again.stderr)
-      assert.isFalse(again.json.drawnNow)
-      assert.deepEqual(again.json.winners, run.json.winners)
 
-      const verify = await runCli(['--json', 'draw:verify', '--product', String(product.id)])
+      const verify = await runCli(['--json', 'draw:verify', '--product', id])
       assert.equal(verify.code, 0, verify.stderr)
-      assert.deepInclude(verify.json, { commitmentMatches: true, winnersMatch: true })
+      assert.isTrue(verify.json.ok)
       assert.deepEqual(verify.json.winners, run.json.winners)
-      // The same from a running Dropslot's public page, without this install's database.
+      // From a running Dropslot's public API, with one entry's inclusion, no database needed.
       const base = `http://${env.get('HOST')}:${env.get('PORT')}`
-      const remote = await runCli(['draw:verify', '--product', String(product.id), '--url', base])
+      const remote = await runCli([
+        'draw:verify',
+        '--product',
+        id,
+        '--url',
+        base,
+        '--entry',
+        run.json.alternates[0],
+      ])
       assert.equal(remote.code, 0, remote.stderr)
-      assert.include(remote.stdout, 'the published winners are recomputed exactly')
+      assert.include(remote.stdout, 'ok   beacon')
+      assert.include(remote.stdout, 'ok   inclusion')
 
-      // A seed swapped after the fact no longer matches the commitment made before the entries.
-      await db
-        .from('products')
-        .where('id', product.id)
-        .update({ draw_seed: 'f'.repeat(64) })
-      const tampered = await runCli(['--json', 'draw:verify', '--product', String(product.id)])
-      assert.equal(tampered.code, 1)
-      assert.isFalse(tampered.json.commitmentMatches)
+      // Any change in the database afterwards: the check fails, and says where.
+      const entry = await db.from('draw_entries').where('product_id', draw.product.id).first()
+      const tamper = async (
+        change: () => Promise<unknown>,
+        undo: () => Promise<unknown>,
+        check: string
+      ) => {
+        await change()
+        const result = await runCli(['--json', 'draw:verify', '--product', id])
+        await undo()
+        assert.equal(result.code, 1, check)
+        const failed = result.json.checks
+          .filter((c: any) => c.status === 'fail')
+          .map((c: any) => c.name)
+        assert.include(failed, check)
+      }
+      await tamper(
+        () =>
+          db
+            .from('draw_entries')
+            .where('id', entry.id)
+            .update({ public_id: 'ffffffff-0000-4000-8000-000000000000' }),
+        () => db.from('draw_entries').where('id', entry.id).update({ public_id: entry.public_id }),
+        'entries'
+      )
+      const record = await db.from('draws').where('product_id', draw.product.id).first()
+      await tamper(
+        () =>
+          db
+            .from('draws')
+            .where('id', record.id)
+            .update({ seed: 'f'.repeat(64) }),
+        () => db.from('draws').where('id', record.id).update({ seed: record.seed }),
+        'seed'
+      )
+      await tamper(
+        () =>
+          db
+            .from('draws')
+            .where('id', record.id)
+            .update({ slots: record.slots + 1 }),
+        () => db.from('draws').where('id', record.id).update({ slots: record.slots }),
+        'commitment'
+      )
+      const again = await runCli(['--json', 'draw:verify', '--product', id])
+      assert.equal(again.code, 0, 'the untouched draw verifies again')
     } finally {
-      await removeDraw(product, users)
+      clock.reset()
+      await rm(beaconPath, { force: true })
+      await rm(forgedPath, { force: true })
+      await removeDraw(draw.product, users)
+      await restoreSandbox()
+    }
+  }).timeout(240_000)
+
+  test('a crash between deciding and settling is finished by the sweep', async ({
+    client,
+    assert,
+  }) => {
+    const restoreSandbox = await sandboxSnapshot()
+    const people = await enterSome(4, 400)
+    const users: User[] = people.map((person) => person.user)
+    const draw = await recordedDraw(657413, { totalStock: 2 })
+    const beaconPath = `tmp/beacon-crash-${draw.product.id}.json`
+    try {
+      for (const person of people) {
+        const entry = await client
+          .post('/api/checkout/withprofile')
+          .bearerToken(person.token)
+          .json({
+            productId: draw.product.id,
+            style: 'Black',
+            size: '9',
+            profileId: person.profile.publicId,
+          })
+        entry.assertStatus(201)
+      }
+      await placeHolds()
+      clock.reset()
+      await writeFile(beaconPath, JSON.stringify(RECORDED_ROUNDS[657413]))
+      const crashed = await runCli(
+        ['--json', 'draw:run', '--product', String(draw.product.id), '--beacon', beaconPath],
+        { DROPSLOT_CRASH_AFTER: 'draw-decided' }
+      )
+      assert.notEqual(crashed.code, 0, 'the process was killed')
+      const record = await db.from('draws').where('product_id', draw.product.id).first()
+      assert.isNotNull(record.drawn_at, 'the result was decided')
+      assert.isNull(record.settled_at)
+      const entered = await db
+        .from('orders')
+        .where('product_id', draw.product.id)
+        .where('status', 'entered')
+      assert.lengthOf(entered, 4, 'and nothing moved yet')
+
+      await drawRunner.sweep()
+      const orders = await db.from('orders').where('product_id', draw.product.id)
+      assert.sameMembers(
+        orders.map((order) => order.status),
+        ['pending', 'pending', 'cancelled', 'cancelled']
+      )
+      for (const order of orders.filter((o) => o.status === 'cancelled')) {
+        assert.equal(order.hold_status, 'released')
+      }
+      const settled = await db.from('draws').where('product_id', draw.product.id).first()
+      assert.isNotNull(settled.settled_at)
+      const mails = await db
+        .from('email_messages')
+        .whereIn(
+          'order_id',
+          orders.map((order) => order.id)
+        )
+        .whereIn('template', ['draw_won', 'draw_not_selected'])
+      assert.lengthOf(mails, 4, 'each entrant told once')
+    } finally {
+      await rm(beaconPath, { force: true })
+      await removeDraw(draw.product, users)
       await restoreSandbox()
     }
   }).timeout(180_000)

@@ -54,6 +54,7 @@ function bootProduction(env: Record<string, string | undefined>, slot: number): 
 const good = {
   INSTALLATION_ID: 'a1b2c3d4e5f60718293a4b5c6d7e8f90',
   SANDBOX_WEBHOOK_SECRET: `whsec_${'9f'.repeat(24)}`,
+  DRAW_FINGERPRINT_KEY: 'e7'.repeat(32),
 }
 
 test.group('Production start-up refuses payment settings that are not its own', () => {
@@ -83,4 +84,13 @@ test.group('Production start-up refuses payment settings that are not its own', 
       assert.notInclude(boot.output, 'sk_live_boot_check')
     })
   }).timeout(90_000)
+})
+
+test.group('Production start-up refuses draws without their own fingerprint key', () => {
+  test('a missing DRAW_FINGERPRINT_KEY (never derived from APP_KEY)', async ({ assert }) => {
+    const boot = await bootProduction({ ...good, DRAW_FINGERPRINT_KEY: undefined }, 9)
+    assert.isFalse(boot.killed, 'the server kept running')
+    assert.notEqual(boot.code, 0)
+    assert.include(boot.output, 'DRAW_FINGERPRINT_KEY is missing')
+  }).timeout(60_000)
 })

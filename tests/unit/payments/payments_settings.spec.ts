@@ -106,6 +106,7 @@ test.group('Payments settings: per-install secrets and ids', () => {
       assert.notProperty(env, 'APP_URL')
       assert.match(env.INSTALLATION_ID, INSTALLATION_ID_PATTERN)
       assert.match(env.SANDBOX_WEBHOOK_SECRET, /^whsec_[0-9a-f]{48}$/)
+      assert.match(env.DRAW_FINGERPRINT_KEY, /^[0-9a-f]{64}$/)
       const settings = resolvePaymentsSettings({
         nodeEnv: 'production',
         gateway: 'sandbox',
@@ -117,5 +118,6 @@ test.group('Payments settings: per-install secrets and ids', () => {
     }
     assert.notEqual(values[0].INSTALLATION_ID, values[1].INSTALLATION_ID)
     assert.notEqual(values[0].SANDBOX_WEBHOOK_SECRET, values[1].SANDBOX_WEBHOOK_SECRET)
+    assert.notEqual(values[0].DRAW_FINGERPRINT_KEY, values[1].DRAW_FINGERPRINT_KEY)
   })
 })

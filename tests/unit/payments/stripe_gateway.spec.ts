@@ -97,7 +97,13 @@ const intent = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 })
 
-const card = { brand: 'visa', last4: '4242', exp_month: 12, exp_year: 2031 }
+const card = {
+  brand: 'visa',
+  last4: '4242',
+  exp_month: 12,
+  exp_year: 2031,
+  fingerprint: 'Xt5EWLLDS7FJjR1c',
+}
 
 const setupIntent = (overrides: Record<string, unknown> = {}) => ({
   id: 'seti_1',
@@ -159,6 +165,8 @@ test.group('Stripe gateway (offline, against a local stand-in of the API)', (gro
       last4: '4242',
       expMonth: 12,
       expYear: 2031,
+      // Stripe's own identifier of the card number: what one entry per card goes by.
+      fingerprint: 'Xt5EWLLDS7FJjR1c',
     })
     assert.deepEqual(
       stripe.requests.map((request) => [request.method, request.path, request.idempotencyKey]),
@@ -301,7 +309,9 @@ test.group('Stripe gateway (offline, against a local stand-in of the API)', (gro
   test('the hold is a manual-capture PaymentIntent for 100 cents, confirmed off-session', async ({
     assert,
   }) => {
-    stripe.reply({ body: intent() })
+    stripe.reply({
+      body: intent({ payment_method: { id: 'pm_1', object: 'payment_method', card } }),
+    })
     const placed = await stripe.gateway().placeHold({
       customerId: 'cus_1',
       paymentMethodId: 'pm_1',
@@ -309,7 +319,12 @@ test.group('Stripe gateway (offline, against a local stand-in of the API)', (gro
       metadata: { order_id: 'order-uuid', purpose: 'hold' },
       idempotencyKey: 'order:7:hold',
     })
-    assert.deepEqual(placed, { id: 'pi_123', status: 'requires_capture' })
+    // The card actually checked comes back with the payment (expanded payment method).
+    assert.deepEqual(placed, {
+      id: 'pi_123',
+      status: 'requires_capture',
+      cardFingerprint: 'Xt5EWLLDS7FJjR1c',
+    })
     const [request] = stripe.requests
     assert.equal(request.path, '/v1/payment_intents')
     assert.equal(request.idempotencyKey, 'order:7:hold')
@@ -323,6 +338,7 @@ test.group('Stripe gateway (offline, against a local stand-in of the API)', (gro
       'off_session': 'true',
       'metadata[order_id]': 'order-uuid',
       'metadata[purpose]': 'hold',
+      'expand[0]': 'payment_method',
     })
   })
 

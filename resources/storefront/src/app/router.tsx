@@ -24,6 +24,10 @@ const drawProof = page(
   () => import('../features/draw/components/DrawProofPage'),
   (m) => m.DrawProofPage
 )
+const lineProof = page(
+  () => import('../features/draw/components/LineProofPage'),
+  (m) => m.LineProofPage
+)
 const auth = () => import('../features/auth')
 const login = page(auth, (m) => m.LoginPage)
 const signup = page(auth, (m) => m.SignupPage)
@@ -71,6 +75,7 @@ export const routes: RouteObject[] = [
       route('/products', shop, 'Shop'),
       route('/product/:id', product, 'Product'),
       route('/product/:id/draw', drawProof, 'Draw proof'),
+      route('/product/:id/line', lineProof, 'Waiting room line'),
       route('/signup', signup, 'Signup'),
       route('/signup2', addBilling, 'Add your Billing Address'),
       route('/signup3', addCard, 'Add a Card'),

@@ -22,18 +22,31 @@ export type Product = {
   mode?: 'first-come' | 'draw'
   entryOpensAt?: string | null
   entryClosesAt?: string | null
-  draw?: { commitment: string | null; drawnAt: string | null; seed: string | null } | null
   /** A waiting room: the sale opens at `opensAt`, the line forms `minutes` before it. */
   queue?: { opensAt: string; minutes: number; letThroughPerMinute: number } | null
 }
 
-/** GET|POST /api/products/:id/queue */
+/** GET|POST /api/products/:id/queue; `memberId` is the customer's id in the line's proof. */
 export type LineStatus =
-  | { state: 'waiting'; opensAt: string; secondsLeft: number }
-  | { state: 'in_line'; place: number; ahead: number; letThroughPerMinute: number }
-  | { state: 'admitted'; place: number; pass: string; expiresAt: string }
+  | {
+      state: 'waiting'
+      opensAt: string
+      secondsLeft: number
+      memberId: string
+      round: number | null
+    }
+  | { state: 'drawing'; memberId: string; round: number | null; reason: string | null }
+  | {
+      state: 'in_line'
+      memberId: string
+      place: number
+      ahead: number
+      letThroughPerMinute: number
+    }
+  | { state: 'admitted'; memberId: string; place: number; pass: string; expiresAt: string }
+  | { state: 'spent' | 'expired'; memberId: string; place: number }
 
-export type { DrawProof } from '@shared/draw'
+export type { DrawProof, InclusionProof, LineProof } from '@shared/draw'
 
 export type BillingAddress = {
   line1: string

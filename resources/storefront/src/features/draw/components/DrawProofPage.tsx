@@ -1,50 +1,42 @@
 import { useEffect, useState } from 'react'
-import { Link, useParams } from 'react-router-dom'
-import { verifyDraw, type DrawCheck } from '@shared/draw'
+import { Link, useParams, useSearchParams } from 'react-router-dom'
+import { verifyDraw, type DrawVerification } from '@shared/draw'
 import { PageLoading } from '../../../shared/ui/Spinner'
-import { useDrawProof } from '../api/useDrawProof'
+import { useDrawProof, useInclusionProof } from '../api/useDrawProof'
+import { VerificationChecks } from './VerificationChecks'
 
-const encoder = new TextEncoder()
-const hex = (buffer: ArrayBuffer) =>
-  [...new Uint8Array(buffer)].map((byte) => byte.toString(16).padStart(2, '0')).join('')
-
-/** HMAC-SHA256 in the browser (WebCrypto): nothing leaves the page. */
-async function hmacHex(key: string, message: string) {
-  const cryptoKey = await crypto.subtle.importKey(
-    'raw',
-    encoder.encode(key),
-    { name: 'HMAC', hash: 'SHA-256' },
-    false,
-    ['sign']
-  )
-  return hex(await crypto.subtle.sign('HMAC', cryptoKey, encoder.encode(message)))
-}
+const ENTRY_ID = /^[0-9a-f-]{36}$/
 
 /**
- * /product/:id/draw: recomputes a draw in the visitor's browser from the published proof alone
- * (seed, entry ids, slots) and says whether it matches what was published.
+ * /product/:id/draw: checks a draw in the visitor's browser from the published data alone (the
+ * commitment, drand's signed randomness, the entry ids and their root, the seed, the rule), and
+ * with `?entry=ID` that the visitor's own entry is in the frozen list. Nothing is trusted to
+ * the server: every step is recomputed here (shared/draw.ts).
  */
 export function DrawProofPage() {
   const { id } = useParams()
+  const [search] = useSearchParams()
+  const entry = search.get('entry')
+  const entryId = entry && ENTRY_ID.test(entry) ? entry : null
   const proof = useDrawProof(id)
-  const [check, setCheck] = useState<DrawCheck | null>(null)
+  const closed = proof.data
+    ? proof.data.status === 'closed' || proof.data.status === 'drawn'
+    : false
+  const inclusion = useInclusionProof(id, closed ? entryId : null)
+  const [verification, setVerification] = useState<DrawVerification | null>(null)
 
   useEffect(() => {
     const data = proof.data
-    if (!data?.seed) return
+    if (!data) return
+    if (closed && entryId && !inclusion.data && !inclusion.error) return
     let current = true
-    void (async () => {
-      const check = await verifyDraw(
-        { ...data, seed: data.seed! },
-        async (text) => hex(await crypto.subtle.digest('SHA-256', encoder.encode(text))),
-        hmacHex
-      )
-      if (current) setCheck(check)
-    })()
+    void verifyDraw(data, { inclusion: inclusion.data ?? null }).then((result) => {
+      if (current) setVerification(result)
+    })
     return () => {
       current = false
     }
-  }, [proof.data])
+  }, [proof.data, inclusion.data, inclusion.error, closed, entryId])
 
   if (proof.error) {
     return (
@@ -58,6 +50,8 @@ export function DrawProofPage() {
   }
   if (!proof.data) return <PageLoading />
   const data = proof.data
+  const commitment = data.commitment
+  const drawn = data.status === 'drawn'
   return (
     <div className="container page draw-proof">
       <nav className="breadcrumbs" aria-label="Breadcrumb">
@@ -65,53 +59,97 @@ export function DrawProofPage() {
       </nav>
       <h1>Draw proof</h1>
       <p>
-        Before any entry, we published the commitment: the SHA-256 of a secret seed. When entries
-        close, the winners are the {data.slots} entries with the lowest HMAC-SHA256(seed, entry id).
-        Then the seed and every entry id are published here, so anyone can recompute the result.
+        When entries opened we published a commitment: the SHA-256 of a secret seed, the number of
+        slots, the entry window and a future round of drand's public randomness (quicknet), the
+        first at least 60 seconds after entries close. When they closed, every entry id and their
+        Merkle root were published. Each entry's score is HMAC-SHA256(seed, that round's randomness
+        and the entry id); the lowest {data.slots} win and the next ones are the alternates. Nobody,
+        not even we, knew the randomness while entries were open, so nobody could tell which entries
+        would win.
       </p>
+      {verification ? (
+        <p className={verification.ok ? 'notice' : 'form-error'} role="status">
+          {!verification.ok
+            ? 'This draw does not verify: see the failed step below.'
+            : drawn
+              ? `Verified in your browser: the commitment, drand's signature, the entry list and the ${verification.winners.length} winner(s) all check out.`
+              : 'Everything published so far checks out in your browser; the rest follows the draw.'}
+        </p>
+      ) : (
+        <p role="status">Checking in your browser...</p>
+      )}
+      {inclusion.error ? (
+        <p className="form-error" role="alert">
+          {inclusion.error.message}
+        </p>
+      ) : null}
+      {verification ? <VerificationChecks checks={verification.checks} /> : null}
       <dl className="draw-proof__facts">
         <dt>Commitment</dt>
-        <dd>
-          <code>{data.commitment}</code>
-        </dd>
+        <dd>{commitment ? <code>{commitment.digest}</code> : 'made when entries open'}</dd>
         <dt>Slots</dt>
         <dd>{data.slots}</dd>
+        <dt>Randomness</dt>
+        <dd>
+          {data.beacon ? (
+            <>
+              drand quicknet round {data.beacon.round}
+              {data.beacon.randomness ? (
+                <>
+                  : <code>{data.beacon.randomness}</code>
+                </>
+              ) : (
+                ' (not published yet)'
+              )}
+            </>
+          ) : (
+            'fixed when entries open'
+          )}
+        </dd>
         <dt>Entries</dt>
-        <dd>{data.entryCount}</dd>
+        <dd>
+          {data.entryCount}
+          {data.entriesRoot ? (
+            <>
+              {' '}
+              (root <code>{data.entriesRoot}</code>)
+            </>
+          ) : null}
+        </dd>
         <dt>Seed</dt>
         <dd>{data.seed ? <code>{data.seed}</code> : 'secret until the draw has run'}</dd>
       </dl>
-      {data.seed ? (
-        check ? (
-          <p
-            className={check.commitmentMatches && check.winnersMatch ? 'notice' : 'form-error'}
-            role="status"
-          >
-            {check.commitmentMatches && check.winnersMatch
-              ? `Verified in your browser: the seed matches the commitment and the ${check.winners.length} winners are recomputed exactly.`
-              : 'This draw does not verify: the recomputed result differs from the published one.'}
-          </p>
-        ) : (
-          <p role="status">Recomputing in your browser...</p>
-        )
-      ) : (
-        <p role="status">The draw has not run yet.</p>
-      )}
-      {data.seed ? (
+      {drawn ? (
         <>
           <h2>Winners, in order</h2>
           <ol className="draw-proof__list">
-            {data.winners.map((entryId) => (
-              <li key={entryId}>
-                <code>{entryId}</code>
+            {data.winners.map((id) => (
+              <li key={id}>
+                <code className={id === entryId ? 'draw-proof__mine' : undefined}>{id}</code>
               </li>
             ))}
           </ol>
+          {data.alternates.length ? (
+            <>
+              <h2>Alternates, in order</h2>
+              <ol className="draw-proof__list draw-proof__alternates">
+                {data.alternates.map((id) => (
+                  <li key={id}>
+                    <code className={id === entryId ? 'draw-proof__mine' : undefined}>{id}</code>
+                  </li>
+                ))}
+              </ol>
+            </>
+          ) : null}
+        </>
+      ) : null}
+      {data.entries.length ? (
+        <>
           <h2>Every entry</h2>
-          <ul className="draw-proof__list">
-            {data.entries.map((entryId) => (
-              <li key={entryId}>
-                <code>{entryId}</code>
+          <ul className="draw-proof__list draw-proof__entries">
+            {data.entries.map((id) => (
+              <li key={id}>
+                <code className={id === entryId ? 'draw-proof__mine' : undefined}>{id}</code>
               </li>
             ))}
           </ul>

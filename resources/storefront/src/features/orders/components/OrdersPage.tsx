@@ -177,7 +177,12 @@ export function OrdersPage() {
                     <div>
                       <dt>Draw entry</dt>
                       <dd className="mono">
-                        <Link to={`/product/${order.productId}/draw`}>{order.drawEntryId}</Link>
+                        <Link
+                          to={`/product/${order.productId}/draw?entry=${order.drawEntryId}`}
+                          aria-label={`Check draw entry ${order.drawEntryId}`}
+                        >
+                          {order.drawEntryId}
+                        </Link>
                       </dd>
                     </div>
                   ) : null}

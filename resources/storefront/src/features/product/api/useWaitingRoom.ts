@@ -27,7 +27,8 @@ export function useWaitingRoom(productId: number | undefined, enabled: boolean) 
   }, [productId])
 
   useEffect(() => {
-    if (!enabled || !joined || !productId || status?.state === 'admitted') return
+    const settled = ['admitted', 'spent', 'expired'].includes(status?.state ?? '')
+    if (!enabled || !joined || !productId || settled) return
     const timer = setInterval(() => {
       api<LineStatus>(`/api/products/${productId}/queue`, { auth: true })
         .then(setStatus)

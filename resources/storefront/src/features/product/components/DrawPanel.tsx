@@ -1,5 +1,6 @@
 import { Link } from 'react-router-dom'
 import type { Product } from '../../../shared/api/types'
+import { useDrawProof } from '../../draw/api/useDrawProof'
 
 const when = (value: string | null | undefined) =>
   value
@@ -15,10 +16,12 @@ const when = (value: string | null | undefined) =>
 
 /** A draw's terms on its product page: the entry window, the commitment, then the proof. */
 export function DrawPanel({ product }: { product: Product }) {
-  const draw = product.draw
+  const proof = useDrawProof(product.productId).data
+  const drawn = proof?.status === 'drawn'
+  const commitment = proof?.commitment
   return (
     <div className="info-box draw-box">
-      <h2>{draw?.drawnAt ? 'This draw has run' : 'This release is a draw'}</h2>
+      <h2>{drawn ? 'This draw has run' : 'This release is a draw'}</h2>
       <ul>
         <li>
           Entries open {when(product.entryOpensAt)} and close {when(product.entryClosesAt)}.
@@ -29,12 +32,17 @@ export function DrawPanel({ product }: { product: Product }) {
           out on release day; everyone else is never charged and the $1.00 check is released.
         </li>
         <li>
-          Commitment (SHA-256 of the draw's secret seed, fixed before any entry):{' '}
-          <code className="draw-box__hash">{draw?.commitment ?? 'not set'}</code>
+          The winners come from public randomness nobody knows in advance, not even us: drand
+          quicknet round {commitment?.round ?? proof?.beacon?.round ?? '(fixed when entries open)'},
+          published after entries close.
+        </li>
+        <li>
+          Commitment (fixed when entries opened: the seed&apos;s SHA-256, the slots, the window and
+          the round): <code className="draw-box__hash">{commitment?.digest ?? 'not yet made'}</code>
         </li>
       </ul>
       <Link className="btn btn--secondary" to={`/product/${product.productId}/draw`}>
-        {draw?.drawnAt ? 'Check the draw yourself' : 'How the draw is checked'}
+        {drawn ? 'Check the draw yourself' : 'How the draw is checked'}
       </Link>
     </div>
   )

@@ -353,6 +353,14 @@ export function ProductPage() {
                 }}
               />
             ) : null}
+            {line.status?.state === 'admitted' ? (
+              <p className="waiting-room__status">
+                Your turn: place {line.status.place} in line.{' '}
+                <Link to={`/product/${item.productId}/line?member=${line.status.memberId}`}>
+                  Check your place
+                </Link>
+              </p>
+            ) : null}
             {hasWaitingRoom && !soldOut && !released && line.status?.state !== 'admitted' ? (
               <WaitingRoomPanel
                 product={item}

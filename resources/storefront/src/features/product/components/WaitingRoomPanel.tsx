@@ -1,3 +1,4 @@
+import { Link } from 'react-router-dom'
 import type { LineStatus, Product } from '../../../shared/api/types'
 import { Button } from '../../../shared/ui/Button'
 
@@ -42,8 +43,10 @@ export function WaitingRoomPanel({
               minute: '2-digit',
               timeZoneName: 'short',
             })}
-            . Everyone who joins in the {queue.minutes} minutes before gets a random place in line
-            when the sale opens, so arriving earlier gives no advantage.
+            . Everyone who joins in the {queue.minutes} minutes before (until a minute before the
+            sale) gets a place drawn from public randomness nobody knows in advance, so arriving
+            earlier gives no advantage. You need a card on file; one place per card and billing
+            address.
           </p>
           <Button block onClick={onJoin}>
             Join the line
@@ -52,7 +55,17 @@ export function WaitingRoomPanel({
       ) : status?.state === 'waiting' ? (
         <p className="waiting-room__status">
           You are in. The sale opens in <strong>{clock(status.secondsLeft)}</strong>; your place is
-          drawn then.
+          drawn then{status.round ? ` from drand quicknet round ${status.round}` : ''}.
+        </p>
+      ) : status?.state === 'drawing' ? (
+        <p className="waiting-room__status">
+          The sale is open: your place is being drawn from drand quicknet round {status.round}.
+        </p>
+      ) : status?.state === 'spent' ? (
+        <p className="waiting-room__status">Your pass was used for your checkout.</p>
+      ) : status?.state === 'expired' ? (
+        <p className="waiting-room__status">
+          Your turn has passed: a pass is valid for 10 minutes.
         </p>
       ) : status?.state === 'in_line' ? (
         <p className="waiting-room__status">
@@ -68,6 +81,13 @@ export function WaitingRoomPanel({
             minute: '2-digit',
           })}
           .
+        </p>
+      ) : null}
+      {status && status.state !== 'waiting' && status.state !== 'drawing' ? (
+        <p>
+          <Link to={`/product/${product.productId}/line?member=${status.memberId}`}>
+            Check your place
+          </Link>
         </p>
       ) : null}
       {error ? (
