@@ -1,5 +1,6 @@
 import { Box, Card, CardContent, Divider, Grid, Stack, Typography } from '@mui/material'
 import ShoppingCartIcon from '@mui/icons-material/ShoppingCart'
+import { formatCents } from '@shared/pricing'
 import { useWatch } from 'react-hook-form'
 import {
   AutocompleteInput,
@@ -399,8 +400,8 @@ function OrderShowLayout() {
                 <FunctionField
                   render={(order) =>
                     order.promoCode
-                      ? `${money(order.price)} (${order.promoCode}, −${order.promoPercent}% of ${money(order.basePriceCents / 100)})`
-                      : money(order.price)
+                      ? `${formatCents(order.priceCents)} (${order.promoCode}, −${order.promoPercent}% of ${formatCents(order.basePriceCents)})`
+                      : formatCents(order.priceCents)
                   }
                 />
               </Labeled>

@@ -16,7 +16,7 @@ import { profileInput } from '#profiles/services/profile_input'
 import { notifications } from '#notifications/services/notification_service'
 import { orderEmails } from '#notifications/services/order_emails'
 import paymentsConfig from '#config/payments'
-import { applyPercent } from '#checkout/services/promo_service'
+import { priceAfterPromo } from '#shared/pricing'
 import { redeemPromo } from '#checkout/services/promo_redemption'
 import { slotStock } from '#catalog/services/slot_stock'
 import { jobs } from '#core/jobs/jobs'
@@ -245,7 +245,7 @@ export class CheckoutService {
       const promo = promoCode ? await redeemPromo(promoCode, session) : null
       if (!(await slotStock.take(productId, session))) throw soldOutSeen(productId)
       if (promo) {
-        newOrder.priceCents = applyPercent(newOrder.basePriceCents, promo.percent)
+        newOrder.priceCents = priceAfterPromo(newOrder.basePriceCents, promo.percent)
         newOrder.promoCode = promo.code
         newOrder.promoPercent = promo.percent
       }
