@@ -1,7 +1,7 @@
 /*
 | Creates .env from .env.example on first run, filling APP_KEY, the two encryption keys, the
-| installation id and the sandbox webhook secret with fresh random values. An existing .env is
-| never touched.
+| installation id, the sandbox webhook secret and the checkout bot's two secrets (tasks out,
+| results in: 32 random bytes each) with fresh random values. An existing .env is never touched.
 */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { randomBytes } from 'node:crypto'
@@ -21,6 +21,14 @@ export function ensureEnvFile(root) {
     .replace(
       /^SANDBOX_WEBHOOK_SECRET=$/m,
       `SANDBOX_WEBHOOK_SECRET=whsec_${randomBytes(24).toString('hex')}`
+    )
+    .replace(
+      /^CHECKOUT_TASK_SECRET=$/m,
+      `CHECKOUT_TASK_SECRET=${randomBytes(32).toString('base64url')}`
+    )
+    .replace(
+      /^CHECKOUT_RESULTS_SECRET=$/m,
+      `CHECKOUT_RESULTS_SECRET=${randomBytes(32).toString('base64url')}`
     )
   writeFileSync(envPath, filled, { mode: 0o600 })
   return true

@@ -264,6 +264,14 @@ const messages: TranslationMessages = {
         address: 'address rejected',
         other: 'other',
       },
+      refusal: {
+        stale_round: 'stale round: the order was tried again since',
+        not_submitted: 'not submitted',
+        order_already_final: 'the order already ended',
+        order_cancelled: 'the order was cancelled',
+        result_already_recorded: 'another result is being applied',
+        unknown_order: 'unknown order',
+      },
       event: {
         outcome: 'Result',
         result_rejected: 'Result refused',

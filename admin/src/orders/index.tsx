@@ -188,6 +188,7 @@ type OrderEventRow = {
   source: string | null
   actor: string | null
   note: string | null
+  meta: { code?: string; round?: number } | null
   createdAt: string
 }
 
@@ -203,6 +204,11 @@ function OrderEvents() {
         <Box key={event.id}>
           <Typography variant="body2">
             <b>{translate(`dropslot.orders.event.${event.kind}`, { _: event.kind })}</b>
+            {event.kind === 'result_rejected' && event.meta?.code
+              ? ` (${translate(`dropslot.orders.refusal.${event.meta.code}`, { _: event.meta.code })}${
+                  event.meta.round ? `, round ${event.meta.round}` : ''
+                })`
+              : ''}
             {event.from && event.to && event.from !== event.to
               ? ` · ${event.from} → ${event.to}`
               : ''}{' '}
@@ -370,7 +376,12 @@ function OrderShowLayout() {
           <Section title="dropslot.orders.customer">
             <Stack spacing={1} sx={{ mt: 1 }}>
               <Labeled source="id">
-                <TextField source="id" sx={{ fontFamily: 'monospace' }} />
+                <FunctionField
+                  sx={{ fontFamily: 'monospace' }}
+                  render={(order) =>
+                    (order.round ?? 1) > 1 ? `${order.id} · round ${order.round}` : order.id
+                  }
+                />
               </Labeled>
               <Labeled source="email">
                 <FunctionField

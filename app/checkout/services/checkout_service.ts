@@ -196,7 +196,7 @@ export class CheckoutService {
       return order
     })
     // After the commit: a worker that ran the jobs earlier would not see the order yet.
-    await jobs.dispatch(placeHoldJob, { orderId: opened.id }, { dedupeId: `hold:${opened.id}` })
+    await jobs.dispatch(placeHoldJob, { orderId: opened.id })
     if (receipt) await notifications.deliverSoon(receipt.id)
     if (enteredCode) await profileService.rememberCardCode(opened.profileId, enteredCode)
     return opened

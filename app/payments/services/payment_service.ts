@@ -84,6 +84,8 @@ export const paymentKeys = {
   cardSetup: (userUuid: string, setupId: string) =>
     installKey('user', userUuid, 'card-setup', setupId),
   deleteCustomer: (customerId: string) => installKey('customer', customerId, 'delete'),
+  /** A card token request (genToken): its own row each time, never sent to the gateway as a key. */
+  cardToken: (nonce: string) => installKey('token', nonce),
 }
 
 /**
@@ -130,7 +132,7 @@ export class PaymentService {
   /** genToken: validates nothing itself (the caller did), asks the gateway for a card token. */
   async createCardToken(card: CardInput, userId: number | null): Promise<CardToken> {
     const entry = await ledger.begin({
-      key: `token:${randomUUID()}`,
+      key: paymentKeys.cardToken(randomUUID()),
       kind: 'customer_card',
       gateway: gateway().name,
       userId,
