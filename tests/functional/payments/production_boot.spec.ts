@@ -18,6 +18,7 @@ function bootProduction(
   slot: number,
   options: { stopWhenListening?: boolean } = {}
 ): Promise<Boot> {
+  // Slots 0-9 and 11-19: PORT + 60 is the trusted-proxies test's server.
   const port = Number(process.env.PORT ?? 3334) + 50 + slot
   return new Promise((resolve) => {
     const child = spawn(
@@ -115,7 +116,7 @@ test.group('Production start-up refuses payment settings that are not its own', 
       [{ ...good, ALLOW_SANDBOX_IN_PRODUCTION: undefined }, 'ALLOW_SANDBOX_IN_PRODUCTION=true'],
       [{ ...good, ALLOW_SANDBOX_IN_PRODUCTION: 'false' }, 'ALLOW_SANDBOX_IN_PRODUCTION=true'],
     ] as const
-    const boots = await Promise.all(cases.map(([env], slot) => bootProduction(env, slot + 10)))
+    const boots = await Promise.all(cases.map(([env], slot) => bootProduction(env, slot + 4)))
     boots.forEach((boot, index) => {
       assert.isFalse(boot.killed, `case ${index} kept running`)
       assert.notEqual(boot.code, 0)
@@ -150,7 +151,7 @@ test.group('Production start-up refuses payment settings that are not its own', 
         'CHECKOUT_WEBHOOK_SECRET is no longer used in production',
       ],
     ] as const
-    const boots = await Promise.all(cases.map(([env], slot) => bootProduction(env, slot + 20)))
+    const boots = await Promise.all(cases.map(([env], slot) => bootProduction(env, slot + 11)))
     boots.forEach((boot, index) => {
       assert.isFalse(boot.killed, `case ${index} kept running`)
       assert.notEqual(boot.code, 0)
@@ -163,7 +164,7 @@ test.group('Production start-up refuses payment settings that are not its own', 
   }).timeout(90_000)
 
   test('with its own settings it starts and answers', async ({ assert }) => {
-    const boot = await bootProduction(good, 30, { stopWhenListening: true })
+    const boot = await bootProduction(good, 17, { stopWhenListening: true })
     assert.isTrue(boot.listening, boot.output)
     assert.notInclude(boot.output, 'configuration refused')
   }).timeout(90_000)

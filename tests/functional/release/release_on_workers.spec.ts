@@ -140,9 +140,10 @@ test.group('Release day on BullMQ workers: no request does the long work', (grou
     assert.equal(pending.status, 'processing')
 
     await jobs.work({ queues: ['results', 'gateway'], schedules: false })
+    // The job moves the order first, then its money: wait for the money, not the status.
     const won = await until(
       () => Order.findOrFail(orders[0].id),
-      (order) => order.status === 'success'
+      (order) => order.feeStatus === 'paid'
     )
     assert.equal(won.status, 'success')
     assert.equal(won.feeStatus, 'paid')
@@ -151,6 +152,11 @@ test.group('Release day on BullMQ workers: no request does the long work', (grou
       (order) => order.holdStatus === 'released'
     )
     assert.equal(lost.status, 'fail')
+    // The delivery's answer is stored last: a replay before that would be applied (once) again.
+    await until(
+      () => db.from('checkout_result_events').whereNotNull('response').count('* as n'),
+      (rows) => Number(rows[0].n) > 0
+    )
 
     const replay = await post()
     replay.assertStatus(200)
