@@ -75,6 +75,11 @@ function appEnv(db, secrets) {
     VAULT_KEYS: secrets.vaultKeys,
     INSTALLATION_ID: secrets.installationId,
     SANDBOX_WEBHOOK_SECRET: secrets.sandboxWebhookSecret,
+    // The sandbox on purpose: production refuses it otherwise.
+    PAYMENT_GATEWAY: 'sandbox',
+    ALLOW_SANDBOX_IN_PRODUCTION: 'true',
+    CHECKOUT_TASK_SECRET: secrets.checkoutTaskSecret,
+    CHECKOUT_RESULTS_SECRET: secrets.checkoutResultsSecret,
     DB_CONNECTION: db.kind,
     ...(db.kind === 'mysql' ? { MYSQL_DB_NAME: db.database } : { SQLITE_PATH: db.path }),
     ...(settings.pool ? { DB_POOL_MAX: String(settings.pool) } : {}),
@@ -214,6 +219,8 @@ async function runDatabase(kind) {
     vaultKeys: `bench:${randomBytes(32).toString('hex')}`,
     installationId: randomBytes(16).toString('hex'),
     sandboxWebhookSecret: `whsec_${randomBytes(24).toString('hex')}`,
+    checkoutTaskSecret: randomBytes(32).toString('base64url'),
+    checkoutResultsSecret: randomBytes(32).toString('base64url'),
   }
   const db =
     kind === 'mysql'

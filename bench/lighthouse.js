@@ -55,6 +55,10 @@ const env = {
   VAULT_KEYS: `bench:${randomBytes(32).toString('hex')}`,
   INSTALLATION_ID: `bench${randomBytes(8).toString('hex')}`,
   SANDBOX_WEBHOOK_SECRET: `whsec_${randomBytes(24).toString('hex')}`,
+  PAYMENT_GATEWAY: 'sandbox',
+  ALLOW_SANDBOX_IN_PRODUCTION: 'true',
+  CHECKOUT_TASK_SECRET: randomBytes(32).toString('base64url'),
+  CHECKOUT_RESULTS_SECRET: randomBytes(32).toString('base64url'),
   DB_CONNECTION: 'sqlite',
   SQLITE_PATH: database,
 }

@@ -57,7 +57,10 @@ const secrets = {
   VAULT_KEYS: `bench:${randomBytes(32).toString('hex')}`,
   INSTALLATION_ID: `bench${randomBytes(8).toString('hex')}`,
   SANDBOX_WEBHOOK_SECRET: `whsec_${randomBytes(24).toString('hex')}`,
-  CHECKOUT_WEBHOOK_SECRET: randomBytes(24).toString('hex'),
+  PAYMENT_GATEWAY: 'sandbox',
+  ALLOW_SANDBOX_IN_PRODUCTION: 'true',
+  CHECKOUT_TASK_SECRET: randomBytes(32).toString('base64url'),
+  CHECKOUT_RESULTS_SECRET: randomBytes(32).toString('base64url'),
 }
 
 function appEnv(port) {

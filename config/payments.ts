@@ -6,13 +6,16 @@ import { assertPaymentsSettings, resolvePaymentsSettings } from '#payments/setti
 | Payments: which gateway, its settings, and the hold worker. Everything has a default that
 | works offline (the sandbox gateway); the Stripe gateway needs STRIPE_SECRET_KEY and
 | STRIPE_WEBHOOK_SECRET. INSTALLATION_ID and SANDBOX_WEBHOOK_SECRET are per install (generated
-| into .env on first run): production refuses to start without them (app/payments/settings.ts).
+| into .env on first run): production refuses to start without them, and without PAYMENT_GATEWAY
+| set on purpose (sandbox only with ALLOW_SANDBOX_IN_PRODUCTION=true; app/payments/settings.ts).
 */
 const gateway = env.get('PAYMENT_GATEWAY', 'sandbox')
 
 const settings = resolvePaymentsSettings({
   nodeEnv: env.get('NODE_ENV'),
   gateway,
+  gatewayExplicit: env.get('PAYMENT_GATEWAY') !== undefined,
+  allowSandboxInProduction: env.get('ALLOW_SANDBOX_IN_PRODUCTION', false),
   appKey: env.get('APP_KEY'),
   installationId: env.get('INSTALLATION_ID'),
   sandboxWebhookSecret: env.get('SANDBOX_WEBHOOK_SECRET'),

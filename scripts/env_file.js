@@ -1,8 +1,9 @@
 /*
 | Creates .env from .env.example on first run, filling APP_KEY, the two encryption keys, the
-| installation id, the sandbox webhook secret and the draws' fingerprint key with fresh random
-| values. An existing .env is never touched (outside production, one made before
-| DRAW_FINGERPRINT_KEY existed uses a fixed development key: config/draws.ts).
+| installation id, the sandbox webhook secret, the draws' fingerprint key and the checkout bot's
+| two secrets (tasks out, results in: 32 random bytes each) with fresh random values. An existing
+| .env is never touched (outside production, one made before DRAW_FINGERPRINT_KEY existed uses a
+| fixed development key: config/draws.ts).
 */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { randomBytes } from 'node:crypto'
@@ -24,6 +25,14 @@ export function ensureEnvFile(root) {
       `SANDBOX_WEBHOOK_SECRET=whsec_${randomBytes(24).toString('hex')}`
     )
     .replace(/^DRAW_FINGERPRINT_KEY=$/m, `DRAW_FINGERPRINT_KEY=${randomBytes(32).toString('hex')}`)
+    .replace(
+      /^CHECKOUT_TASK_SECRET=$/m,
+      `CHECKOUT_TASK_SECRET=${randomBytes(32).toString('base64url')}`
+    )
+    .replace(
+      /^CHECKOUT_RESULTS_SECRET=$/m,
+      `CHECKOUT_RESULTS_SECRET=${randomBytes(32).toString('base64url')}`
+    )
   writeFileSync(envPath, filled, { mode: 0o600 })
   return true
 }

@@ -1,5 +1,5 @@
 /*
-| Card-number rules of the spec, written once: the storefront checks them as the customer types,
+| Card rules of the spec (number, expiry), written once: the storefront checks them as the customer types,
 | the server checks them again before anything is kept. Pure functions; nothing imported.
 */
 
@@ -38,4 +38,40 @@ export function detectCardBrand(digits: string): string {
   if (/^35(2[89]|[3-8])/.test(digits)) return 'jcb'
   if (/^3(0[0-5]|[689])/.test(digits)) return 'diners'
   return 'unknown'
+}
+
+/** Two-digit years are 20xx, as the spec's card form expands them. */
+export function expandCardYear(year: string | number): number {
+  const value = Number(year)
+  return value < 100 ? 2000 + value : value
+}
+
+/**
+ * The expiry rule, one for the server and the browser: a card is valid through the last day of
+ * its expiry month in UTC, and expired from the first instant (UTC) of the month after. The
+ * customer's time zone never matters: at 23:30 on Dec 31 in New York (04:30 UTC on Jan 1) a card
+ * ending 12/30 has expired everywhere.
+ */
+export function isCardExpired(month: number, year: number, now: Date | number): boolean {
+  const at = typeof now === 'number' ? new Date(now) : now
+  const currentYear = at.getUTCFullYear()
+  const currentMonth = at.getUTCMonth() + 1
+  return year < currentYear || (year === currentYear && month < currentMonth)
+}
+
+/**
+ * `MM/YY` (or `MM/YYYY`) as the card form takes it: month and four-digit year, or null when it
+ * is malformed, not a month, or expired at `now` (the rule above).
+ */
+export function parseCardExpiry(
+  value: string,
+  now: Date | number
+): { month: string; year: string } | null {
+  const [month = '', year = ''] = value.split('/')
+  if (!/^\d{1,2}$/.test(month) || !/^\d{2}(\d{2})?$/.test(year)) return null
+  const monthNumber = Number(month)
+  if (monthNumber < 1 || monthNumber > 12) return null
+  const fullYear = expandCardYear(year)
+  if (isCardExpired(monthNumber, fullYear, now)) return null
+  return { month: String(monthNumber).padStart(2, '0'), year: String(fullYear) }
 }

@@ -14,6 +14,25 @@ export const ORDER_STATUSES = [
 ] as const
 export type OrderStatus = (typeof ORDER_STATUSES)[number]
 
+/**
+ * How every order status reads, for customers, the console and the API's `statusLabel` alike:
+ * the one table (stored `fail` reads Refunded, as the spec shows it).
+ */
+export const ORDER_STATUS_LABELS: Record<OrderStatus, string> = {
+  entered: 'Entered',
+  pending: 'Pending',
+  processing: 'Processing',
+  success: 'Success',
+  fail: 'Refunded',
+  cancelled: 'Cancelled',
+}
+
+/** The label of a stored status, whatever its case (the spec's orders say `Pending` too). */
+export function orderStatusLabel(status: string): string {
+  const value = status.toLowerCase()
+  return (ORDER_STATUS_LABELS as Record<string, string>)[value] ?? status
+}
+
 /** An order that still holds its slot (or its draw entry): one per product and profile at a time. */
 export const ACTIVE_ORDER_STATUSES: OrderStatus[] = ['entered', 'pending', 'processing', 'success']
 

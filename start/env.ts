@@ -69,6 +69,7 @@ export default await Env.create(new URL('../', import.meta.url), {
 
   // Payments (config/payments.ts): sandbox by default, Stripe when configured.
   PAYMENT_GATEWAY: Env.schema.enum.optional(['sandbox', 'stripe'] as const),
+  ALLOW_SANDBOX_IN_PRODUCTION: Env.schema.boolean.optional(),
   INSTALLATION_ID: Env.schema.string.optional(),
   SANDBOX_LATENCY_MS: Env.schema.number.optional(),
   SANDBOX_RPS: Env.schema.number.optional(),
@@ -111,6 +112,9 @@ export default await Env.create(new URL('../', import.meta.url), {
   SIMULATOR_DELAY_MS: Env.schema.number.optional(),
   SIMULATOR_SEED: Env.schema.string.optional(),
   CHECKOUT_WEBHOOK_URL: Env.schema.string.optional(),
+  CHECKOUT_TASK_SECRET: Env.schema.string.optional(),
+  CHECKOUT_RESULTS_SECRET: Env.schema.string.optional(),
+  /** Deprecated: both directions in one secret (development and test only). */
   CHECKOUT_WEBHOOK_SECRET: Env.schema.string.optional(),
   CHECKOUT_WEBHOOK_ATTEMPTS: Env.schema.number.optional(),
   CHECKOUT_BREAKER_FAILURES: Env.schema.number.optional(),

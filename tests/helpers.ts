@@ -86,6 +86,19 @@ export async function saveCardFor(user: User, number: string = TEST_CARDS.ok) {
   return confirmed.user
 }
 
+/**
+ * The sandbox challenge page's link for a setup or payment, with the pass its own customer is
+ * handed (as billing/set or hold/authenticate give it): for tests that answer the page directly.
+ */
+export async function sandboxChallengeLink(id: string) {
+  const { sandboxChallenges, sandboxChallengeUrl } =
+    await import('#payments/gateways/sandbox_gateway')
+  const { default: paymentsConfig } = await import('#config/payments')
+  const challenge = await sandboxChallenges.find(id)
+  if (!challenge) throw new Error(`No sandbox challenge ${id}.`)
+  return sandboxChallengeUrl(paymentsConfig.sandbox.webhookSecret, id, challenge.customerId)
+}
+
 /** A customer with a bearer token and a card on file. */
 export async function customerWithCard(
   card: string = TEST_CARDS.ok,

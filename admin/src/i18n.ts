@@ -1,6 +1,7 @@
 import polyglotI18nProvider from 'ra-i18n-polyglot'
 import englishMessages from 'ra-language-english'
 import type { TranslationMessages } from 'react-admin'
+import { ORDER_STATUS_LABELS } from '@shared/vocabulary'
 
 /*
 | Every word of the console in one place: react-admin's own messages, then resource and field
@@ -148,14 +149,8 @@ const messages: TranslationMessages = {
       not_admin:
         'This console is for Dropslot admins only. Your account is not an admin account, so you have been signed out.',
     },
-    status: {
-      entered: 'Entered',
-      pending: 'Pending',
-      processing: 'Processing',
-      success: 'Success',
-      fail: 'Refunded',
-      cancelled: 'Cancelled',
-    },
+    // The one table of order status labels, shared with the server and the storefront.
+    status: { ...ORDER_STATUS_LABELS },
     dashboard: {
       title: 'Release desk',
       next_release: 'Next release',
@@ -281,6 +276,14 @@ const messages: TranslationMessages = {
         declined: 'declined at the retailer',
         address: 'address rejected',
         other: 'other',
+      },
+      refusal: {
+        stale_round: 'stale round: the order was tried again since',
+        not_submitted: 'not submitted',
+        order_already_final: 'the order already ended',
+        order_cancelled: 'the order was cancelled',
+        result_already_recorded: 'another result is being applied',
+        unknown_order: 'unknown order',
       },
       event: {
         outcome: 'Result',

@@ -1,4 +1,5 @@
 import dropslotConfig from '#config/dropslot'
+import { formatCents } from '#shared/pricing'
 
 export type RenderedEmail = { subject: string; text: string; html: string }
 
@@ -244,5 +245,5 @@ export function markAsResend(message: RenderedEmail): RenderedEmail {
 }
 
 function dollars(cents: number) {
-  return `$${(cents / 100).toFixed(2)}`
+  return formatCents(cents)
 }

@@ -10,6 +10,10 @@ import { createHash, createHmac } from 'node:crypto'
 export type PaymentsEnv = {
   nodeEnv: string
   gateway: string
+  /** PAYMENT_GATEWAY was set (production never runs on the default by accident). */
+  gatewayExplicit?: boolean
+  /** ALLOW_SANDBOX_IN_PRODUCTION=true: a production install on the sandbox, on purpose. */
+  allowSandboxInProduction?: boolean
   appKey: string
   installationId?: string
   sandboxWebhookSecret?: string
@@ -52,6 +56,16 @@ export function isPublicWebhookSecret(secret: string) {
 export function resolvePaymentsSettings(input: PaymentsEnv): PaymentsSettings {
   const production = input.nodeEnv === 'production'
   const problems: string[] = []
+
+  if (production && !input.gatewayExplicit) {
+    problems.push(
+      'PAYMENT_GATEWAY is not set: production needs its gateway named (stripe, or sandbox with ALLOW_SANDBOX_IN_PRODUCTION=true)'
+    )
+  } else if (production && input.gateway === 'sandbox' && !input.allowSandboxInProduction) {
+    problems.push(
+      'PAYMENT_GATEWAY=sandbox moves no real money: production takes it only with ALLOW_SANDBOX_IN_PRODUCTION=true'
+    )
+  }
 
   let installationId = input.installationId?.trim() ?? ''
   if (installationId && !INSTALLATION_ID_PATTERN.test(installationId)) {

@@ -9,6 +9,7 @@ import { cardVault } from '#core/services/card_vault'
 import { sqlTime } from '#core/helpers/sql_time'
 import { cardCodeRetention } from '#profiles/services/card_code_retention'
 import { UserFactory } from '#database/factories/user_factory'
+import { ProductFactory } from '#database/factories/product_factory'
 import { DEMO_PROMO } from '#database/seeders/demo_seeder'
 import {
   DESKTOP,
@@ -166,6 +167,36 @@ test.group('Storefront: the customer journey to a Pending order', (group) => {
     await page.goto(`/product/${product.id}?promoCode=NOPE`)
     await waitUntil(page, "localStorage.getItem('promoCode') === null")
     assert.equal(await page.locator('.product__price-old').count(), 0)
+  })
+
+  test('the promo price shown is the one charged: $8.95 at 10 % off is $8.06 on the page and the order', async ({
+    assert,
+  }) => {
+    const { user } = await readyCustomer('Cents')
+    const product = await ProductFactory.merge({
+      priceCents: 895,
+      sizeType: 'OS',
+      sizes: ['OS'],
+      styles: 'OS',
+      totalStock: 5,
+      stockTaken: 0,
+    }).create()
+    const page = await browser.newPage()
+    await saveCardThroughApi(await signInAs(page, user))
+    await page.goto(`/product/${product.id}?promoCode=${DEMO_PROMO}`)
+    await page.locator('.product__price-old').waitFor()
+    assert.equal(await page.locator('.product__price-old').textContent(), '$8.95')
+    assert.include(await page.locator('.product__price').textContent(), '$8.06')
+    assert.notInclude(await page.locator('.product__price').textContent(), '$8.05')
+
+    await page.getByRole('button', { name: 'Checkout' }).click()
+    await page.getByRole('button', { name: 'Confirm' }).click()
+    await page.waitForURL('**/user/orders', { timeout: 20000 })
+    const order = await db.from('orders').where('product_id', product.id).firstOrFail()
+    assert.equal(order.price_cents, 806)
+    const shown = page.locator('.order', { hasText: product.title })
+    await shown.waitFor()
+    assert.include(await shown.textContent(), '$8.06')
   })
 
   test('checkout asks for a size first and Cancel goes back to Checkout', async ({ assert }) => {

@@ -1,5 +1,6 @@
 import { Box, Card, CardContent, Divider, Grid, Stack, Typography } from '@mui/material'
 import ShoppingCartIcon from '@mui/icons-material/ShoppingCart'
+import { formatCents } from '@shared/pricing'
 import { useWatch } from 'react-hook-form'
 import {
   AutocompleteInput,
@@ -187,6 +188,7 @@ type OrderEventRow = {
   source: string | null
   actor: string | null
   note: string | null
+  meta: { code?: string; round?: number } | null
   createdAt: string
 }
 
@@ -202,6 +204,11 @@ function OrderEvents() {
         <Box key={event.id}>
           <Typography variant="body2">
             <b>{translate(`dropslot.orders.event.${event.kind}`, { _: event.kind })}</b>
+            {event.kind === 'result_rejected' && event.meta?.code
+              ? ` (${translate(`dropslot.orders.refusal.${event.meta.code}`, { _: event.meta.code })}${
+                  event.meta.round ? `, round ${event.meta.round}` : ''
+                })`
+              : ''}
             {event.from && event.to && event.from !== event.to
               ? ` · ${event.from} → ${event.to}`
               : ''}{' '}
@@ -369,7 +376,12 @@ function OrderShowLayout() {
           <Section title="dropslot.orders.customer">
             <Stack spacing={1} sx={{ mt: 1 }}>
               <Labeled source="id">
-                <TextField source="id" sx={{ fontFamily: 'monospace' }} />
+                <FunctionField
+                  sx={{ fontFamily: 'monospace' }}
+                  render={(order) =>
+                    (order.round ?? 1) > 1 ? `${order.id} · round ${order.round}` : order.id
+                  }
+                />
               </Labeled>
               <Labeled source="email">
                 <FunctionField
@@ -399,8 +411,8 @@ function OrderShowLayout() {
                 <FunctionField
                   render={(order) =>
                     order.promoCode
-                      ? `${money(order.price)} (${order.promoCode}, −${order.promoPercent}% of ${money(order.basePriceCents / 100)})`
-                      : money(order.price)
+                      ? `${formatCents(order.priceCents)} (${order.promoCode}, −${order.promoPercent}% of ${formatCents(order.basePriceCents)})`
+                      : formatCents(order.priceCents)
                   }
                 />
               </Labeled>

@@ -4,6 +4,7 @@ import User, { type BillingAddress, type Role } from '#accounts/models/user'
 import { AppError } from '#core/exceptions/app_error'
 import { isUniqueViolation } from '#core/helpers/db_errors'
 import { notifications } from '#notifications/services/notification_service'
+import { emailKeys } from '#notifications/services/email_keys'
 import { templates } from '#notifications/templates'
 import { orderQueries } from '#orders/services/order_queries'
 import { adminAccountValidator } from '#accounts/validators/account_validators'
@@ -63,7 +64,7 @@ export class AccountService {
       template: 'welcome',
       message: templates.welcome(user.firstName ?? user.name),
       userId: user.id,
-      dedupeKey: `user:${user.id}:welcome`,
+      dedupeKey: emailKeys.welcome(user),
     })
     return { user, token: await this.issueToken(user) }
   }

@@ -1,7 +1,7 @@
 import type User from '#accounts/models/user'
 import { userQueries } from '#accounts/services/user_queries'
 import { productQueries } from '#catalog/services/product_queries'
-import { paymentService } from '#payments/services/payment_service'
+import { paymentKeys, paymentService } from '#payments/services/payment_service'
 import { orderPaymentState } from '#orders/services/order_payment_state'
 import { orderTimeline, type OrderEventKind } from '#orders/services/order_timeline'
 import { failureCode } from '#orders/services/failure_reasons'
@@ -181,7 +181,7 @@ export class AdminOrderActionsService {
       throw AppError.conflict('This order has no charged fee to refund.', 'nothing_to_refund')
     }
     const order = await orderQueries.findById(before.id)
-    const refundKey = await this.lastRefundKey(order.id)
+    const refundKey = await this.lastRefundKey(order)
     await orderEmails.sendRefund(order, outcome.amountCents, refundKey)
     await this.trail(order, who, via, {
       kind: 'fee_refund',
@@ -374,10 +374,10 @@ export class AdminOrderActionsService {
     })
   }
 
-  private async lastRefundKey(orderId: number) {
-    const rows = await paymentService.ledgerFor(orderId)
+  private async lastRefundKey(order: OrderRecord) {
+    const rows = await paymentService.ledgerFor(order.id)
     const refunds = rows.filter((row) => row.kind === 'refund' && row.status === 'succeeded')
-    return refunds.length ? refunds[refunds.length - 1].idempotencyKey : `order:${orderId}:refund`
+    return refunds.length ? refunds[refunds.length - 1].idempotencyKey : paymentKeys.refund(order)
   }
 
   private async customer(input: AdminNewOrder): Promise<User> {

@@ -7,6 +7,7 @@ import { presentAdminOrder, presentAuditEntry } from '#admin/services/presenters
 import { runList } from '#core/services/rest_query'
 import { paymentService } from '#payments/services/payment_service'
 import { orderTimeline } from '#orders/services/order_timeline'
+import { releaseResults } from '#release/services/release_results'
 import type PaymentLedgerEntry from '#payments/models/payment_ledger_entry'
 
 /** A ledger row as the console shows it: what happened to the money, no gateway refs or card data. */
@@ -43,7 +44,7 @@ export class AdminOrdersService {
 
   async show(publicId: string) {
     const order = await this.find(publicId)
-    const [emails, audit, ledger, timeline] = await Promise.all([
+    const [emails, audit, ledger, timeline, task] = await Promise.all([
       emailAdmin.forOrder(order.id),
       AuditLog.query()
         .where('subject_type', 'order')
@@ -53,10 +54,13 @@ export class AdminOrdersService {
         .limit(200),
       paymentService.ledgerFor(order.id),
       orderTimeline.forOrder(order.id),
+      releaseResults.task(order.id),
     ])
     const customerId = presentAdminOrder(order).customerId
     return {
       ...presentAdminOrder(order),
+      /** The order's round with the checkout engines (1, then 2... after each retry). */
+      round: Number(task?.round_number ?? 1),
       emails: emails.map((email) => presentEmail(email, { orderId: order.publicId, customerId })),
       auditTrail: audit.map(presentAuditEntry),
       ledger: ledger.map(presentAdminLedgerEntry),

@@ -6,7 +6,7 @@ import type AuditLog from '#core/models/audit_log'
 import { DateTime } from 'luxon'
 import { presentProduct } from '#catalog/services/product_presenter'
 import { presentOrder } from '#orders/services/order_presenter'
-import { isFeeDue } from '#shared/vocabulary'
+import { isFeeDue, orderStatusLabel } from '#shared/vocabulary'
 
 /*
 | Admin records: what each resource looks like to ra-data-simple-rest. Every record has `id`;
@@ -37,21 +37,12 @@ export function presentAdminProduct(product: Product) {
   }
 }
 
-/** Stored `fail` shows as Refunded, as the storefront shows it. */
-export const STATUS_LABELS: Record<string, string> = {
-  pending: 'Pending',
-  processing: 'Processing',
-  success: 'Success',
-  fail: 'Refunded',
-  cancelled: 'Cancelled',
-}
-
 /** What customers see of an order (presentOrder), plus what support needs to act on it. */
 export function presentAdminOrder(order: Order) {
   return {
     id: order.publicId,
     ...presentOrder(order),
-    statusLabel: STATUS_LABELS[order.status] ?? order.status,
+    statusLabel: orderStatusLabel(order.status),
     profileName: (extra(order, 'profile_name') as string | null | undefined) ?? 'gone',
     customerId: (extra(order, 'customer_uuid') as string | null | undefined) ?? null,
     feeStatus: order.feeStatus,

@@ -17,7 +17,7 @@ import { notifications } from '#notifications/services/notification_service'
 import { orderEmails } from '#notifications/services/order_emails'
 import paymentsConfig from '#config/payments'
 import dropslotConfig from '#config/dropslot'
-import { applyPercent } from '#checkout/services/promo_service'
+import { priceAfterPromo } from '#shared/pricing'
 import { redeemPromo } from '#checkout/services/promo_redemption'
 import { slotStock } from '#catalog/services/slot_stock'
 import { jobs } from '#core/jobs/jobs'
@@ -251,7 +251,7 @@ export class CheckoutService {
       return order
     })
     // After the commit: a worker that ran the jobs earlier would not see the order yet.
-    await jobs.dispatch(placeHoldJob, { orderId: opened.id }, { dedupeId: `hold:${opened.id}` })
+    await jobs.dispatch(placeHoldJob, { orderId: opened.id })
     if (receipt) await notifications.deliverSoon(receipt.id)
     if (enteredCode) await profileService.rememberCardCode(opened.profileId, enteredCode)
     return opened
@@ -305,7 +305,7 @@ export class CheckoutService {
       const promo = promoCode ? await redeemPromo(promoCode, session) : null
       if (!(await slotStock.take(productId, session))) throw soldOutSeen(productId)
       if (promo) {
-        newOrder.priceCents = applyPercent(newOrder.basePriceCents, promo.percent)
+        newOrder.priceCents = priceAfterPromo(newOrder.basePriceCents, promo.percent)
         newOrder.promoCode = promo.code
         newOrder.promoPercent = promo.percent
       }

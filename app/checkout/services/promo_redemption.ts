@@ -26,6 +26,6 @@ export async function redeemPromo(
   const result = await session.run(USE_PROMO, [normalized, now, now])
   if (result.changes !== 1) throw invalid()
   const row = await session.first<{ percent: unknown }>(PROMO_PERCENT, [normalized])
-  const percent = Math.min(100, Math.max(0, Number(row?.percent ?? 0)))
+  const percent = Math.min(100, Math.max(0, Math.round(Number(row?.percent ?? 0))))
   return { code: normalized, percent }
 }

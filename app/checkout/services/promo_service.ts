@@ -8,11 +8,6 @@ export function normalizePromoCode(code: string) {
   return code.trim().toUpperCase()
 }
 
-/** Promo price: price minus the percent of it, in whole cents. */
-export function applyPercent(priceCents: number, percent: number) {
-  return Math.max(0, Math.round((priceCents * (100 - percent)) / 100))
-}
-
 export class PromoService {
   /** A code customers may use now, or the 404 envelope `promo_not_found`. */
   async lookup(code: string): Promise<PromoCode> {

@@ -1,5 +1,6 @@
 /** Card-number rules shared by profiles and card-on-file; the rules themselves are `#shared/cards`. */
-import { isAcceptedCardNumber } from '#shared/cards'
+import { expandCardYear, isAcceptedCardNumber, isCardExpired } from '#shared/cards'
+import { clock } from '#core/services/clock'
 
 export {
   detectCardBrand,
@@ -14,22 +15,19 @@ export function normalizeCardNumber(value: string): string {
 }
 
 /** Two-digit years are 20xx, as the spec's card form expands them. */
-export function expandYear(year: string | number): number {
-  const value = Number(year)
-  return value < 100 ? 2000 + value : value
-}
-
-export function isExpired(month: number, year: number, now = new Date()): boolean {
-  const currentYear = now.getUTCFullYear()
-  const currentMonth = now.getUTCMonth() + 1
-  return year < currentYear || (year === currentYear && month < currentMonth)
-}
+export const expandYear = expandCardYear
 
 /**
  * Everything a card must pass before we keep it: Luhn, not a refused prefix, a real month, a
- * year (two digits mean 20xx) and not expired. Month and year come raw from the client.
+ * year (two digits mean 20xx) and not expired on the product's clock (`isCardExpired`: valid
+ * through the last day of its month, in UTC). Month and year come raw from the client.
  */
-export function isUsableCard(number: unknown, month: unknown, year: unknown): boolean {
+export function isUsableCard(
+  number: unknown,
+  month: unknown,
+  year: unknown,
+  now: Date = clock.now()
+): boolean {
   if (typeof number !== 'string') return false
   const monthNumber = Number(String(month ?? '').trim())
   const yearNumber = expandYear(String(year ?? '').trim())
@@ -39,6 +37,6 @@ export function isUsableCard(number: unknown, month: unknown, year: unknown): bo
     monthNumber >= 1 &&
     monthNumber <= 12 &&
     Number.isInteger(yearNumber) &&
-    !isExpired(monthNumber, yearNumber)
+    !isCardExpired(monthNumber, yearNumber, now)
   )
 }

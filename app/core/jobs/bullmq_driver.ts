@@ -4,7 +4,7 @@ import logger from '@adonisjs/core/services/logger'
 import {
   QUEUE_NAMES,
   jobRegistry,
-  type DispatchOptions,
+  type DriverDispatchOptions,
   type JobDefinition,
   type QueueName,
 } from '#core/jobs/job'
@@ -30,7 +30,7 @@ export class BullmqDriver implements QueueDriver {
     private prefix: string
   ) {}
 
-  async dispatch(job: JobDefinition<any>, payload: any, options: DispatchOptions = {}) {
+  async dispatch(job: JobDefinition<any>, payload: any, options: DriverDispatchOptions = {}) {
     await this.queue(job.queue).add(job.name, payload, {
       deduplication: options.dedupeId ? { id: options.dedupeId } : undefined,
       delay: options.delayMs,

@@ -1,7 +1,8 @@
 import logger from '@adonisjs/core/services/logger'
 import {
   jobRegistry,
-  type DispatchOptions,
+  scheduleKey,
+  type DriverDispatchOptions,
   type JobDefinition,
   type QueueName,
 } from '#core/jobs/job'
@@ -26,7 +27,7 @@ export class InProcessDriver implements QueueDriver {
   private lanes = new Map<QueueName, Lane>()
   private timers: NodeJS.Timeout[] = []
 
-  async dispatch(job: JobDefinition<any>, payload: any, options: DispatchOptions = {}) {
+  async dispatch(job: JobDefinition<any>, payload: any, options: DriverDispatchOptions = {}) {
     const lane = this.lanes.get(job.queue)
     if (!lane) return
     lane.add(
@@ -51,7 +52,7 @@ export class InProcessDriver implements QueueDriver {
     for (const schedule of jobRegistry.schedules) {
       if (!this.lanes.has(schedule.job.queue)) continue
       const timer = setInterval(
-        () => void this.dispatch(schedule.job, {}, { dedupeId: `schedule:${schedule.id}` }),
+        () => void this.dispatch(schedule.job, {}, { dedupeId: scheduleKey(schedule.id) }),
         schedule.everyMs
       )
       timer.unref()

@@ -17,13 +17,24 @@ export type JobDefinition<Payload extends Record<string, unknown> = Record<strin
   handle(payload: Payload): Promise<unknown>
   /** Tries before the job waits in the failed set (BullMQ) or is left to the sweep. */
   attempts?: number
+  /**
+   * The job's dedupe id, built here and nowhere else: a second dispatch with the same id while
+   * the first is waiting or running is dropped (`hold:12` for order 12's hold). Unset: every
+   * dispatch is its own job.
+   */
+  dedupeKey?: (payload: Payload) => string
 }
 
+/** What a caller may ask of a dispatch; the dedupe id is the job's own (`dedupeKey`). */
 export type DispatchOptions = {
-  /** A second dispatch with this id while the first is waiting or running is dropped. */
-  dedupeId?: string
   delayMs?: number
 }
+
+/** What a driver is handed: the caller's options and the job's dedupe id. */
+export type DriverDispatchOptions = DispatchOptions & { dedupeId?: string }
+
+/** The dedupe id of a schedule's firing in one process: `schedule:<id>`. */
+export const scheduleKey = (scheduleId: string) => `schedule:${scheduleId}`
 
 /** A job run on a timer: once per interval for the whole cluster. */
 export type Schedule = { id: string; job: JobDefinition<any>; everyMs: number }

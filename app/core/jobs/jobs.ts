@@ -37,7 +37,7 @@ export class Jobs {
     options?: DispatchOptions
   ) {
     try {
-      await this.driver.dispatch(job, payload, options)
+      await this.driver.dispatch(job, payload, { ...options, dedupeId: job.dedupeKey?.(payload) })
     } catch (error) {
       logger.warn({ err: error, job: job.name }, 'dispatch failed; the sweep will find the work')
     }

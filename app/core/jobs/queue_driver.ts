@@ -1,4 +1,4 @@
-import type { DispatchOptions, JobDefinition, QueueName } from '#core/jobs/job'
+import type { DriverDispatchOptions, JobDefinition, QueueName } from '#core/jobs/job'
 
 export type WorkOptions = {
   queues: QueueName[]
@@ -28,7 +28,7 @@ export type FailedJob = {
 }
 
 export interface QueueDriver {
-  dispatch(job: JobDefinition<any>, payload: any, options?: DispatchOptions): Promise<void>
+  dispatch(job: JobDefinition<any>, payload: any, options?: DriverDispatchOptions): Promise<void>
   /** Runs jobs of these queues in this process until `stop()`. */
   start(options: WorkOptions): Promise<void>
   /** Stops taking jobs and waits for the running ones. */

@@ -417,11 +417,9 @@ export class DrawRunner {
       })
       if (!promotedId) continue
       promoted += 1
-      await jobs.dispatch(
-        placeHoldJob,
-        { orderId: promotedId.order_id },
-        { dedupeId: `hold:${promotedId.order_id}:promoted` }
-      )
+      // Deduplicated as every hold job of the order; if one is still kept, the hold sweep finds
+      // the promoted order (its hold is queued) within its interval.
+      await jobs.dispatch(placeHoldJob, { orderId: promotedId.order_id })
       const order = await orderQueries.findById(promotedId.order_id)
       await orderEmails.sendDrawPromoted(order, promotedId.public_id)
     }

@@ -10,6 +10,7 @@ import { emailDelivery } from '#notifications/services/email_delivery'
 export const deliverEmailJob = defineJob<{ messageId: number }>({
   name: 'notifications.deliver-email',
   queue: 'email',
+  dedupeKey: ({ messageId }) => `email:${messageId}`,
   async handle({ messageId }) {
     if (!smtpConfigured) return null
     return emailDelivery.deliverById(messageId)
@@ -25,7 +26,7 @@ export const sweepOutboxJob = defineJob({
     if (!smtpConfigured) return { dispatched: 0 }
     const due = await emailDelivery.dueIds()
     for (const messageId of due) {
-      await jobs.dispatch(deliverEmailJob, { messageId }, { dedupeId: `email:${messageId}` })
+      await jobs.dispatch(deliverEmailJob, { messageId })
     }
     return { dispatched: due.length }
   },

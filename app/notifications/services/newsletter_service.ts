@@ -1,6 +1,7 @@
 import NewsletterSubscriber from '#notifications/models/newsletter_subscriber'
 import { isUniqueViolation } from '#core/helpers/db_errors'
 import { notifications } from '#notifications/services/notification_service'
+import { emailKeys } from '#notifications/services/email_keys'
 import { templates } from '#notifications/templates'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 
@@ -17,7 +18,7 @@ export class NewsletterService {
       to: email,
       template: 'newsletter_confirmation',
       message: templates.newsletterConfirmation(),
-      dedupeKey: `newsletter:${email}`,
+      dedupeKey: emailKeys.newsletter(email),
     })
     return { alreadySubscribed: false }
   }

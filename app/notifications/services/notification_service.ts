@@ -67,7 +67,7 @@ export class NotificationService {
 
   /** Rings the delivery of a recorded message (the outbox sweep finds it if this is lost). */
   deliverSoon(messageId: number) {
-    return jobs.dispatch(deliverEmailJob, { messageId }, { dedupeId: `email:${messageId}` })
+    return jobs.dispatch(deliverEmailJob, { messageId })
   }
 }
 

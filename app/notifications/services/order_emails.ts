@@ -8,6 +8,7 @@ import { customerReason } from '#orders/services/failure_reasons'
 import { orderNumber } from '#orders/services/order_numbers'
 import type { DriverSession } from '#core/services/driver_session'
 import { isFeeDue } from '#shared/vocabulary'
+import { emailKeys } from '#notifications/services/email_keys'
 
 /** What the receipt of a new order needs (the checkout has it before the order is a model). */
 export type NewOrderReceipt = Pick<
@@ -25,12 +26,6 @@ export type NewOrderReceipt = Pick<
 
 type Rendered = { template: string; message: RenderedEmail; dedupeKey: string }
 
-/** An automatic message's dedupe key: per order and kind, and per round once an order is retried. */
-function keyOf(order: Pick<OrderRecord, 'id' | 'holdRound'>, kind: string) {
-  const round = order.holdRound ?? 1
-  return round <= 1 ? `order:${order.id}:${kind}` : `order:${order.id}:${kind}:r${round}`
-}
-
 /**
  * The one composer of order e-mails: every message about an order (receipt, card check declined,
  * outcome, fee declined, refund, waiver, retry, correction) is built and recorded here.
@@ -46,7 +41,7 @@ export class OrderEmails {
       if (isFeeDue(order)) {
         return {
           template: 'fee_declined',
-          dedupeKey: `order:${order.id}:fee-declined:${order.feeAttempts}`,
+          dedupeKey: emailKeys.feeDeclined(order, order.feeAttempts),
           message: templates.feeDeclined({
             ...base,
             amountCents: order.priceCents,
@@ -56,7 +51,7 @@ export class OrderEmails {
       }
       return {
         template: 'order_secured',
-        dedupeKey: keyOf(order, 'secured'),
+        dedupeKey: emailKeys.orderRound(order, 'secured'),
         message: templates.orderSecured({
           ...base,
           size: order.size,
@@ -69,7 +64,7 @@ export class OrderEmails {
     if (order.status === 'fail') {
       return {
         template: 'order_failed',
-        dedupeKey: keyOf(order, 'failed'),
+        dedupeKey: emailKeys.orderRound(order, 'failed'),
         // The customer's words, from the failure's category; the engine's text is for admins.
         message: templates.orderFailed({ ...base, reason: customerReason(order.failCode) }),
       }
@@ -77,7 +72,7 @@ export class OrderEmails {
     if (order.status === 'pending' || order.status === 'processing') {
       return {
         template: 'order_received',
-        dedupeKey: keyOf(order, 'received'),
+        dedupeKey: emailKeys.orderRound(order, 'received'),
         message: templates.orderReceived({
           ...base,
           size: order.size,
@@ -90,7 +85,7 @@ export class OrderEmails {
     if (order.status === 'cancelled' && order.holdStatus === 'declined') {
       return {
         template: 'hold_declined',
-        dedupeKey: `order:${order.id}:hold-declined`,
+        dedupeKey: emailKeys.holdDeclined(order),
         message: templates.holdDeclined({ ...base, reason: 'Your card was declined.' }),
       }
     }
@@ -116,7 +111,7 @@ export class OrderEmails {
         }),
         userId: order.userId,
         orderId: order.id,
-        dedupeKey: `order:${order.id}:received`,
+        dedupeKey: emailKeys.receipt(order),
       },
       session
     )
@@ -150,7 +145,7 @@ export class OrderEmails {
         }),
         userId: order.userId,
         orderId: order.id,
-        dedupeKey: `order:${order.id}:draw-entered`,
+        dedupeKey: emailKeys.drawEntered(order),
       },
       session
     )
@@ -160,11 +155,11 @@ export class OrderEmails {
   async sendDrawResult(order: OrderRecord, entryId: string, won: boolean) {
     const details = { productTitle: order.productTitle, orderId: orderNumber(order.id), entryId }
     return won
-      ? this.sendOnce(order, 'draw_won', `order:${order.id}:draw-won`, templates.drawWon(details))
+      ? this.sendOnce(order, 'draw_won', emailKeys.drawWon(order), templates.drawWon(details))
       : this.sendOnce(
           order,
           'draw_not_selected',
-          `order:${order.id}:draw-not-selected`,
+          emailKeys.drawNotSelected(order),
           templates.drawNotSelected(details)
         )
   }
@@ -174,7 +169,7 @@ export class OrderEmails {
     return this.sendOnce(
       order,
       'draw_promoted',
-      `order:${order.id}:draw-promoted`,
+      emailKeys.drawPromoted(order),
       templates.drawPromoted({
         productTitle: order.productTitle,
         orderId: orderNumber(order.id),
@@ -188,7 +183,7 @@ export class OrderEmails {
     return this.sendOnce(
       order,
       'hold_declined',
-      `order:${order.id}:hold-declined`,
+      emailKeys.holdDeclined(order),
       templates.holdDeclined({
         productTitle: order.productTitle,
         orderId: orderNumber(order.id),
@@ -202,7 +197,7 @@ export class OrderEmails {
     return this.sendOnce(
       order,
       'hold_needs_confirmation',
-      `order:${order.id}:hold-needs-confirmation:${order.holdRound}`,
+      emailKeys.holdNeedsConfirmation(order),
       templates.holdNeedsConfirmation({
         productTitle: order.productTitle,
         orderId: orderNumber(order.id),
@@ -217,7 +212,7 @@ export class OrderEmails {
     return this.sendOnce(
       order,
       'fee_declined',
-      `order:${order.id}:fee-declined:${attempt}`,
+      emailKeys.feeDeclined(order, attempt),
       templates.feeDeclined({
         productTitle: order.productTitle,
         orderId: orderNumber(order.id),
@@ -254,7 +249,7 @@ export class OrderEmails {
     return this.sendOnce(
       order,
       'fee_refunded',
-      `${refundKey}:email`,
+      emailKeys.refund(refundKey),
       templates.feeRefunded({
         productTitle: order.productTitle,
         orderId: orderNumber(order.id),
@@ -270,7 +265,7 @@ export class OrderEmails {
     return this.sendOnce(
       order,
       'fee_waived',
-      `order:${order.id}:fee-waived`,
+      emailKeys.feeWaived(order),
       templates.feeWaived({
         productTitle: order.productTitle,
         orderId: orderNumber(order.id),
@@ -284,7 +279,7 @@ export class OrderEmails {
     return this.sendOnce(
       order,
       'order_retried',
-      keyOf(order, 'retried'),
+      emailKeys.orderRound(order, 'retried'),
       templates.orderRetried({
         productTitle: order.productTitle,
         orderId: orderNumber(order.id),
@@ -298,7 +293,7 @@ export class OrderEmails {
     return this.sendOnce(
       order,
       'order_corrected',
-      keyOf(order, 'corrected'),
+      emailKeys.orderRound(order, 'corrected'),
       templates.orderCorrected({
         productTitle: order.productTitle,
         orderId: orderNumber(order.id),

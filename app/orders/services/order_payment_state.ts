@@ -150,6 +150,19 @@ export class OrderPaymentState {
     return this.move(orderId, ['placed'], { hold_status: 'released', hold_released_at: sqlTime() })
   }
 
+  /**
+   * A hold that waited for the customer's authentication, cancelled at the gateway because its
+   * order ended (or placed by a last-moment authentication and released the same way).
+   */
+  async waitingHoldCancelled(orderId: number) {
+    return this.move(orderId, ['requires_action', 'placed'], {
+      hold_status: 'released',
+      hold_released_at: sqlTime(),
+      hold_claimed_at: null,
+      hold_next_attempt_at: null,
+    })
+  }
+
   /** The order ended before its hold was placed: nothing to place any more. */
   async holdSkipped(orderId: number) {
     return this.move(orderId, ['queued'], { hold_status: 'skipped', hold_claimed_at: null })

@@ -1,9 +1,13 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import { AppError } from '#core/exceptions/app_error'
-import { orderQueries } from '#orders/services/order_queries'
+import { orderQueries, type OrderRecord } from '#orders/services/order_queries'
 import { paymentService } from '#payments/services/payment_service'
 
 const NOT_WAITING = 'This card check does not need your confirmation.'
+const ORDER_CANCELLED =
+  'This order was cancelled, so its $1.00 card check was cancelled at your bank too. There is nothing to confirm.'
+const ORDER_ENDED =
+  'This order has ended, so its $1.00 card check is no longer needed. There is nothing to confirm.'
 const HOLD_AUTHENTICATION_FAILED =
   'Your bank did not confirm the $1.00 card check. Please try again.'
 
@@ -15,6 +19,7 @@ export default class HoldAuthenticationController {
   /** POST /api/user/orders/:orderId/hold/authenticate */
   async authenticate({ bouncer, params }: HttpContext) {
     const order = await this.ownOrder(bouncer, params.orderId)
+    this.refuseClosed(order)
     const action = await paymentService.holdAction(order)
     if (!action) throw AppError.conflict(NOT_WAITING, 'hold_not_waiting')
     return {
@@ -31,10 +36,16 @@ export default class HoldAuthenticationController {
   /** POST /api/user/orders/:orderId/hold/confirm: placed (200), still waiting (202), refused (402). */
   async confirm({ bouncer, params, response }: HttpContext) {
     const order = await this.ownOrder(bouncer, params.orderId)
+    this.refuseClosed(order)
     if (order.holdStatus !== 'requires_action' && order.holdStatus !== 'placed') {
       throw AppError.conflict(NOT_WAITING, 'hold_not_waiting')
     }
     const outcome = await paymentService.confirmHoldAuthentication(order)
+    if (outcome.status === 'order_closed') {
+      // It ended between the two reads (a cancel at the same moment).
+      this.refuseClosed(await orderQueries.findById(order.id))
+      throw AppError.conflict(ORDER_ENDED, 'order_closed')
+    }
     if (outcome.status === 'placed') return { success: true, hold: { status: 'placed' } }
     if (outcome.status === 'authentication_failed') {
       throw new AppError(HOLD_AUTHENTICATION_FAILED, {
@@ -50,6 +61,15 @@ export default class HoldAuthenticationController {
       code: 'hold_authentication_required',
       message: 'Your bank is still waiting for you to confirm the card check.',
     })
+  }
+
+  /** 409 `order_closed` for an order that ended: its waiting card check went with it. */
+  private refuseClosed(order: OrderRecord) {
+    if (order.status === 'pending' || order.status === 'entered') return
+    throw AppError.conflict(
+      order.status === 'cancelled' ? ORDER_CANCELLED : ORDER_ENDED,
+      'order_closed'
+    )
   }
 
   /** Another customer's order is answered as one that does not exist. */

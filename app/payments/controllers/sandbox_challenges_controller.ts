@@ -1,27 +1,42 @@
 import type { HttpContext } from '@adonisjs/core/http'
+import paymentsConfig from '#config/payments'
+import { clock } from '#core/services/clock'
 import { sandboxChallenges, type SandboxChallenge } from '#payments/gateways/sandbox_gateway'
+import { verifyChallengePass } from '#payments/gateways/sandbox_challenge_tokens'
 
 /**
  * The sandbox's stand-in for a bank's 3-D Secure page (mounted only when the sandbox gateway is
- * in use): the customer completes or fails the authentication of a card being saved, and is sent
- * back to the storefront page they came from with `setup_intent=<id>`, as Stripe's redirect does.
+ * in use): the customer completes or fails the authentication of a card being saved or of a
+ * $1.00 card check, and is sent back to the storefront page they came from with
+ * `setup_intent=<id>` or `payment_intent=<id>`, as Stripe's redirect does. The page is opened by
+ * a redirect, so it cannot see the customer's bearer token: its link carries a signed pass
+ * (`?t=`), bound to the setup or payment and its customer and valid 30 minutes, that only the
+ * customer was handed. Without it (another customer, a visitor, an old link) the page is a 403
+ * and nothing changes.
  */
 export default class SandboxChallengesController {
-  /** GET /sandbox/3ds/:id?return_to=/path */
+  /** GET /sandbox/3ds/:id?t=<pass>&return_to=/path */
   async show({ params, request, response }: HttpContext) {
     const challenge = await sandboxChallenges.find(String(params.id))
     if (!challenge) return response.status(404).type('html').send(page(notFound()))
+    const pass = request.input('t')
+    if (!allowed(challenge, pass)) return response.status(403).type('html').send(page(notYours()))
     const returnTo = safeReturnPath(request.input('return_to'))
-    return response.type('html').send(page(challengeForm(challenge, returnTo)))
+    return response.type('html').send(page(challengeForm(challenge, returnTo, String(pass))))
   }
 
-  /** POST /sandbox/3ds/:id {answer: complete|fail, return_to} */
+  /** POST /sandbox/3ds/:id?t=<pass> {answer: complete|fail, return_to} */
   async answer({ params, request, response }: HttpContext) {
+    const found = await sandboxChallenges.find(String(params.id))
+    if (!found) return response.status(404).type('html').send(page(notFound()))
+    if (!allowed(found, request.input('t'))) {
+      return response.status(403).type('html').send(page(notYours()))
+    }
     const answer = request.input('answer')
     if (answer !== 'complete' && answer !== 'fail') {
       return response.status(422).type('html').send(page(notAnswered()))
     }
-    const challenge = await sandboxChallenges.answer(String(params.id), answer === 'complete')
+    const challenge = await sandboxChallenges.answer(found.id, answer === 'complete')
     if (!challenge) return response.status(404).type('html').send(page(notFound()))
     const returnTo = safeReturnPath(request.input('return_to'))
     if (!returnTo) return response.type('html').send(page(answered(challenge)))
@@ -30,6 +45,17 @@ export default class SandboxChallengesController {
     const param = challenge.kind === 'payment' ? 'payment_intent' : 'setup_intent'
     return response.redirect().status(303).toPath(`${returnTo}${separator}${param}=${challenge.id}`)
   }
+}
+
+/** The pass of this challenge's customer, not expired on the product's clock. */
+function allowed(challenge: SandboxChallenge, pass: unknown) {
+  return verifyChallengePass(
+    paymentsConfig.sandbox.webhookSecret,
+    pass,
+    challenge.id,
+    challenge.customerId,
+    clock.nowMs()
+  )
 }
 
 /** Only a path on this site (never `//host` or a full URL): no open redirect. */
@@ -44,7 +70,7 @@ function escapeHtml(value: string) {
   return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
 }
 
-function challengeForm(challenge: SandboxChallenge, returnTo: string | null) {
+function challengeForm(challenge: SandboxChallenge, returnTo: string | null, pass: string) {
   const hidden = returnTo
     ? `<input type="hidden" name="return_to" value="${escapeHtml(returnTo)}">`
     : ''
@@ -54,7 +80,7 @@ function challengeForm(challenge: SandboxChallenge, returnTo: string | null) {
 <p>This card (${card}) was ${challenge.status === 'succeeded' ? 'authenticated' : 'not authenticated'}.</p>
 ${returnTo ? `<p><a href="${escapeHtml(returnTo)}">Back to Dropslot</a></p>` : ''}`
   }
-  const action = `/sandbox/3ds/${escapeHtml(challenge.id)}`
+  const action = `/sandbox/3ds/${escapeHtml(challenge.id)}?t=${encodeURIComponent(pass)}`
   return `<p class="badge">Test mode: sandbox stand-in for 3-D Secure</p>
 <h1>Confirm your card</h1>
 <p>${
@@ -79,6 +105,12 @@ function answered(challenge: SandboxChallenge) {
 function notFound() {
   return `<h1>No such authentication</h1>
 <p>This link is not valid any more. Go back to Dropslot and add your card again.</p>`
+}
+
+function notYours() {
+  return `<h1>This check is not open to you</h1>
+<p>This link works only for the customer who started the check, and only for 30 minutes. Go
+back to Dropslot, sign in and start the check again.</p>`
 }
 
 function notAnswered() {

@@ -177,6 +177,16 @@ const AUTHENTICATION_FAILURES = new Set([
 ])
 
 /** What a customer is told when their bank did not confirm the card they were saving. */
+/** The steps of a call a gateway makes in several requests (Stripe's card save). */
+export type GatewayStep = 'customer' | 'payment-method' | 'setup' | 'default'
+
+/**
+ * The key of one request of a call made in several (a Stripe card save: customer, payment
+ * method, setup, default card), derived from the call's own key (`paymentKeys`): the one place
+ * such keys are built, so a re-run sends each request under the key it was sent with before.
+ */
+export const gatewayStepKey = (callKey: string, step: GatewayStep) => `${callKey}:${step}`
+
 export const CARD_AUTHENTICATION_FAILED =
   'Your bank did not confirm this card, so it was not saved. Please try again.'
 

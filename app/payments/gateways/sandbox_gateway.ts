@@ -8,6 +8,7 @@ import {
   CardDeclinedError,
   GatewayRequestError,
   GatewayUnavailableError,
+  isCardSetupAction,
   type CardInput,
   type CardSetupAction,
   type CardToken,
@@ -21,6 +22,8 @@ import {
 } from '#payments/gateways/payment_gateway'
 import { verifyStripeStyleWebhook } from '#payments/gateways/webhook_signature'
 import { sqlTime } from '#core/helpers/sql_time'
+import { clock } from '#core/services/clock'
+import { signChallengePass } from '#payments/gateways/sandbox_challenge_tokens'
 
 /*
 | What a test card does, following Stripe's documented test cards. Any other valid number works.
@@ -79,8 +82,18 @@ const newId = (prefix: string) => `${prefix}_sbx_${randomBytes(12).toString('hex
 /** Cards whose bank asks the customer to authenticate (3-D Secure) before they are saved. */
 const SETUP_NEEDS_AUTHENTICATION = new Set(['auth_setup', 'auth_required'])
 
-/** The sandbox's 3-D Secure challenge page for a setup (served by this app, sandbox only). */
-export const sandboxChallengePath = (setupId: string) => `/sandbox/3ds/${setupId}`
+/** The sandbox's 3-D Secure challenge page (served by this app, sandbox only), without its pass. */
+export const sandboxChallengePath = (id: string) => `/sandbox/3ds/${id}`
+
+/**
+ * The challenge page's address for its customer: the page and a signed, short-lived pass bound
+ * to this setup or payment and its customer (`sandbox_challenge_tokens.ts`), keyed by this
+ * install's sandbox secret.
+ */
+export function sandboxChallengeUrl(sandboxSecret: string, id: string, customerId: string) {
+  const pass = signChallengePass(sandboxSecret, id, customerId, clock.nowMs())
+  return `${sandboxChallengePath(id)}?t=${pass}`
+}
 
 function presentSetupAction(setup: { id: string; customer_id: string }): CardSetupAction {
   return {
@@ -141,6 +154,7 @@ async function findPaymentChallenge(id: string): Promise<SandboxChallenge | null
     .first()
   return {
     id: String(intent.id),
+    customerId: String(intent.customer_id),
     kind: 'payment',
     amountCents: Number(intent.amount),
     status: awaitsAuthentication(intent)
@@ -193,6 +207,8 @@ export type SandboxChallenge = {
   kind?: 'setup' | 'payment'
   amountCents?: number
   id: string
+  /** The customer at the gateway whose setup or payment it is (the pass is bound to them). */
+  customerId: string
   status: 'requires_action' | 'succeeded' | 'failed'
   brand: string
   last4: string
@@ -211,6 +227,7 @@ export const sandboxChallenges = {
     if (!setup) return null
     return {
       id: String(setup.id),
+      customerId: String(setup.customer_id),
       status:
         setup.status === 'requires_action' || setup.status === 'succeeded'
           ? setup.status
@@ -326,7 +343,7 @@ export class SandboxGateway implements PaymentGateway {
     idempotencyKey: string
   }): Promise<SavedCard | CardSetupAction> {
     await this.enter()
-    return this.idempotent(input.idempotencyKey, 'save_card', async (trx) => {
+    const saved = await this.idempotent(input.idempotencyKey, 'save_card', async (trx) => {
       const token = await trx.from('sandbox_tokens').where('id', input.token).forUpdate().first()
       if (!token) throw new GatewayRequestError('resource_missing', 'No such token.')
       if (token.used_at) {
@@ -371,6 +388,20 @@ export class SandboxGateway implements PaymentGateway {
       const paymentMethodId = await insertPaymentMethod(trx, customerId, card, behaviour)
       return { customerId, paymentMethodId, ...card }
     })
+    // A fresh pass each time it is handed out (never the one kept with a replayed answer).
+    return isCardSetupAction(saved) ? this.withPass(saved) : saved
+  }
+
+  /** The action with the challenge link its customer may open now. */
+  private withPass(action: CardSetupAction): CardSetupAction {
+    return {
+      ...action,
+      challengeUrl: sandboxChallengeUrl(
+        this.options.webhookSecret,
+        action.setupId,
+        action.customerId
+      ),
+    }
   }
 
   /** A card saved after the customer's authentication: read back, like a SetupIntent. */
@@ -384,7 +415,7 @@ export class SandboxGateway implements PaymentGateway {
     if (!setup || setup.customer_id !== input.customerId) {
       throw new GatewayRequestError('resource_missing', 'No such setup_intent.')
     }
-    if (setup.status === 'requires_action') return presentSetupAction(setup)
+    if (setup.status === 'requires_action') return this.withPass(presentSetupAction(setup))
     if (setup.status !== 'succeeded' || !setup.payment_method_id) {
       throw new CardDeclinedError(
         setup.last_error_code ?? 'setup_intent_authentication_failure',
@@ -599,7 +630,11 @@ export class SandboxGateway implements PaymentGateway {
     if (!intent || !awaitsAuthentication(intent)) return null
     return {
       paymentId: String(intent.id),
-      challengeUrl: sandboxChallengePath(String(intent.id)),
+      challengeUrl: sandboxChallengeUrl(
+        this.options.webhookSecret,
+        String(intent.id),
+        String(intent.customer_id)
+      ),
       clientSecret: null,
       paymentMethodId: String(intent.payment_method_id),
     }

@@ -3,6 +3,7 @@ import {
   CardDeclinedError,
   GatewayRequestError,
   GatewayUnavailableError,
+  gatewayStepKey,
   type CardInput,
   type CardSetupAction,
   type CardToken,
@@ -91,7 +92,7 @@ export class StripeGateway implements PaymentGateway {
       const customer = await this.call(() =>
         this.client.customers.create(
           { email: input.email, name: input.name, metadata: { dropslot_user: input.reference } },
-          { idempotencyKey: `${input.idempotencyKey}:customer` }
+          { idempotencyKey: gatewayStepKey(input.idempotencyKey, 'customer') }
         )
       )
       customerId = customer.id
@@ -99,7 +100,7 @@ export class StripeGateway implements PaymentGateway {
     const method = await this.call(() =>
       this.client.paymentMethods.create(
         { type: 'card', card: { token: input.token } },
-        { idempotencyKey: `${input.idempotencyKey}:payment-method` }
+        { idempotencyKey: gatewayStepKey(input.idempotencyKey, 'payment-method') }
       )
     )
     // Confirming the setup runs the card check: a card that will not work is refused here.
@@ -114,10 +115,10 @@ export class StripeGateway implements PaymentGateway {
           metadata: { dropslot_user: input.reference },
           expand: ['payment_method'],
         },
-        { idempotencyKey: `${input.idempotencyKey}:setup` }
+        { idempotencyKey: gatewayStepKey(input.idempotencyKey, 'setup') }
       )
     )
-    return this.setupOutcome(setup, customerId, `${input.idempotencyKey}:default`)
+    return this.setupOutcome(setup, customerId, gatewayStepKey(input.idempotencyKey, 'default'))
   }
 
   async confirmCardSetup(input: {
@@ -132,7 +133,11 @@ export class StripeGateway implements PaymentGateway {
     if (owner !== input.customerId) {
       throw new GatewayRequestError('resource_missing', 'No such setup_intent.')
     }
-    return this.setupOutcome(setup, input.customerId, `${input.idempotencyKey}:default`)
+    return this.setupOutcome(
+      setup,
+      input.customerId,
+      gatewayStepKey(input.idempotencyKey, 'default')
+    )
   }
 
   /** A saved card (made the customer's default), the action still to take, or the refusal. */

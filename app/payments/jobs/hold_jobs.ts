@@ -6,6 +6,7 @@ import { holdWorker } from '#payments/services/hold_worker'
 export const placeHoldJob = defineJob<{ orderId: number }>({
   name: 'payments.place-hold',
   queue: 'gateway',
+  dedupeKey: ({ orderId }) => `hold:${orderId}`,
   handle: ({ orderId }) => holdWorker.placeOne(orderId),
 })
 
@@ -21,7 +22,7 @@ export const sweepHoldsJob = defineJob({
   async handle() {
     const due = await holdWorker.dueOrderIds()
     for (const orderId of due) {
-      await jobs.dispatch(placeHoldJob, { orderId }, { dedupeId: `hold:${orderId}` })
+      await jobs.dispatch(placeHoldJob, { orderId })
     }
     // Holds that waited for the customer's authentication past their deadline.
     const { expired } = await holdWorker.expireWaiting()

@@ -169,6 +169,12 @@ export class HoldWorker {
       report.waiting += 1
       const deadline = await this.authenticationDeadline(order)
       await orderPaymentState.holdNeedsAction(order.id, outcome.paymentId, deadline)
+      // Cancelled while the bank was being asked: the waiting payment goes with the order.
+      const now = await orderQueries.findById(order.id)
+      if (now.status !== 'pending' && now.status !== 'entered') {
+        await paymentService.releaseHold(now)
+        return
+      }
       await orderEmails.sendHoldNeedsConfirmation(order, deadline)
       return
     }

@@ -84,6 +84,8 @@ export const paymentKeys = {
   cardSetup: (userUuid: string, setupId: string) =>
     installKey('user', userUuid, 'card-setup', setupId),
   deleteCustomer: (customerId: string) => installKey('customer', customerId, 'delete'),
+  /** A card token request (genToken): its own row each time, never sent to the gateway as a key. */
+  cardToken: (nonce: string) => installKey('token', nonce),
 }
 
 /**
@@ -130,7 +132,7 @@ export class PaymentService {
   /** genToken: validates nothing itself (the caller did), asks the gateway for a card token. */
   async createCardToken(card: CardInput, userId: number | null): Promise<CardToken> {
     const entry = await ledger.begin({
-      key: `token:${randomUUID()}`,
+      key: paymentKeys.cardToken(randomUUID()),
       kind: 'customer_card',
       gateway: gateway().name,
       userId,
@@ -347,8 +349,14 @@ export class PaymentService {
    */
   async confirmHoldAuthentication(
     orderOrId: OrderRecord | number
-  ): Promise<HoldOutcome | { status: 'authentication_failed'; paymentId: string }> {
+  ): Promise<
+    | HoldOutcome
+    | { status: 'authentication_failed'; paymentId: string }
+    | { status: 'order_closed' }
+  > {
     const order = await this.fresh(orderOrId)
+    // An order that ended has no hold to confirm: its waiting payment was cancelled with it.
+    if (order.status !== 'pending' && order.status !== 'entered') return { status: 'order_closed' }
     if (['placed', 'released'].includes(order.holdStatus) && order.holdPaymentId) {
       return { status: 'placed', paymentId: order.holdPaymentId }
     }
@@ -418,10 +426,16 @@ export class PaymentService {
     }
   }
 
-  /** Releases (cancels) the order's hold if one was placed; a no-op otherwise or if done. */
+  /**
+   * Releases (cancels) the order's hold if one was placed, or one still waiting for the
+   * customer's authentication; a no-op otherwise or if done.
+   */
   async releaseHold(orderOrId: OrderRecord | number): Promise<ReleaseOutcome> {
     const order = await this.fresh(orderOrId)
     if (order.holdStatus === 'released') return { status: 'released' }
+    if (order.holdStatus === 'requires_action' && order.holdPaymentId) {
+      return this.cancelWaitingHold(order, order.holdPaymentId)
+    }
     if (order.holdStatus !== 'placed' || !order.holdPaymentId) return { status: 'not_placed' }
 
     const entry = await ledger.begin({
@@ -451,6 +465,48 @@ export class PaymentService {
       }
     }
     await orderPaymentState.holdReleased(order.id)
+    return { status: 'released' }
+  }
+
+  /**
+   * The order ended (cancelled, failed) while its hold waited for the customer's 3-D Secure: the
+   * waiting payment is cancelled at the gateway through the ledger (the hold's release key), so
+   * no late authentication can authorise it, the hold's own row is closed, and the hold reads
+   * released. A customer who authenticated meanwhile had their authorization cancelled the same
+   * way (the hold was placed, then released).
+   */
+  private async cancelWaitingHold(order: OrderRecord, paymentId: string): Promise<ReleaseOutcome> {
+    const release = await ledger.begin({
+      ...keysOf('holdRelease', order, order.holdRound),
+      kind: 'hold_release',
+      gateway: gateway().name,
+      orderId: order.id,
+      userId: order.userId,
+      amountCents: order.holdAmountCents,
+    })
+    if (release.status !== 'succeeded') {
+      try {
+        const ref = await gateway().releaseHold({
+          paymentId,
+          idempotencyKey: release.idempotencyKey,
+        })
+        await ledger.succeed(release, ref.id)
+        opsLog('hold.released', { order: order.publicId, amountCents: order.holdAmountCents })
+      } catch (error) {
+        await this.recordFailure(release, error)
+        if (isRetryable(error)) return { status: 'retry', code: error.code, message: error.message }
+        if (error instanceof GatewayRequestError || error instanceof CardDeclinedError) {
+          logger.error({ orderId: order.id, code: error.code }, 'waiting hold not cancelled')
+          return { status: 'failed', code: error.code, message: error.message }
+        }
+        throw error
+      }
+    }
+    const hold = await ledger.find(keysOf('hold', order, order.holdRound))
+    if (hold?.status === 'started') {
+      await ledger.fail(hold, 'order_closed', 'The order ended before the customer authenticated.')
+    }
+    await orderPaymentState.waitingHoldCancelled(order.id)
     return { status: 'released' }
   }
 

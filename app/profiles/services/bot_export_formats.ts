@@ -21,6 +21,12 @@ export type AcoProfile = {
 
 export type AcoEntry = {
   orderId: string
+  /**
+   * The task of the order's current round (`task-{orderId}-{round}`): a bot reports its result
+   * under it (a result of an older round is refused as stale).
+   */
+  taskId: string
+  round: number
   productId: number
   productTitle: string
   style: string
@@ -137,6 +143,8 @@ function cybersole(entry: AcoEntry) {
 
 const CSV_COLUMNS = [
   'orderId',
+  'taskId',
+  'round',
   'productId',
   'productTitle',
   'style',
@@ -173,6 +181,8 @@ function csvRow(entry: AcoEntry) {
   const { shipping, billing, card } = profile
   return [
     entry.orderId,
+    entry.taskId,
+    entry.round,
     entry.productId,
     entry.productTitle,
     entry.style,

@@ -9,6 +9,8 @@ import type { CheckoutResult } from '#release/services/release_results'
 export const applyResultsJob = defineJob<{ eventId: string; results: CheckoutResult[] }>({
   name: 'release.apply-results',
   queue: 'results',
+  // One delivery (known by its body's hash) is applied by one job at a time.
+  dedupeKey: ({ eventId }) => `results:${eventId}`,
   async handle({ eventId, results }) {
     const { checkoutHooks } = await import('#release/services/checkout_hooks')
     return checkoutHooks.applyDelivery(eventId, results)

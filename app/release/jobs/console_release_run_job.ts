@@ -12,6 +12,8 @@ export const consoleReleaseRunJob = defineJob<{
   name: 'admin.release-run',
   queue: 'release',
   attempts: 1,
+  // One console run waits at a time, whoever asked.
+  dedupeKey: () => 'console-release-run',
   async handle(payload) {
     const { consoleReleaseRun } = await import('#release/services/console_release_run')
     const actor =

@@ -12,6 +12,7 @@ import type { Completion } from '#release/services/order_outcome'
 export const completeResultJob = defineJob<Completion>({
   name: 'release.complete-result',
   queue: 'gateway',
+  dedupeKey: ({ orderId }) => `result:${orderId}`,
   async handle(completion) {
     const { orderOutcome } = await import('#release/services/order_outcome')
     const report = await orderOutcome.complete(completion)
@@ -27,6 +28,7 @@ export const completeResultJob = defineJob<Completion>({
 export const retryFeeJob = defineJob<{ orderId: number }>({
   name: 'release.retry-fee',
   queue: 'gateway',
+  dedupeKey: ({ orderId }) => `fee:${orderId}`,
   async handle({ orderId }) {
     const { releaseRunner } = await import('#release/services/release_runner')
     return { fee: await releaseRunner.retryFee(orderId) }
@@ -48,7 +50,5 @@ export const sweepResultsJob = defineJob({
 })
 
 export function dispatchCompletion(completion: Completion) {
-  return jobs.dispatch(completeResultJob, completion, {
-    dedupeId: `result:${completion.orderId}`,
-  })
+  return jobs.dispatch(completeResultJob, completion)
 }

@@ -1,4 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises'
+import db from '@adonisjs/lucid/services/db'
+import { taskIds } from '#release/services/task_ids'
 import { join } from 'node:path'
 import type { OrderRecord } from '#orders/services/order_queries'
 import { checkoutService } from '#checkout/services/checkout_service'
@@ -28,12 +30,17 @@ export type ExportRequest = {
  * why, which orders) before the data is handed out.
  */
 export class AcoExportService {
-  /** The decrypted ACO entry of one order (null when the order has no sealed profile). */
-  entryFor(order: OrderRecord): AcoEntry | null {
+  /**
+   * The decrypted ACO entry of one order in its `round` (null when the order has no sealed
+   * profile), with the task id a bot reports its result under.
+   */
+  entryFor(order: OrderRecord, round: number): AcoEntry | null {
     const snapshot = checkoutService.openSnapshot(order)
     if (!snapshot) return null
     return {
       orderId: order.publicId,
+      taskId: taskIds.build(order.publicId, round),
+      round,
       productId: order.productId,
       productTitle: order.productTitle,
       style: order.style,
@@ -74,6 +81,17 @@ export class AcoExportService {
     return path
   }
 
+  /** The current round of each order (its release task's; 1 for an order never submitted). */
+  private async rounds(orderIds: number[]) {
+    const rows: { order_id: number; round_number: number }[] = orderIds.length
+      ? await db
+          .from('release_tasks')
+          .whereIn('order_id', orderIds)
+          .select('order_id', 'round_number')
+      : []
+    return new Map(rows.map((row) => [Number(row.order_id), Number(row.round_number)]))
+  }
+
   private validate(request: ExportRequest): { format: ExportFormat; reason: string } {
     const format = request.format ?? 'dropslot'
     if (!isExportFormat(format)) {
@@ -101,8 +119,9 @@ export class AcoExportService {
     request: ExportRequest,
     subject: { subjectType: string; subjectId: string | number }
   ) {
+    const rounds = await this.rounds(orders.map((order) => order.id))
     const entries = orders
-      .map((order) => this.entryFor(order))
+      .map((order) => this.entryFor(order, rounds.get(order.id) ?? 1))
       .filter((entry): entry is AcoEntry => entry !== null)
     if (entries.length === 0) {
       throw AppError.notFound('No order with a sealed profile to export.', 'nothing_to_export')

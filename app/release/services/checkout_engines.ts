@@ -3,13 +3,17 @@ import { mkdir, rename, rm, writeFile } from 'node:fs/promises'
 import { isAbsolute, join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import app from '@adonisjs/core/services/app'
+import logger from '@adonisjs/core/services/logger'
 import type { AcoEntry } from '#profiles/services/bot_export_formats'
 import { releaseConfig, type EngineName } from '#release/services/release_config'
 
 /** What a checkout engine is asked to do for one order on release day. */
 export type CheckoutTask = {
+  /** `task-{orderId}-{round}` (`taskIds`): new for each round, so a retried order is a new task. */
   taskId: string
   orderId: string
+  /** The order's round: 1, then 2... after each retry of the failed order. */
+  round: number
   productId: number
   productTitle: string
   style: string
@@ -77,7 +81,10 @@ export class SimulatorEngine implements CheckoutEngine {
   }
 }
 
-/** `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`: the signature of both directions. */
+/**
+ * `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`: the signature of both directions,
+ * each with its own secret (tasks out: CHECKOUT_TASK_SECRET; results in: CHECKOUT_RESULTS_SECRET).
+ */
 export function signPayload(
   secret: string,
   body: string,
@@ -92,16 +99,38 @@ export function signPayload(
  * exponential back-off on network errors, timeouts, 429 and 5xx; refuses at once on other 4xx.
  * The bot answers later through POST /api/hooks/checkout-results.
  */
+export type WebhookEngineOptions = {
+  url: string
+  /** Signs every task (CHECKOUT_TASK_SECRET); never the secret results are verified with. */
+  taskSecret: string
+  attempts: number
+  backoffMs: number
+  timeoutMs: number
+  usesDeprecatedSecret?: boolean
+}
+
+let deprecationLogged = false
+
+/** Logged once per process: CHECKOUT_WEBHOOK_SECRET signs and verifies both directions. */
+export function noteDeprecatedSecret(usesDeprecatedSecret: boolean | undefined) {
+  if (!usesDeprecatedSecret || deprecationLogged) return
+  deprecationLogged = true
+  logger.warn(
+    'CHECKOUT_WEBHOOK_SECRET is deprecated: set CHECKOUT_TASK_SECRET and CHECKOUT_RESULTS_SECRET (production refuses the single secret)'
+  )
+}
+
 export class WebhookEngine implements CheckoutEngine {
   name = 'webhook' as const
   needsCardData = true
 
-  constructor(private options = releaseConfig().webhook) {
-    if (!options.url || !options.secret) {
+  constructor(private options: WebhookEngineOptions = releaseConfig().webhook) {
+    if (!options.url || !options.taskSecret) {
       throw new EngineError(
-        'The webhook engine needs CHECKOUT_WEBHOOK_URL and CHECKOUT_WEBHOOK_SECRET.'
+        'The webhook engine needs CHECKOUT_WEBHOOK_URL and CHECKOUT_TASK_SECRET.'
       )
     }
+    noteDeprecatedSecret(options.usesDeprecatedSecret)
   }
 
   async submit(task: CheckoutTask): Promise<EngineResult> {
@@ -114,7 +143,7 @@ export class WebhookEngine implements CheckoutEngine {
           method: 'POST',
           headers: {
             'content-type': 'application/json',
-            'x-dropslot-signature': signPayload(this.options.secret, body),
+            'x-dropslot-signature': signPayload(this.options.taskSecret, body),
             'idempotency-key': task.taskId,
           },
           body,

@@ -3,21 +3,29 @@ import db from '@adonisjs/lucid/services/db'
 import { AppError } from '#core/exceptions/app_error'
 import { isUniqueViolation } from '#core/helpers/db_errors'
 import { releaseConfig } from '#release/services/release_config'
+import { noteDeprecatedSecret } from '#release/services/checkout_engines'
 import type { CheckoutResult } from '#release/services/release_results'
 import { orderOutcome } from '#release/services/order_outcome'
 import { sqlTime } from '#core/helpers/sql_time'
 import { jobs } from '#core/jobs/jobs'
 import { applyResultsJob } from '#release/jobs/apply_results_job'
+import { resultTarget } from '#release/services/task_ids'
 
 /**
- * Results from a checkout bot (POST /api/hooks/checkout-results), signed like our tasks:
+ * Results from a checkout bot (POST /api/hooks/checkout-results), signed like our tasks but with
+ * the results secret (CHECKOUT_RESULTS_SECRET; a task's signature proves nothing here):
  * `X-Dropslot-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`. A wrong
  * signature or a timestamp outside the tolerance is refused; a delivery already applied (same
  * signature) is answered with its first answer and not applied again.
  */
 export class CheckoutHooks {
   verify(rawBody: string, header: string | undefined): string {
-    const { secret, toleranceSeconds } = releaseConfig().webhook
+    const {
+      resultsSecret: secret,
+      toleranceSeconds,
+      usesDeprecatedSecret,
+    } = releaseConfig().webhook
+    noteDeprecatedSecret(usesDeprecatedSecret)
     if (!secret) {
       throw new AppError('Checkout result callbacks are not configured.', {
         status: 503,
@@ -82,7 +90,7 @@ export class CheckoutHooks {
     // With workers, the results are applied by a job (fees are charged there, not in this
     // request); the bot is answered 202 and a replay before the job is done is not applied twice.
     if (jobs.driverName === 'bullmq') {
-      await jobs.dispatch(applyResultsJob, { eventId, results }, { dedupeId: `results:${eventId}` })
+      await jobs.dispatch(applyResultsJob, { eventId, results })
       return { received: true, queued: true, total: results.length, duplicate: false }
     }
     return { ...(await this.applyDelivery(eventId, results)), duplicate: false }
@@ -156,8 +164,11 @@ function parseResult(item: unknown, index: number): CheckoutResult {
   const invalid = (message: string) =>
     AppError.unprocessable(message, { [`results.${index}`]: message }, 'invalid_result')
   if (!value || typeof value !== 'object') throw invalid('Each result must be an object.')
-  if (typeof value.orderId !== 'string' || value.orderId.length > 36) {
-    throw invalid('orderId must be the order id.')
+  let named: { orderId: string; round: number | null }
+  try {
+    named = resultTarget(value.orderId, value.taskId, value.round)
+  } catch (error) {
+    throw invalid((error as Error).message)
   }
   if (value.status !== 'success' && value.status !== 'fail') {
     throw invalid('status must be success or fail.')
@@ -165,7 +176,8 @@ function parseResult(item: unknown, index: number): CheckoutResult {
   const optionalText = (field: unknown, max: number) =>
     typeof field === 'string' ? field.slice(0, max) : null
   return {
-    orderId: value.orderId,
+    orderId: named.orderId,
+    round: named.round,
     status: value.status,
     confirmationNumber: optionalText(value.confirmationNumber, 120),
     reason: optionalText(value.reason, 255),

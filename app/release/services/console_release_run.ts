@@ -21,17 +21,13 @@ export class ConsoleReleaseRun {
     if (holder) throw inProgress(holder.owner)
     const productId = options.productId ?? null
     const dryRun = options.dryRun ?? false
-    await jobs.dispatch(
-      consoleReleaseRunJob,
-      {
-        productId,
-        dryRun,
-        actorId: who.actor?.id ?? null,
-        actorEmail: who.actor?.email ?? null,
-        ip: who.ip ?? null,
-      },
-      { dedupeId: 'console-release-run' }
-    )
+    await jobs.dispatch(consoleReleaseRunJob, {
+      productId,
+      dryRun,
+      actorId: who.actor?.id ?? null,
+      actorEmail: who.actor?.email ?? null,
+      ip: who.ip ?? null,
+    })
     return { queued: true as const, productId, dryRun }
   }
 

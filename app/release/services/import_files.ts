@@ -9,26 +9,36 @@ import {
 } from '#core/services/import_rows'
 import type { CheckoutResult } from '#release/services/release_results'
 import { orderOutcome, type OutcomePlan } from '#release/services/order_outcome'
+import { resultTarget } from '#release/services/task_ids'
 import { AppError } from '#core/exceptions/app_error'
 
 export { ImportFileError, readRows }
 
 /** One row of a bot's results file as a result, or the reason it cannot be one. */
 function resultOf(row: Record<string, unknown>): CheckoutResult {
-  const orderId = pick(row, 'orderId', 'order_id', 'order', 'id')
+  let named: { orderId: string; round: number | null }
+  try {
+    named = resultTarget(
+      pick(row, 'orderId', 'order_id', 'order', 'id'),
+      pick(row, 'taskId', 'task_id', 'task'),
+      pick(row, 'round')
+    )
+  } catch (error) {
+    throw new ImportFileError((error as Error).message)
+  }
   const rawStatus = String(pick(row, 'status', 'result', 'outcome') ?? '').toLowerCase()
   const status = ['success', 'succeeded', 'ok', 'true'].includes(rawStatus)
     ? 'success'
     : ['fail', 'failed', 'failure', 'false'].includes(rawStatus)
       ? 'fail'
       : null
-  if (typeof orderId !== 'string') throw new ImportFileError('orderId is missing.')
   if (!status) throw new ImportFileError('status must be success or fail.')
   const confirmation = pick(row, 'confirmationNumber', 'confirmation_number', 'confirmation')
   const reason = pick(row, 'reason', 'error', 'message')
   const reasonCode = pick(row, 'reasonCode', 'reason_code', 'code')
   return {
-    orderId,
+    orderId: named.orderId,
+    round: named.round,
     status,
     confirmationNumber: confirmation === undefined ? null : String(confirmation),
     reason: reason === undefined ? null : String(reason),

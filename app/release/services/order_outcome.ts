@@ -78,7 +78,7 @@ export class OrderOutcome {
   /** Checks a result without changing anything: null when it may be applied. */
   async check(
     order: OrderRecord | null,
-    result: Pick<CheckoutResult, 'status'>,
+    result: Pick<CheckoutResult, 'status' | 'round'>,
     source: OutcomeSource,
     task?: TaskRow | null
   ): Promise<Rejection | null> {
@@ -90,6 +90,11 @@ export class OrderOutcome {
       }
     }
     const manual = source === 'manual'
+    const current = task === undefined ? await releaseResults.task(order.id) : task
+    if (!manual) {
+      const stale = roundRefusal(result.round ?? null, Number(current?.round_number ?? 1))
+      if (stale) return stale
+    }
     const wanted = result.status === 'success' ? 'marked successful' : 'marked failed'
     if (order.status === 'cancelled') {
       return manual
@@ -112,7 +117,6 @@ export class OrderOutcome {
             reason: `This order already ended as ${order.status}; the result was not applied.`,
           }
     }
-    const current = task === undefined ? await releaseResults.task(order.id) : task
     if (current?.outcome && current.outcome !== result.status) {
       return {
         status: 409,
@@ -194,7 +198,11 @@ export class OrderOutcome {
           source: context.source,
           actor: labelOf(actor),
           note: rejection.reason,
-          meta: { code: rejection.code, outcome: result.status },
+          meta: {
+            code: rejection.code,
+            outcome: result.status,
+            ...(result.round ? { round: result.round } : {}),
+          },
         })
       }
       throw new AppError(rejection.reason, { status: rejection.status, code: rejection.code })
@@ -330,6 +338,32 @@ export class OrderOutcome {
       if (error instanceof AppError && error.status === 404) return null
       throw error
     }
+  }
+}
+
+/**
+ * A result of an engine is for one round of its order (`taskIds`): the current one, or it is
+ * refused. One naming no round is taken for round 1, as every result was before orders had
+ * rounds: it applies to an order never tried again, and is stale for one that was (a late answer
+ * to the failed first round must never decide the second).
+ */
+function roundRefusal(named: number | null, current: number): Rejection | null {
+  const round = named ?? 1
+  if (round === current) return null
+  if (round > current) {
+    return {
+      status: 409,
+      code: 'not_submitted',
+      reason: `Round ${round} of this order was never submitted; it is on round ${current}.`,
+    }
+  }
+  return {
+    status: 409,
+    code: 'stale_round',
+    reason:
+      named === null
+        ? `This result names no round, so it is taken for round 1, but the order was tried again and is on round ${current}: the result was not applied. Send the task id of round ${current}.`
+        : `This result is for round ${round} of the order, which was tried again and is on round ${current}: the result was not applied.`,
   }
 }
 

@@ -1,4 +1,5 @@
 import env from '#start/env'
+import releaseSettings from '#config/release'
 
 export const CHECKOUT_ENGINES = ['simulator', 'webhook', 'files'] as const
 export type EngineName = (typeof CHECKOUT_ENGINES)[number]
@@ -14,7 +15,11 @@ export function releaseConfig() {
     },
     webhook: {
       url: env.get('CHECKOUT_WEBHOOK_URL', ''),
-      secret: env.get('CHECKOUT_WEBHOOK_SECRET', ''),
+      /** Signs the tasks we send (CHECKOUT_TASK_SECRET). */
+      taskSecret: releaseSettings.taskSecret,
+      /** Verifies the results the bot sends back (CHECKOUT_RESULTS_SECRET). */
+      resultsSecret: releaseSettings.resultsSecret,
+      usesDeprecatedSecret: releaseSettings.usesDeprecatedSecret,
       attempts: env.get('CHECKOUT_WEBHOOK_ATTEMPTS', 3),
       backoffMs: env.get('CHECKOUT_WEBHOOK_BACKOFF_MS', 500),
       timeoutMs: env.get('CHECKOUT_WEBHOOK_TIMEOUT_MS', 5000),

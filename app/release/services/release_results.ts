@@ -4,7 +4,7 @@ import type { OrderRecord } from '#orders/services/order_queries'
 import { orderSettlement } from '#payments/services/order_settlement'
 import { failureCode } from '#orders/services/failure_reasons'
 import { orderEmails } from '#notifications/services/order_emails'
-import { isUniqueViolation } from '#core/helpers/db_errors'
+import { affectedRows, isUniqueViolation } from '#core/helpers/db_errors'
 import { crashPoint } from '#core/services/crash_points'
 import { removeTaskFile } from '#release/services/checkout_engines'
 import type { OutcomeSource } from '#release/services/order_outcome'
@@ -19,6 +19,12 @@ export type CheckoutResult = {
   reason?: string | null
   /** The failure's category, when the engine gives one (sold_out, declined, address, other). */
   reasonCode?: string | null
+  /**
+   * The round of the order the result is for (from its task id, `task-{orderId}-{round}`). A
+   * result naming no round is taken for round 1, as every result was before orders had rounds:
+   * it applies to an order that was never tried again, and is stale for one that was.
+   */
+  round?: number | null
 }
 
 export type FinishReport = {
@@ -43,6 +49,8 @@ export type TaskRow = {
   engine: string
   run_id: number | null
   submit_attempts: number
+  /** 1 for the order's first submission, then one more for each retry of the failed order. */
+  round_number: number
 }
 
 /**
@@ -102,23 +110,41 @@ export class ReleaseResults {
   }
 
   /**
-   * A failed order is tried again: its task goes back to be submitted by the next run (inside
-   * the lifecycle's retry transaction).
+   * A failed order is tried again: its task goes back to be submitted by the next run, as the
+   * order's next round (inside the lifecycle's retry transaction). A result of the round before
+   * is stale from now on.
    */
   async resetForRetry(orderId: number, trx: TransactionClientContract) {
-    await trx.from('release_tasks').where('order_id', orderId).update({
-      status: 'submitting',
-      outcome: null,
-      confirmation_number: null,
-      reason: null,
-      reason_code: null,
-      run_id: null,
-      submit_attempts: 0,
-      last_error: null,
-      submitted_at: null,
-      result_at: null,
-      finished_at: null,
-    })
+    const reset = await trx
+      .from('release_tasks')
+      .where('order_id', orderId)
+      .update({
+        round_number: db.knexRawQuery('round_number + 1'),
+        status: 'submitting',
+        outcome: null,
+        confirmation_number: null,
+        reason: null,
+        reason_code: null,
+        run_id: null,
+        submit_attempts: 0,
+        last_error: null,
+        submitted_at: null,
+        result_at: null,
+        finished_at: null,
+      })
+    if (affectedRows(reset) === 0) {
+      // An order that failed without a task of its own: its next submission is its round 2.
+      const order = await trx.from('orders').where('id', orderId).select('product_id').first()
+      await trx.table('release_tasks').insert({
+        order_id: orderId,
+        product_id: order.product_id,
+        run_id: null,
+        engine: 'manual',
+        status: 'submitting',
+        submit_attempts: 0,
+        round_number: 2,
+      })
+    }
   }
 
   /** Tasks whose result is known but not fully applied yet (a crash or an outage interrupted). */

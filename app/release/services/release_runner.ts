@@ -31,6 +31,7 @@ import {
 } from '#release/services/checkout_engines'
 import { opsLog } from '#core/services/ops_log'
 import { releaseStatus } from '#release/services/release_status'
+import { taskIds } from '#release/services/task_ids'
 import { feeStatusIsDue } from '#shared/vocabulary'
 
 export { RELEASE_LOCK }
@@ -245,11 +246,7 @@ export class ReleaseRunner {
             report.feeRetries++
             if (onWorkers) {
               report.settling++
-              await jobs.dispatch(
-                retryFeeJob,
-                { orderId: order.id },
-                { dedupeId: `fee:${order.id}` }
-              )
+              await jobs.dispatch(retryFeeJob, { orderId: order.id })
             } else {
               const outcome = await this.retryFee(order.id)
               if (outcome === 'paid') report.feesCharged++
@@ -361,9 +358,11 @@ export class ReleaseRunner {
     const task = await releaseResults.ensureTask(order, engine.name, run.id)
     if (task.status !== 'submitting') return
     await releaseResults.noteSubmitAttempt(order.id, run.id, engine.name)
+    const round = Number(task.round_number ?? 1)
     const payload: CheckoutTask = {
-      taskId: `task-${order.publicId}`,
+      taskId: taskIds.build(order.publicId, round),
       orderId: order.publicId,
+      round,
       productId: order.productId,
       productTitle: order.productTitle,
       style: order.style,
@@ -371,7 +370,7 @@ export class ReleaseRunner {
       aco: null,
     }
     if (engine.needsCardData) {
-      payload.aco = acoExportService.entryFor(order)
+      payload.aco = acoExportService.entryFor(order, round)
       await auditLog.record({
         actor: { label: `release:run #${run.id}` },
         action: 'order.aco_submit',
@@ -427,6 +426,7 @@ export class ReleaseRunner {
       await releaseResults.record(
         {
           orderId: order.publicId,
+          round,
           status: result.status,
           confirmationNumber: result.status === 'success' ? result.confirmationNumber : null,
           reason: result.status === 'fail' ? result.reason : null,

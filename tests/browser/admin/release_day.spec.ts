@@ -7,6 +7,8 @@ import Product from '#catalog/models/product'
 import Order from '#orders/models/order'
 import AuditLog from '#core/models/audit_log'
 import ReleaseRun from '#release/models/release_run'
+import db from '@adonisjs/lucid/services/db'
+import { orderOutcome } from '#release/services/order_outcome'
 import { DEMO_ADMIN, DEMO_RELEASE } from '#database/seeders/demo_seeder'
 import { assertConsoleBuilt, baseUrl, launchChromium, signIn } from './chromium.js'
 
@@ -153,6 +155,47 @@ test.group('Admin console: release day in Chromium', (group) => {
     }
     assert.isAbove(failed.id, 0)
     assert.isAbove(dead.id, 0)
+  })
+
+  test('a bot’s late result of an earlier round shows on the order as refused, stale round', async ({
+    assert,
+  }) => {
+    const product = await Product.findByOrFail('slug', DEMO_RELEASE.slug)
+    const order = await Order.query()
+      .where('product_id', product.id)
+      .where('email', DEMO_RELEASE.customers[1].email)
+      .firstOrFail()
+    // The order is on its second round with the bot; round 1's success arrives late.
+    await db.table('release_tasks').insert({
+      order_id: order.id,
+      product_id: product.id,
+      run_id: null,
+      engine: 'webhook',
+      status: 'submitting',
+      submit_attempts: 0,
+      round_number: 2,
+    })
+    await assert.rejects(
+      () =>
+        orderOutcome.apply(
+          { orderId: order.publicId, round: 1, status: 'success', confirmationNumber: 'LATE' },
+          { source: 'webhook', actor: { label: 'bot:webhook' }, via: 'webhook' }
+        ),
+      /round 1/
+    )
+
+    await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password)
+    await page.getByText('Next release').waitFor()
+    await page.goto(`${baseUrl()}/admin/orders/${order.publicId}/show`)
+    await page.getByRole('heading', { name: DEMO_RELEASE.title }).waitFor()
+    await page.getByText(`${order.publicId} · round 2`).waitFor()
+    const events = page.getByTestId('order-events')
+    await events.getByText('Result refused').waitFor()
+    const text = await events.textContent()
+    assert.include(text, 'stale round: the order was tried again since, round 1')
+    assert.include(text, 'bot:webhook')
+    await order.refresh()
+    assert.equal(order.status, 'pending')
   })
 
   test('an admin downloads an order ACO file in a chosen format, with a reason', async ({

@@ -34,6 +34,20 @@ test.group('Admin orders (read side)', (group) => {
     assert.notInclude(JSON.stringify(response.body()), 'sealed-test-blob')
   })
 
+  test('every order status has its label, a draw entry’s included', async ({ client, assert }) => {
+    const { token } = await adminWithToken()
+    const { ORDER_STATUSES, ORDER_STATUS_LABELS } = await import('#shared/vocabulary')
+    for (const status of ORDER_STATUSES) {
+      const order = await makeOrder({ status })
+      const response = await client.get(`/api/admin/orders/${order.publicId}`).bearerToken(token)
+      response.assertStatus(200)
+      assert.equal(response.body().statusLabel, ORDER_STATUS_LABELS[status], status)
+      assert.notEqual(response.body().statusLabel, status, `${status} has a label of its own`)
+    }
+    assert.equal(ORDER_STATUS_LABELS.entered, 'Entered')
+    assert.equal(ORDER_STATUS_LABELS.fail, 'Refunded')
+  })
+
   test('filters: status, product, customer, search by e-mail or order id', async ({
     client,
     assert,

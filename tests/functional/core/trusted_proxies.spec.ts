@@ -1,5 +1,6 @@
 import { test } from '@japa/runner'
 import { spawn, spawnSync } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
 import { rmSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -26,6 +27,10 @@ test.group('Trusted proxies in production', () => {
       VAULT_KEYS: `p1:${'cd'.repeat(32)}`,
       INSTALLATION_ID: 'trustedproxiescheck01',
       SANDBOX_WEBHOOK_SECRET: `whsec_${'7e'.repeat(24)}`,
+      PAYMENT_GATEWAY: 'sandbox',
+      ALLOW_SANDBOX_IN_PRODUCTION: 'true',
+      CHECKOUT_TASK_SECRET: randomBytes(32).toString('base64url'),
+      CHECKOUT_RESULTS_SECRET: randomBytes(32).toString('base64url'),
       SQLITE_PATH: sqlite,
       HOLD_WORKER_ENABLED: 'false',
       LOG_LEVEL: 'silent',

@@ -1,5 +1,6 @@
 import { test } from '@japa/runner'
 import { execFile } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
 import { rm } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 import db from '@adonisjs/lucid/services/db'
@@ -65,6 +66,10 @@ test.group('Demo seed in production', () => {
       // Production refuses the test suite's payment values: this install's own.
       INSTALLATION_ID: 'seedcheck0123456789abcdef',
       SANDBOX_WEBHOOK_SECRET: `whsec_${'5e'.repeat(24)}`,
+      PAYMENT_GATEWAY: 'sandbox',
+      ALLOW_SANDBOX_IN_PRODUCTION: 'true',
+      CHECKOUT_TASK_SECRET: randomBytes(32).toString('base64url'),
+      CHECKOUT_RESULTS_SECRET: randomBytes(32).toString('base64url'),
     }
     try {
       const migrate = await ace(['migration:run', '--force'], env)

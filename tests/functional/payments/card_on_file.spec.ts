@@ -4,7 +4,8 @@ import testUtils from '@adonisjs/core/services/test_utils'
 import User from '#accounts/models/user'
 import PaymentLedgerEntry from '#payments/models/payment_ledger_entry'
 import { paymentKeys } from '#payments/services/payment_service'
-import { customerWithToken, envelope, TEST_CARDS } from '#tests/helpers'
+import { clock } from '#core/services/clock'
+import { customerWithToken, envelope, profilePayload, TEST_CARDS } from '#tests/helpers'
 
 const nextYear = DateTime.now().year + 1
 const billingAddress = {
@@ -135,6 +136,47 @@ test.group('Card on file', (group) => {
       })
     }
     assert.lengthOf(await PaymentLedgerEntry.query().where('user_id', user.id), 0)
+  })
+
+  test('a card is valid through the last day of its month in UTC, on the product’s clock', async ({
+    client,
+    assert,
+  }) => {
+    // 23:30 UTC on Dec 31: a 12/<year> card is valid. An hour later it is 19:30 on Dec 31 in
+    // New York, but January in UTC: the card has expired.
+    const year = DateTime.now().year + 1
+    clock.freeze(Date.UTC(year, 11, 31, 23, 30))
+    const { user, token } = await customerWithToken()
+    const lastMinute = await client
+      .post('/api/user/billing/genToken')
+      .bearerToken(token)
+      .json({ encrypted: envelope(card({ exp_month: 12, exp_year: year })) })
+    lastMinute.assertStatus(200)
+
+    clock.travel(60 * 60 * 1000)
+    const profile = profilePayload({
+      card: { name: 'Test', number: TEST_CARDS.ok, code: '123', month: '12', year: String(year) },
+    })
+    for (const request of [
+      client
+        .post('/api/user/billing/genToken')
+        .bearerToken(token)
+        .json({ encrypted: envelope(card({ exp_month: 12, exp_year: year })) }),
+      client
+        .post('/api/user/profiles/add')
+        .bearerToken(token)
+        .json({ eProfile: envelope(profile) }),
+    ]) {
+      const response = await request
+      response.assertStatus(422)
+      response.assertBodyContains({ error: 'Please enter a valid card.' })
+    }
+    const january = await client
+      .post('/api/user/billing/genToken')
+      .bearerToken(token)
+      .json({ encrypted: envelope(card({ exp_month: 1, exp_year: year + 1 })) })
+    january.assertStatus(200)
+    assert.lengthOf(await PaymentLedgerEntry.query().where('user_id', user.id), 2)
   })
 
   test('a card the bank declines at save is refused and nothing is written', async ({

@@ -1,17 +1,25 @@
 import { test } from '@japa/runner'
 import { spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
 import { fileURLToPath } from 'node:url'
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
 
-type Boot = { code: number | null; output: string; killed: boolean }
+type Boot = { code: number | null; output: string; killed: boolean; listening: boolean }
 
 /**
  * Boots the real HTTP server entrypoint with NODE_ENV=production and the given payment settings.
  * A server that refuses exits at once; one that does not is stopped after the time limit (and
- * the test fails on it), so no server is ever left running.
+ * the test fails on it), or as soon as it answers HTTP with `stopWhenListening`, so no server is
+ * ever left running.
  */
-function bootProduction(env: Record<string, string | undefined>, slot: number): Promise<Boot> {
+function bootProduction(
+  env: Record<string, string | undefined>,
+  slot: number,
+  options: { stopWhenListening?: boolean } = {}
+): Promise<Boot> {
+  // Slots 0-9 and 11-19: PORT + 60 is the trusted-proxies test's server.
+  const port = Number(process.env.PORT ?? 3334) + 50 + slot
   return new Promise((resolve) => {
     const child = spawn(
       process.execPath,
@@ -23,7 +31,7 @@ function bootProduction(env: Record<string, string | undefined>, slot: number): 
           NODE_ENV: 'production',
           HOST: '127.0.0.1',
           // The test's own port: if the server did start, it is ours to stop.
-          PORT: String(Number(process.env.PORT ?? 3334) + 50 + slot),
+          PORT: String(port),
           APP_KEY: 'production-boot-check-0123456789abcdef0123',
           PROFILE_TRANSPORT_KEY: 'ab'.repeat(32),
           VAULT_KEYS: `p1:${'cd'.repeat(32)}`,
@@ -40,21 +48,37 @@ function bootProduction(env: Record<string, string | undefined>, slot: number): 
     child.stdout.on('data', (chunk) => (output += chunk))
     child.stderr.on('data', (chunk) => (output += chunk))
     let killed = false
+    let listening = false
     const timer = setTimeout(() => {
       killed = true
       child.kill('SIGKILL')
     }, 30_000)
+    const probe = options.stopWhenListening
+      ? setInterval(() => {
+          fetch(`http://127.0.0.1:${port}/health`)
+            .then(() => {
+              listening = true
+              child.kill('SIGKILL')
+            })
+            .catch(() => {})
+        }, 250)
+      : null
     child.on('exit', (code) => {
       clearTimeout(timer)
-      resolve({ code, output: output.replace(/\s+/g, ' '), killed })
+      if (probe) clearInterval(probe)
+      resolve({ code, output: output.replace(/\s+/g, ' '), killed, listening })
     })
   })
 }
 
 const good = {
+  PAYMENT_GATEWAY: 'sandbox',
+  ALLOW_SANDBOX_IN_PRODUCTION: 'true',
   INSTALLATION_ID: 'a1b2c3d4e5f60718293a4b5c6d7e8f90',
   SANDBOX_WEBHOOK_SECRET: `whsec_${'9f'.repeat(24)}`,
   DRAW_FINGERPRINT_KEY: 'e7'.repeat(32),
+  CHECKOUT_TASK_SECRET: randomBytes(32).toString('base64url'),
+  CHECKOUT_RESULTS_SECRET: randomBytes(32).toString('base64url'),
 }
 
 test.group('Production start-up refuses payment settings that are not its own', () => {
@@ -83,6 +107,67 @@ test.group('Production start-up refuses payment settings that are not its own', 
       assert.notInclude(boot.output, 'whsec_dropslot_sandbox')
       assert.notInclude(boot.output, 'sk_live_boot_check')
     })
+  }).timeout(90_000)
+
+  test('no gateway named, or the sandbox without ALLOW_SANDBOX_IN_PRODUCTION', async ({
+    assert,
+  }) => {
+    const cases = [
+      [{ ...good, PAYMENT_GATEWAY: undefined }, 'PAYMENT_GATEWAY is not set'],
+      [{ ...good, ALLOW_SANDBOX_IN_PRODUCTION: undefined }, 'ALLOW_SANDBOX_IN_PRODUCTION=true'],
+      [{ ...good, ALLOW_SANDBOX_IN_PRODUCTION: 'false' }, 'ALLOW_SANDBOX_IN_PRODUCTION=true'],
+    ] as const
+    const boots = await Promise.all(cases.map(([env], slot) => bootProduction(env, slot + 4)))
+    boots.forEach((boot, index) => {
+      assert.isFalse(boot.killed, `case ${index} kept running`)
+      assert.notEqual(boot.code, 0)
+      assert.include(boot.output, 'Payments configuration refused')
+      assert.include(boot.output, cases[index][1])
+    })
+  }).timeout(90_000)
+
+  test('checkout bot secrets that are missing, weak, published, equal or the old single one', async ({
+    assert,
+  }) => {
+    const task = good.CHECKOUT_TASK_SECRET
+    const cases = [
+      [{ ...good, CHECKOUT_TASK_SECRET: undefined }, 'CHECKOUT_TASK_SECRET is missing'],
+      [{ ...good, CHECKOUT_RESULTS_SECRET: 'short-secret' }, 'CHECKOUT_RESULTS_SECRET is shorter'],
+      [{ ...good, CHECKOUT_TASK_SECRET: 'ab'.repeat(40) }, 'CHECKOUT_TASK_SECRET is not random'],
+      [
+        {
+          ...good,
+          CHECKOUT_TASK_SECRET: 'test_only_task_secret_never_used_outside_the_suite_01',
+        },
+        'CHECKOUT_TASK_SECRET is a published value',
+      ],
+      [{ ...good, CHECKOUT_RESULTS_SECRET: task }, 'must differ'],
+      [
+        {
+          ...good,
+          CHECKOUT_TASK_SECRET: undefined,
+          CHECKOUT_RESULTS_SECRET: undefined,
+          CHECKOUT_WEBHOOK_SECRET: randomBytes(32).toString('base64url'),
+        },
+        'CHECKOUT_WEBHOOK_SECRET is no longer used in production',
+      ],
+    ] as const
+    const boots = await Promise.all(cases.map(([env], slot) => bootProduction(env, slot + 11)))
+    boots.forEach((boot, index) => {
+      assert.isFalse(boot.killed, `case ${index} kept running`)
+      assert.notEqual(boot.code, 0)
+      assert.include(boot.output, 'Checkout bot configuration refused')
+      assert.include(boot.output, cases[index][1])
+      // The refused secrets are never echoed.
+      assert.notInclude(boot.output, task)
+      assert.notInclude(boot.output, 'short-secret')
+    })
+  }).timeout(90_000)
+
+  test('with its own settings it starts and answers', async ({ assert }) => {
+    const boot = await bootProduction(good, 17, { stopWhenListening: true })
+    assert.isTrue(boot.listening, boot.output)
+    assert.notInclude(boot.output, 'configuration refused')
   }).timeout(90_000)
 })
 

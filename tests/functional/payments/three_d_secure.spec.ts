@@ -10,7 +10,16 @@ import EmailMessage from '#notifications/models/email_message'
 import { sqlTime } from '#core/helpers/sql_time'
 import paymentsConfig from '#config/payments'
 import { signStripeStyleWebhook } from '#payments/gateways/webhook_signature'
-import { customerWithToken, envelope, pendingOrder, placeHolds, TEST_CARDS } from '#tests/helpers'
+import { clock } from '#core/services/clock'
+import {
+  adminWithToken,
+  customerWithToken,
+  envelope,
+  pendingOrder,
+  placeHolds,
+  sandboxChallengeLink,
+  TEST_CARDS,
+} from '#tests/helpers'
 
 /*
 | Cards whose bank asks for 3-D Secure, on the sandbox gateway: saving one answers the challenge,
@@ -68,7 +77,7 @@ test.group('3-D Secure when a card is saved', (group) => {
     started.assertBodyContains({ success: false, code: 'card_authentication_required' })
     const { setupId, challengeUrl, clientSecret } = started.body().authentication
     assert.match(setupId, /^seti_sbx_/)
-    assert.equal(challengeUrl, `/sandbox/3ds/${setupId}`)
+    assert.match(challengeUrl, new RegExp(`^/sandbox/3ds/${setupId}\\?t=\\d+\\.[0-9a-f]{64}$`))
     assert.isNull(clientSecret)
     assert.notInclude(JSON.stringify(started.body()), TEST_CARDS.authenticateOnSetup)
 
@@ -79,7 +88,7 @@ test.group('3-D Secure when a card is saved', (group) => {
     assert.isNull(user.cardPaymentMethodId)
     assert.match(user.gatewayCustomerId!, /^cus_sbx_/)
 
-    const page = await client.get(`${challengeUrl}?return_to=/addCard?next=/shop`)
+    const page = await client.get(`${challengeUrl}&return_to=/addCard?next=/shop`)
     page.assertStatus(200)
     assert.include(page.text(), 'Complete authentication')
     assert.include(page.text(), 'Fail authentication')
@@ -172,7 +181,11 @@ test.group('3-D Secure when a card is saved', (group) => {
       .bearerToken(token)
       .json({ setupId })
     waiting.assertStatus(202)
-    waiting.assertBodyContains({ authentication: { setupId, challengeUrl } })
+    waiting.assertBodyContains({ authentication: { setupId } })
+    // The same page, with a pass of its own (handed out afresh each time).
+    const again = waiting.body().authentication.challengeUrl
+    assert.equal(again.split('?')[0], challengeUrl.split('?')[0])
+    assert.match(again, /\?t=\d+\.[0-9a-f]{64}$/)
 
     const done = await answerChallenge(client, challengeUrl, 'complete')
     done.assertStatus(200)
@@ -247,7 +260,7 @@ test.group('3-D Secure when a card is saved', (group) => {
     const odd = await answerChallenge(client, challengeUrl, 'maybe')
     odd.assertStatus(422)
 
-    const page = await client.get(`${challengeUrl}?return_to=//evil.example/x`)
+    const page = await client.get(`${challengeUrl}&return_to=//evil.example/x`)
     page.assertStatus(200)
     assert.notInclude(page.text(), 'evil.example')
     const answered = await answerChallenge(client, challengeUrl, 'complete', 'https://evil.example')
@@ -318,7 +331,7 @@ test.group('3-D Secure on the $1.00 card check', (group) => {
     asked.assertStatus(200)
     const { challengeUrl, paymentId } = asked.body().authentication
     assert.equal(paymentId, order.holdPaymentId)
-    assert.equal(challengeUrl, `/sandbox/3ds/${order.holdPaymentId}`)
+    assert.isTrue(challengeUrl.startsWith(`/sandbox/3ds/${order.holdPaymentId}?t=`))
 
     const early = await client
       .post(`/api/user/orders/${order.publicId}/hold/confirm`)
@@ -335,7 +348,7 @@ test.group('3-D Secure on the $1.00 card check', (group) => {
     await order.refresh()
     assert.equal(order.holdStatus, 'requires_action')
 
-    const page = await client.get(`${challengeUrl}?return_to=/orders`)
+    const page = await client.get(`${challengeUrl}&return_to=/orders`)
     assert.include(page.text(), '$1.00 card check')
     const answered = await answerChallenge(client, challengeUrl, 'complete', '/orders')
     answered.assertStatus(303)
@@ -401,7 +414,7 @@ test.group('3-D Secure on the $1.00 card check', (group) => {
     const row = await PaymentLedgerEntry.findByOrFail('idempotencyKey', paymentKeys.hold(order))
     assert.equal(row.status, 'started')
 
-    await answerChallenge(client, `/sandbox/3ds/${order.holdPaymentId}`, 'complete')
+    await answerChallenge(client, await sandboxChallengeLink(order.holdPaymentId!), 'complete')
     assert.equal(await send('payment_intent.amount_capturable_updated'), 'hold_placed')
     await order.refresh()
     assert.equal(order.holdStatus, 'placed')
@@ -452,7 +465,7 @@ test.group('3-D Secure on the $1.00 card check', (group) => {
       .where('id', order.holdPaymentId!)
       .first()
     assert.equal(intent.status, 'canceled')
-    await answerChallenge(client, `/sandbox/3ds/${order.holdPaymentId}`, 'complete')
+    await answerChallenge(client, await sandboxChallengeLink(order.holdPaymentId!), 'complete')
     const still = await db.from('sandbox_payment_intents').where('id', order.holdPaymentId!).first()
     assert.equal(still.status, 'canceled')
     const late = await client
@@ -483,7 +496,7 @@ test.group('3-D Secure on the $1.00 card check', (group) => {
   }) => {
     const { order, product } = await waitingHold()
     // The customer answered the bank's challenge but never came back to the orders page.
-    await answerChallenge(client, `/sandbox/3ds/${order.holdPaymentId}`, 'complete')
+    await answerChallenge(client, await sandboxChallengeLink(order.holdPaymentId!), 'complete')
     await db
       .from('orders')
       .where('id', order.id)
@@ -517,5 +530,254 @@ test.group('3-D Secure on the $1.00 card check', (group) => {
     await customer.order.refresh()
     assert.equal(customer.order.holdStatus, 'requires_action')
     assert.equal(customer.order.holdNextAttemptAt!.toUnixInteger(), releaseAt.toUnixInteger())
+  })
+})
+
+test.group('3-D Secure: a waiting card check ends with its order', (group) => {
+  group.each.setup(() => testUtils.db().withGlobalTransaction())
+
+  async function waitingHold(product: Record<string, unknown> = {}) {
+    const customer = await pendingOrder({ card: TEST_CARDS.needsAuthentication, product })
+    await placeHolds()
+    await customer.order.refresh()
+    if (customer.order.holdStatus !== 'requires_action') throw new Error('Not waiting.')
+    return customer
+  }
+
+  const intentOf = (id: string) => db.from('sandbox_payment_intents').where('id', id).first()
+
+  test('an admin cancels the order: the waiting payment is cancelled at the gateway, confirming it is refused', async ({
+    client,
+    assert,
+  }) => {
+    const { order, token, product } = await waitingHold()
+    const paymentId = order.holdPaymentId!
+    const link = await sandboxChallengeLink(paymentId)
+    const admin = await adminWithToken()
+
+    const cancelled = await client
+      .delete(`/api/admin/orders/id/${order.publicId}`)
+      .bearerToken(admin.token)
+    cancelled.assertStatus(200)
+    await order.refresh()
+    assert.equal(order.status, 'cancelled')
+    assert.equal(order.holdStatus, 'released')
+    await product.refresh()
+    assert.equal(product.stockTaken, 0)
+
+    // The sandbox's own tables: the waiting payment is cancelled, by us.
+    const intent = await intentOf(paymentId)
+    assert.equal(intent.status, 'canceled')
+    assert.equal(intent.cancellation_reason, 'abandoned')
+    const rows = await PaymentLedgerEntry.query().where('order_id', order.id).orderBy('id')
+    assert.deepEqual(
+      rows.map((row) => [row.kind, row.status, row.idempotencyKey]),
+      [
+        ['hold', 'failed', paymentKeys.hold(order)],
+        ['hold_release', 'succeeded', paymentKeys.holdRelease(order)],
+      ]
+    )
+    assert.equal(rows[0].errorCode, 'order_closed')
+    const cancelCalls = await db
+      .from('sandbox_requests')
+      .where('idempotency_key', paymentKeys.holdRelease(order))
+    assert.lengthOf(cancelCalls, 1)
+    assert.equal(cancelCalls[0].operation, 'cancel')
+
+    // The customer comes back to confirm: a clear 409, both calls; the bank's page changes nothing.
+    for (const call of ['authenticate', 'confirm']) {
+      const refused = await client
+        .post(`/api/user/orders/${order.publicId}/hold/${call}`)
+        .bearerToken(token)
+      refused.assertStatus(409)
+      refused.assertBodyContains({ success: false, code: 'order_closed' })
+      assert.include(refused.body().error, 'cancelled')
+    }
+    await answerChallenge(client, link, 'complete')
+    const after = await intentOf(paymentId)
+    assert.equal(after.status, 'canceled')
+    await placeHolds()
+    await order.refresh()
+    assert.equal(order.holdStatus, 'released')
+    assert.lengthOf(
+      await EmailMessage.query().where('order_id', order.id).where('template', 'hold_declined'),
+      0
+    )
+  })
+
+  test('an order marked failed on release day takes its waiting card check with it', async ({
+    client,
+    assert,
+  }) => {
+    const { order, token, product } = await waitingHold()
+    await product.merge({ releaseAt: DateTime.now().minus({ minutes: 1 }) }).save()
+    const admin = await adminWithToken()
+    const marked = await client
+      .post(`/api/admin/orders/${order.publicId}/mark`)
+      .bearerToken(admin.token)
+      .json({ status: 'fail', reason: 'Sold out before checkout.' })
+    marked.assertStatus(200)
+    await order.refresh()
+    assert.equal(order.status, 'fail')
+    assert.equal(order.holdStatus, 'released')
+    const intent = await intentOf(order.holdPaymentId!)
+    assert.equal(intent.status, 'canceled')
+
+    const refused = await client
+      .post(`/api/user/orders/${order.publicId}/hold/confirm`)
+      .bearerToken(token)
+    refused.assertStatus(409)
+    refused.assertBodyContains({ code: 'order_closed' })
+    assert.include(refused.body().error, 'ended')
+  })
+
+  test('cancelled while the bank was being asked: the waiting payment is cancelled, no e-mail asks to confirm', async ({
+    assert,
+  }) => {
+    const { order } = await pendingOrder({ card: TEST_CARDS.needsAuthentication })
+    const { orderPaymentState } = await import('#orders/services/order_payment_state')
+    const { orderSettlement } = await import('#payments/services/order_settlement')
+    const { ledger } = await import('#payments/services/ledger')
+    const { keysOf } = await import('#payments/services/payment_service')
+    // A worker claimed the hold and wrote its ledger row, then died before the gateway call.
+    assert.isTrue(await orderPaymentState.claimHold(order.id, 120))
+    await ledger.begin({
+      ...keysOf('hold', order, 1),
+      kind: 'hold',
+      gateway: 'sandbox',
+      orderId: order.id,
+      userId: order.userId,
+      amountCents: order.holdAmountCents,
+    })
+    await db
+      .from('orders')
+      .where('id', order.id)
+      .update({ hold_claimed_at: sqlTime(DateTime.now().minus({ minutes: 10 })) })
+    // Meanwhile the order is cancelled; then the claim is taken over and the call made.
+    await orderSettlement.cancel(order.id, { reason: 'Cancelled by the customer.' })
+    await placeHolds()
+
+    await order.refresh()
+    assert.equal(order.status, 'cancelled')
+    assert.equal(order.holdStatus, 'released')
+    assert.match(order.holdPaymentId!, /^pi_sbx_/)
+    const intent = await intentOf(order.holdPaymentId!)
+    assert.equal(intent.status, 'canceled')
+    assert.lengthOf(
+      await EmailMessage.query()
+        .where('order_id', order.id)
+        .where('template', 'hold_needs_confirmation'),
+      0
+    )
+  })
+})
+
+test.group('3-D Secure: the sandbox challenge page is only its customer’s', (group) => {
+  group.each.setup(() => testUtils.db().withGlobalTransaction())
+
+  test('another customer, a visitor or an old link gets a 403 and changes nothing', async ({
+    client,
+    assert,
+  }) => {
+    const owner = await customerWithToken()
+    const started = await startSaving(client, owner.token, TEST_CARDS.authenticateOnSetup)
+    const { setupId, challengeUrl } = started.body().authentication
+    const other = await customerWithToken()
+    const theirs = await startSaving(client, other.token, TEST_CARDS.authenticateOnSetup)
+    const theirPass = new URL(
+      theirs.body().authentication.challengeUrl,
+      'http://x'
+    ).searchParams.get('t')
+    const ownPass = new URL(challengeUrl, 'http://x').searchParams.get('t')!
+
+    const attempts = [
+      ['a visitor without a pass', `/sandbox/3ds/${setupId}`],
+      ['another customer’s pass', `/sandbox/3ds/${setupId}?t=${theirPass}`],
+      [
+        'a forged pass',
+        `/sandbox/3ds/${setupId}?t=${ownPass.replace(/.$/, (c) => (c === '0' ? '1' : '0'))}`,
+      ],
+      ['a malformed pass', `/sandbox/3ds/${setupId}?t=nope`],
+    ] as const
+    for (const [who, url] of attempts) {
+      const shown = await client.get(url)
+      shown.assertStatus(403)
+      assert.notInclude(shown.text(), 'Complete authentication', who)
+      assert.notInclude(shown.text(), '3155', who)
+      const answered = await answerChallenge(client, url, 'complete', '/account')
+      answered.assertStatus(403)
+    }
+    const setup = await db.from('sandbox_setup_intents').where('id', setupId).first()
+    assert.equal(setup.status, 'requires_action')
+    assert.lengthOf(
+      await db.from('sandbox_payment_methods').where('customer_id', setup.customer_id),
+      0
+    )
+
+    // 30 minutes later the customer's own link has lapsed: a fresh one comes with confirmCard.
+    clock.travel(31 * 60 * 1000)
+    const lapsed = await client.get(challengeUrl)
+    lapsed.assertStatus(403)
+    const again = await client
+      .post('/api/user/billing/confirmCard')
+      .bearerToken(owner.token)
+      .json({ setupId })
+    again.assertStatus(202)
+    const fresh = again.body().authentication.challengeUrl
+    assert.notEqual(fresh, challengeUrl)
+    const page = await client.get(fresh)
+    page.assertStatus(200)
+    assert.include(page.text(), 'Complete authentication')
+    const answered = await answerChallenge(client, fresh, 'complete')
+    answered.assertStatus(200)
+    const done = await client
+      .post('/api/user/billing/confirmCard')
+      .bearerToken(owner.token)
+      .json({ setupId })
+    done.assertStatus(200)
+  })
+
+  test('a waiting card check’s page: only with the pass its customer was handed', async ({
+    client,
+    assert,
+  }) => {
+    const { order, token } = await pendingOrder({ card: TEST_CARDS.needsAuthentication })
+    await placeHolds()
+    await order.refresh()
+    const other = await pendingOrder({ card: TEST_CARDS.needsAuthentication })
+    await placeHolds()
+    const otherAsk = await client
+      .post(`/api/user/orders/${other.order.publicId}/hold/authenticate`)
+      .bearerToken(other.token)
+    const otherPass = new URL(
+      otherAsk.body().authentication.challengeUrl,
+      'http://x'
+    ).searchParams.get('t')
+
+    const stolen = `/sandbox/3ds/${order.holdPaymentId}?t=${otherPass}`
+    const shown = await client.get(stolen)
+    shown.assertStatus(403)
+    const answered = await answerChallenge(client, stolen, 'complete')
+    answered.assertStatus(403)
+    const bare = await client.get(`/sandbox/3ds/${order.holdPaymentId}`)
+    bare.assertStatus(403)
+    const intent = await db
+      .from('sandbox_payment_intents')
+      .where('id', order.holdPaymentId!)
+      .first()
+    assert.equal(intent.status, 'requires_payment_method')
+
+    const asked = await client
+      .post(`/api/user/orders/${order.publicId}/hold/authenticate`)
+      .bearerToken(token)
+    const own = asked.body().authentication.challengeUrl
+    const page = await client.get(own)
+    page.assertStatus(200)
+    const done = await answerChallenge(client, own, 'complete')
+    done.assertStatus(200)
+    const placed = await client
+      .post(`/api/user/orders/${order.publicId}/hold/confirm`)
+      .bearerToken(token)
+    placed.assertStatus(200)
   })
 })

@@ -1,4 +1,5 @@
 import { test } from '@japa/runner'
+import { releaseConfig } from '#release/services/release_config'
 import testUtils from '@adonisjs/core/services/test_utils'
 import { createServer, type IncomingMessage } from 'node:http'
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
@@ -27,7 +28,8 @@ async function field(id: number, name: keyof Order) {
   return order[name]
 }
 
-const SECRET = 'test-checkout-secret'
+/** Tasks are signed with one secret, results verified with another (.env.test's). */
+const { taskSecret: TASK_SECRET, resultsSecret: RESULTS_SECRET } = releaseConfig().webhook
 
 type Received = { body: string; signature: string; idempotencyKey: string }
 
@@ -54,17 +56,16 @@ async function fakeBot(statuses: number[] = []) {
 
 function verify(body: string, header: string) {
   const timestamp = Number(/t=(\d+)/.exec(header)![1])
-  return signPayload(SECRET, body, timestamp) === header
+  return signPayload(TASK_SECRET, body, timestamp) === header
 }
 
 const webhook = (url: string, attempts = 3) =>
   new WebhookEngine({
     url,
-    secret: SECRET,
+    taskSecret: TASK_SECRET,
     attempts,
     backoffMs: 10,
     timeoutMs: 2000,
-    toleranceSeconds: 300,
   })
 
 test.group('Release: webhook engine and result callbacks', (group) => {
@@ -121,7 +122,7 @@ test.group('Release: webhook engine and result callbacks', (group) => {
         { orderId: orders[1].publicId, status: 'fail', reason: 'Sold out.' },
       ],
     })
-    const signature = signPayload(SECRET, body)
+    const signature = signPayload(RESULTS_SECRET, body)
     const tampered = await client
       .post('/api/hooks/checkout-results')
       .header('content-type', 'application/json')
@@ -130,13 +131,24 @@ test.group('Release: webhook engine and result callbacks', (group) => {
     tampered.assertStatus(400)
     tampered.assertBodyContains({ success: false, code: 'invalid_signature' })
 
-    const stale = signPayload(SECRET, body, Math.floor(Date.now() / 1000) - 3600)
+    const stale = signPayload(RESULTS_SECRET, body, Math.floor(Date.now() / 1000) - 3600)
     const old = await client
       .post('/api/hooks/checkout-results')
       .header('content-type', 'application/json')
       .header('x-dropslot-signature', stale)
       .json(JSON.parse(body))
     old.assertStatus(400)
+
+    // Signed with the task secret (what the bot, or whoever reads its logs, can check tasks
+    // with): not a result of ours.
+    assert.notEqual(TASK_SECRET, RESULTS_SECRET)
+    const withTaskSecret = await client
+      .post('/api/hooks/checkout-results')
+      .header('content-type', 'application/json')
+      .header('x-dropslot-signature', signPayload(TASK_SECRET, body))
+      .json(JSON.parse(body))
+    withTaskSecret.assertStatus(400)
+    withTaskSecret.assertBodyContains({ code: 'invalid_signature' })
 
     const accepted = await client
       .post('/api/hooks/checkout-results')
@@ -180,6 +192,7 @@ test.group('Release: webhook engine and result callbacks', (group) => {
         webhook(down.url).submit({
           taskId: 't',
           orderId: 'o',
+          round: 1,
           productId: 1,
           productTitle: 'x',
           style: '',
@@ -265,15 +278,15 @@ test.group('Release: webhook engine and result callbacks', (group) => {
     try {
       const engine = new WebhookEngine({
         url,
-        secret: SECRET,
+        taskSecret: TASK_SECRET,
         attempts: 3,
         backoffMs: 10,
         timeoutMs: 200,
-        toleranceSeconds: 300,
       })
       const result = await engine.submit({
         taskId: 'task-1',
         orderId: 'order-1',
+        round: 1,
         productId: 1,
         productTitle: 'Test',
         style: '',
@@ -295,7 +308,7 @@ test.group('Release: webhook engine and result callbacks', (group) => {
       const response = await client
         .post('/api/hooks/checkout-results')
         .header('content-type', 'application/json')
-        .header('x-dropslot-signature', signPayload(SECRET, body))
+        .header('x-dropslot-signature', signPayload(RESULTS_SECRET, body))
         .json(payload)
       response.assertStatus(422)
     }

@@ -1,4 +1,5 @@
 import { test } from '@japa/runner'
+import { releaseConfig } from '#release/services/release_config'
 import testUtils from '@adonisjs/core/services/test_utils'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -13,7 +14,8 @@ import { FilesEngine, signPayload, WebhookEngine } from '#release/services/check
 import { importResults } from '#release/services/import_files'
 import { releasedProductWithOrders } from '#tests/support/release'
 
-const SECRET = 'test-checkout-secret'
+/** Tasks are signed with one secret, results verified with another (.env.test's). */
+const { taskSecret: TASK_SECRET, resultsSecret: RESULTS_SECRET } = releaseConfig().webhook
 
 /** A bot endpoint that accepts every task. */
 async function acceptingBot() {
@@ -29,11 +31,10 @@ async function acceptingBot() {
 const webhook = (url: string) =>
   new WebhookEngine({
     url,
-    secret: SECRET,
+    taskSecret: TASK_SECRET,
     attempts: 1,
     backoffMs: 10,
     timeoutMs: 2000,
-    toleranceSeconds: 300,
   })
 
 function post(client: any, payload: unknown, signedAt = Math.floor(Date.now() / 1000)) {
@@ -41,7 +42,7 @@ function post(client: any, payload: unknown, signedAt = Math.floor(Date.now() / 
   return client
     .post('/api/hooks/checkout-results')
     .header('content-type', 'application/json')
-    .header('x-dropslot-signature', signPayload(SECRET, body, signedAt))
+    .header('x-dropslot-signature', signPayload(RESULTS_SECRET, body, signedAt))
     .json(payload)
 }
 

@@ -4,12 +4,15 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { resolvePaymentsSettings, INSTALLATION_ID_PATTERN } from '#payments/settings'
+import { resolveCheckoutSecrets } from '#release/settings'
 // @ts-expect-error plain JavaScript module of the start script, without type declarations
 import { ensureEnvFile, readEnvFile } from '../../../scripts/env_file.js'
 
 const base = {
   nodeEnv: 'production',
   gateway: 'sandbox',
+  gatewayExplicit: true,
+  allowSandboxInProduction: true,
   appKey: 'k'.repeat(43),
   installationId: 'a1b2c3d4e5f60718293a4b5c6d7e8f90',
   sandboxWebhookSecret: `whsec_${'ab12'.repeat(12)}`,
@@ -67,6 +70,32 @@ test.group('Payments settings: per-install secrets and ids', () => {
     )
   })
 
+  test('production names its gateway; the sandbox only when allowed on purpose', ({ assert }) => {
+    const unnamed = resolvePaymentsSettings({ ...base, gatewayExplicit: false })
+    assert.lengthOf(unnamed.problems, 1)
+    assert.include(unnamed.problems[0], 'PAYMENT_GATEWAY is not set')
+    const sandbox = resolvePaymentsSettings({ ...base, allowSandboxInProduction: false })
+    assert.lengthOf(sandbox.problems, 1)
+    assert.include(sandbox.problems[0], 'ALLOW_SANDBOX_IN_PRODUCTION=true')
+    const stripe = resolvePaymentsSettings({
+      ...base,
+      gateway: 'stripe',
+      allowSandboxInProduction: false,
+      stripeSecretKey: 'sk_live_x',
+      stripeWebhookSecret: 'whsec_x',
+    })
+    assert.deepEqual(stripe.problems, [])
+    // Outside production the default gateway needs nothing.
+    for (const nodeEnv of ['development', 'test']) {
+      const quiet = resolvePaymentsSettings({
+        nodeEnv,
+        gateway: 'sandbox',
+        appKey: base.appKey,
+      })
+      assert.deepEqual(quiet.problems, [], nodeEnv)
+    }
+  })
+
   test('development derives stable values per install from APP_KEY, never shared', ({ assert }) => {
     const dev = { nodeEnv: 'development', gateway: 'sandbox', appKey: 'first-install-app-key' }
     const one = resolvePaymentsSettings(dev)
@@ -81,7 +110,7 @@ test.group('Payments settings: per-install secrets and ids', () => {
     assert.notEqual(one.sandboxWebhookSecret, 'whsec_dropslot_sandbox')
   })
 
-  test('the first-run .env gets a random installation id and webhook secret', async ({
+  test('the first-run .env gets a random installation id and webhook and checkout secrets', async ({
     assert,
   }) => {
     const root = path.resolve(import.meta.dirname, '../../..')
@@ -110,14 +139,27 @@ test.group('Payments settings: per-install secrets and ids', () => {
       const settings = resolvePaymentsSettings({
         nodeEnv: 'production',
         gateway: 'sandbox',
+        gatewayExplicit: true,
+        allowSandboxInProduction: true,
         appKey: env.APP_KEY,
         installationId: env.INSTALLATION_ID,
         sandboxWebhookSecret: env.SANDBOX_WEBHOOK_SECRET,
       })
       assert.deepEqual(settings.problems, [])
+      // The checkout bot's two secrets: 32 random bytes each, different, fit for production.
+      assert.match(env.CHECKOUT_TASK_SECRET, /^[A-Za-z0-9_-]{43}$/)
+      assert.match(env.CHECKOUT_RESULTS_SECRET, /^[A-Za-z0-9_-]{43}$/)
+      const checkout = resolveCheckoutSecrets({
+        nodeEnv: 'production',
+        taskSecret: env.CHECKOUT_TASK_SECRET,
+        resultsSecret: env.CHECKOUT_RESULTS_SECRET,
+      })
+      assert.deepEqual(checkout.problems, [])
     }
     assert.notEqual(values[0].INSTALLATION_ID, values[1].INSTALLATION_ID)
     assert.notEqual(values[0].SANDBOX_WEBHOOK_SECRET, values[1].SANDBOX_WEBHOOK_SECRET)
     assert.notEqual(values[0].DRAW_FINGERPRINT_KEY, values[1].DRAW_FINGERPRINT_KEY)
+    assert.notEqual(values[0].CHECKOUT_TASK_SECRET, values[1].CHECKOUT_TASK_SECRET)
+    assert.notEqual(values[0].CHECKOUT_TASK_SECRET, values[0].CHECKOUT_RESULTS_SECRET)
   })
 })

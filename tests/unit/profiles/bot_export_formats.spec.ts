@@ -15,6 +15,8 @@ const shipping = {
 
 const entry: AcoEntry = {
   orderId: '0f8d6c1e-1111-4222-8333-944445555666',
+  taskId: 'task-0f8d6c1e-1111-4222-8333-944445555666-2',
+  round: 2,
   productId: 3,
   productTitle: "Air Jordan 1 'Chicago'",
   style: 'Varsity Red',
@@ -80,6 +82,9 @@ test.group('ACO export formats', () => {
     assert.equal(rows[0].productTitle, "Air Jordan 1 'Chicago'")
     assert.equal(rows[0].cardNumber, '4242424242424242')
     assert.equal(rows[1].size, '10')
+    // The task of the order's round, for the bot to report its result under.
+    assert.equal(rows[0].taskId, 'task-0f8d6c1e-1111-4222-8333-944445555666-2')
+    assert.equal(rows[0].round, '2')
   })
 
   test("Dropslot's own format keeps the entries whole", ({ assert }) => {

@@ -12,6 +12,15 @@ const UNAVAILABLE =
   'Your bank asks you to confirm this card, but we cannot show its check right now. Please try again later.'
 
 /**
+ * The challenge page's link with where to come back to. The server's link carries its own query
+ * (the sandbox page's pass, `?t=`), so the return path is added to it, never in its place.
+ */
+export function challengeLink(challengeUrl: string, returnTo: string) {
+  const separator = challengeUrl.includes('?') ? '&' : '?'
+  return `${challengeUrl}${separator}return_to=${encodeURIComponent(returnTo)}`
+}
+
+/**
  * Takes the customer through their bank's 3-D Secure challenge for a card being saved: Stripe's
  * overlay when Stripe.js is configured ('answered': confirm now), otherwise the sandbox's
  * challenge page in this window ('redirected': it sends the customer back to `returnTo`).
@@ -24,8 +33,7 @@ export async function authenticateCard(
     return 'answered'
   }
   if (authentication.challengeUrl) {
-    const url = `${authentication.challengeUrl}?return_to=${encodeURIComponent(returnTo)}`
-    window.location.assign(url)
+    window.location.assign(challengeLink(authentication.challengeUrl, returnTo))
     return 'redirected'
   }
   throw new ApiError(UNAVAILABLE, 0, 'card_authentication_unavailable')

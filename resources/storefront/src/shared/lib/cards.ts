@@ -1,5 +1,5 @@
 /** Card rules of spec sections 5 and 9, as the customer types (the server checks them again). */
-import { detectCardBrand, isAcceptedCardNumber } from '@shared/cards'
+import { detectCardBrand, isAcceptedCardNumber, parseCardExpiry } from '@shared/cards'
 
 export { INVALID_CARD, isAcceptedCardNumber } from '@shared/cards'
 
@@ -21,21 +21,12 @@ export function formatExpiry(value: string, previous = ''): string {
   return `${digits.slice(0, 2)}/${digits.slice(2)}`
 }
 
-/** Splits MM/YY on '/', two-digit years expanded to 20xx. */
+/**
+ * Splits MM/YY on '/', two-digit years expanded to 20xx; null when it is not a month or the card
+ * has expired (the server's rule, `@shared/cards`: valid through its month's last day in UTC).
+ */
 export function parseExpiry(value: string): { month: string; year: string } | null {
-  const [month = '', year = ''] = value.split('/')
-  if (!/^\d{1,2}$/.test(month) || !/^\d{2}(\d{2})?$/.test(year)) return null
-  const monthNumber = Number(month)
-  if (monthNumber < 1 || monthNumber > 12) return null
-  const fullYear = year.length === 2 ? 2000 + Number(year) : Number(year)
-  const now = new Date()
-  if (
-    fullYear < now.getFullYear() ||
-    (fullYear === now.getFullYear() && monthNumber < now.getMonth() + 1)
-  ) {
-    return null
-  }
-  return { month: String(monthNumber).padStart(2, '0'), year: String(fullYear) }
+  return parseCardExpiry(value, Date.now())
 }
 
 export const isValidCvv = (value: string) => /^\d{3,4}$/.test(value)

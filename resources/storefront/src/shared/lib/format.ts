@@ -1,4 +1,5 @@
 import { BRANDS } from '@shared/vocabulary'
+import { centsOfDollars, formatPrice } from '@shared/pricing'
 import { digitsOnly } from './cards'
 
 export const MAX_PHONE_DIGITS = 15
@@ -17,17 +18,9 @@ export const isValidPhone = (value: string) => /^\d{7,15}$/.test(digitsOnly(valu
 
 export const isValidEmail = (value: string) => /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/.test(value.trim())
 
+/** Dollars as the API gives them, shown as the shop shows prices ($50, $8.06). */
 export function money(dollars: number): string {
-  return new Intl.NumberFormat('en-US', {
-    style: 'currency',
-    currency: 'USD',
-    minimumFractionDigits: Number.isInteger(dollars) ? 0 : 2,
-  }).format(dollars)
-}
-
-/** Promo price: price minus the percent of it, in whole cents. */
-export function promoPrice(dollars: number, percent: number): number {
-  return Math.round(dollars * 100 * (1 - percent / 100)) / 100
+  return formatPrice(centsOfDollars(dollars))
 }
 
 export function releaseLabel(iso: string | null): string {

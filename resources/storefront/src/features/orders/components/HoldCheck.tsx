@@ -4,6 +4,7 @@ import { ApiError } from '../../../shared/api/client'
 import { Button } from '../../../shared/ui/Button'
 import { confirmHeldPayment } from '../../../shared/thirdparty/cardProvider'
 import { useAuthenticateHold, useConfirmHold } from '../api/useHoldCheck'
+import { challengeLink } from '../../../shared/lib/cardAuthentication'
 
 const RETURN_PARAM = 'payment_intent'
 const STILL_WAITING = 'Your bank is still waiting for you to confirm the card check.'
@@ -43,7 +44,7 @@ export function ConfirmHoldButton({
       }
       if (action.challengeUrl) {
         const back = `/user/orders?order=${encodeURIComponent(orderId)}`
-        window.location.assign(`${action.challengeUrl}?return_to=${encodeURIComponent(back)}`)
+        window.location.assign(challengeLink(action.challengeUrl, back))
         return
       }
       setMessage('We cannot show your bank’s check right now. Please try again later.')

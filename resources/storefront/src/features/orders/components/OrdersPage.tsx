@@ -11,13 +11,10 @@ import { useProducts } from '../../../shared/api/useProducts'
 import { ProductImage } from '../../../shared/ui/ProductImage'
 import { releaseTimes } from '../../../shared/lib/drops'
 import { ConfirmHoldButton, useHoldCheckReturn } from './HoldCheck'
+import { orderStatusLabel } from '@shared/vocabulary'
 
-/** Stored status to the text customers see: fail is shown as Refunded. */
-export function statusLabel(status: string): string {
-  const value = status.toLowerCase()
-  if (value === 'fail') return 'Refunded'
-  return value.charAt(0).toUpperCase() + value.slice(1)
-}
+/** Stored status to the text customers see (the one table, `@shared/vocabulary`). */
+export const statusLabel = orderStatusLabel
 
 const HOLD_WORDS: Record<string, string> = {
   queued: 'Being placed',

@@ -11,7 +11,8 @@ import { ProductCard } from '../../../shared/ui/ProductCard'
 import { Field, SelectField } from '../../../shared/ui/Field'
 import { PageLoading } from '../../../shared/ui/Spinner'
 import { IconChevron } from '../../../shared/ui/icons'
-import { brandOf, money, promoPrice, releaseLabel } from '../../../shared/lib/format'
+import { brandOf, money, releaseLabel } from '../../../shared/lib/format'
+import { centsOfDollars, formatPrice, priceAfterPromo } from '@shared/pricing'
 import { promoStore } from '../../../shared/promo'
 import { BRAND_LABELS } from '../../../shared/lib/cards'
 import { trackPurchase } from '../../../shared/thirdparty/analytics'
@@ -115,7 +116,10 @@ export function ProductPage() {
   const released = item.releaseAt ? new Date(item.releaseAt).getTime() <= Date.now() : false
   const chosenProfile = profiles.data?.find((p) => p.profileId === profileId)
   const needsCardCode = cardCodeAsked || chosenProfile?.card.codeKept === false
-  const finalPrice = promo ? promoPrice(item.price, promo.percent) : item.price
+  // The fee the server will charge: the one promo rule, in cents (shared/pricing.ts).
+  const priceCents = item.priceCents ?? centsOfDollars(item.price)
+  const finalCents = promo ? priceAfterPromo(priceCents, promo.percent) : priceCents
+  const finalPrice = formatPrice(finalCents)
   const related = (catalogue.data ?? []).filter((p) => p.productId !== item.productId).slice(0, 3)
   const takenPercent = item.totalStock
     ? Math.min(100, Math.round((item.stockTaken / item.totalStock) * 100))
@@ -152,7 +156,7 @@ export function ProductPage() {
         orderId: order.orderId,
         productId: item.productId,
         productTitle: item.productTitle,
-        price: order.price ?? finalPrice,
+        price: order.price ?? finalCents / 100,
         size: order.size,
         style: order.style,
         promoCode: order.promoCode,
@@ -220,15 +224,13 @@ export function ProductPage() {
           <p
             className="product__price"
             aria-label={
-              promo
-                ? `Price ${money(finalPrice)}, was ${money(item.price)}`
-                : `Price ${money(item.price)}`
+              promo ? `Price ${finalPrice}, was ${money(item.price)}` : `Price ${money(item.price)}`
             }
           >
             {promo ? (
               <>
                 <s className="product__price-old">{money(item.price)}</s>
-                <span>{money(finalPrice)}</span>
+                <span>{finalPrice}</span>
                 <span className="badge badge--accent">
                   {promo.code} −{promo.percent}%
                 </span>
@@ -401,12 +403,12 @@ export function ProductPage() {
             {phase === 'confirm' && isDraw ? (
               <p className="fine-print" role="status">
                 Confirm to enter the draw. We place a $1.00 hold on the profile's card now; the{' '}
-                {money(finalPrice)} fee is charged only if you win and the order succeeds.
+                {finalPrice} fee is charged only if you win and the order succeeds.
               </p>
             ) : phase === 'confirm' ? (
               <p className="fine-print" role="status">
                 Confirm to secure the slot. We place a $1.00 hold on the profile's card now; the{' '}
-                {money(finalPrice)} fee is charged only if the order succeeds.
+                {finalPrice} fee is charged only if the order succeeds.
               </p>
             ) : null}
           </div>
