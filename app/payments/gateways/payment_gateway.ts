@@ -20,7 +20,15 @@ export type CardToken = CardSummary & { id: string }
 
 export type SavedCard = CardSummary & { customerId: string; paymentMethodId: string }
 
-export type PaymentRef = { id: string; status: string }
+export type PaymentRef = {
+  id: string
+  status: string
+  /**
+   * A hold's authorization lapses at this time (ISO 8601; Stripe's
+   * `latest_charge.payment_method_details.card.capture_before`), when the answer carried it.
+   */
+  captureBefore?: string | null
+}
 
 /**
  * A card the customer's bank wants to authenticate (3-D Secure) before it is saved for
@@ -62,6 +70,11 @@ export type GatewayPayment = {
   cancellationReason: string | null
   /** Why the last attempt failed (a declined hold or fee); null otherwise. */
   lastError: { code: string; declineCode: string | null; message: string } | null
+  /**
+   * An uncaptured authorization (a hold) lapses at this time, ISO 8601 (Stripe's
+   * `latest_charge.payment_method_details.card.capture_before`); null when not known.
+   */
+  captureBefore: string | null
 }
 
 export type PaymentAction = {
