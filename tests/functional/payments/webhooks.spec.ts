@@ -453,10 +453,8 @@ test.group('Stripe webhooks', (group) => {
     )
     // The order still waits for its release: never left without a hold, a new round is placed.
     response.assertBodyContains({ outcome: 'hold_renewed' })
-    assert.equal(
-      (await db.from('sandbox_payment_intents').where('id', lapsedId).first()).cancellation_reason,
-      'automatic'
-    )
+    const lapsed = await db.from('sandbox_payment_intents').where('id', lapsedId).first()
+    assert.equal(lapsed.cancellation_reason, 'automatic')
     await expired.order.refresh()
     assert.equal(expired.order.status, 'pending')
     assert.equal(expired.order.holdStatus, 'placed')
