@@ -61,6 +61,11 @@ export class OrderMoneyLock {
     return `order-money:${orderId}`
   }
 
+  /** Whether any process holds the order's money lock now (an action is in flight). */
+  async isHeld(orderId: number): Promise<boolean> {
+    return lock.use(lockConfig.default).createLock(this.key(orderId)).isLocked()
+  }
+
   /** Whether this call chain holds the order's lock now. */
   holds(orderId: number) {
     return leases.getStore()?.get(orderId)?.active === true
