@@ -437,6 +437,9 @@ export class PaymentService {
       if (!options.lapsed && (!order.holdRenewAt || order.holdRenewAt > now)) {
         return { status: 'not_due' }
       }
+      // Lapsed: the gateway said so, or its time passed before this renewal ran.
+      const lapsed =
+        options.lapsed === true || (order.holdExpiresAt !== null && order.holdExpiresAt <= now)
       const from = { round: order.holdRound, paymentId: order.holdPaymentId }
       const round = order.holdRound + 1
       const outcome = await this.callHold(order, round)
@@ -453,7 +456,7 @@ export class PaymentService {
       if (outcome.status === 'requires_action') {
         // The customer confirms the new hold while the old one lives (at least 15 minutes).
         const earliest = now.plus({ minutes: 15 })
-        const lapses = order.holdExpiresAt && !options.lapsed ? order.holdExpiresAt : earliest
+        const lapses = order.holdExpiresAt && !lapsed ? order.holdExpiresAt : earliest
         const waitUntil = lapses > earliest ? lapses : earliest
         await orderPaymentState.holdRenewalNeedsAction(order.id, from, {
           round,
@@ -478,21 +481,21 @@ export class PaymentService {
           to: order.status,
           source: 'payments',
           actor: 'system',
-          note: options.lapsed
+          note: lapsed
             ? 'The $1.00 card check lapsed at the payment provider; a new one was placed.'
             : 'The $1.00 card check was renewed before it lapsed.',
           meta: {
             round,
             expiresAt: outcome.times.expiresAt.toUTC().toISO(),
             previousExpiresAt: order.holdExpiresAt?.toUTC().toISO() ?? null,
-            lapsed: options.lapsed === true,
+            lapsed,
           },
         })
         opsLog('hold.renewed', {
           order: order.publicId,
           round,
           expiresAt: outcome.times.expiresAt.toUTC().toISO(),
-          lapsed: options.lapsed === true,
+          lapsed,
         })
       }
       return {
