@@ -114,7 +114,11 @@ export class WebhookService {
 
     if (purpose === 'hold' && payment.status === 'requires_capture') {
       await this.completeEntry(entry, payment.id)
+      // An older round's hold (renewed since): the order has moved on to another payment.
+      if (order.holdPaymentId && order.holdPaymentId !== payment.id) return 'hold_superseded'
       await orderPaymentState.holdPlaced(order.id, payment.id, holdTimesFrom(payment.captureBefore))
+      // A renewal confirmed by the customer: the round it replaces is released now.
+      await paymentService.releaseSupersededHolds(order.id)
       return 'hold_placed'
     }
     if (purpose === 'hold' && payment.status === 'canceled') {

@@ -17,6 +17,8 @@ import { ledger } from '#payments/services/ledger'
 import { keysOf } from '#payments/services/payment_service'
 import { sandboxChallenges } from '#payments/gateways/sandbox_gateway'
 import { gateway } from '#payments/services/gateway'
+import { signStripeStyleWebhook } from '#payments/gateways/webhook_signature'
+import paymentsConfig from '#config/payments'
 import { releaseRunner } from '#release/services/release_runner'
 import { SimulatorEngine } from '#release/services/checkout_engines'
 import { holdCoverage } from '#orders/services/hold_coverage'
@@ -231,6 +233,25 @@ test.group('Holds that never lapse in silence', (group) => {
     // Still covered: the old hold lives until the customer confirms the new one.
     const during = await holdCoverage()
     assert.equal(during.waitingWithoutLiveHold, before.waitingWithoutLiveHold)
+
+    // A late notice about the old hold (still awaiting capture) does not put the order back on it.
+    const payload = JSON.stringify({
+      id: `evt_old_round_${order.id}`,
+      object: 'event',
+      type: 'payment_intent.amount_capturable_updated',
+      created: Math.floor(Date.now() / 1000),
+      data: { object: { id: first, object: 'payment_intent', status: 'requires_capture' } },
+    })
+    const notice = await client
+      .post('/api/hooks/stripe')
+      .unsafeJson(payload)
+      .header(
+        'stripe-signature',
+        signStripeStyleWebhook(payload, paymentsConfig.sandbox.webhookSecret)
+      )
+    notice.assertBodyContains({ outcome: 'hold_superseded' })
+    await order.refresh()
+    assert.equal(order.holdStatus, 'requires_action')
 
     const asked = await client
       .post(`/api/user/orders/${order.publicId}/hold/authenticate`)
