@@ -4,6 +4,7 @@ import { hostname } from 'node:os'
 import lock from '@adonisjs/lock/services/main'
 import logger from '@adonisjs/core/services/logger'
 import lockConfig from '#config/lock'
+import env from '#start/env'
 import { AppError } from '#core/exceptions/app_error'
 
 export const ORDER_BUSY_MESSAGE =
@@ -45,13 +46,20 @@ const processTag = `${hostname()}:${process.pid}`
  * - Never two orders nested: every path locks one order at a time, and waits are bounded, so
  *   two processes can never wait on each other for ever.
  * - The holder renews the lock while it works (a slow gateway keeps it); a process that dies
- *   stops renewing, and the lock lapses after its TTL.
+ *   stops renewing, and the lock lapses after its TTL (`RELEASE_LOCK_TTL_MS`, as the release
+ *   lock's).
+ * - A job dispatched from inside a locked action runs, with the embedded driver, in the caller's
+ *   async context: it must not be a money job of the same order (none is).
  */
 export class OrderMoneyLock {
   constructor(
     private options: { ttlMs: number; waitMs: number } = {
-      /** Renewed every third of it while the action runs; lapses this long after a crash. */
-      ttlMs: 60_000,
+      /**
+       * Renewed every third of it while the action runs; lapses this long after a crash. The
+       * release lock's expiry (`RELEASE_LOCK_TTL_MS`): a run taking over a killed one finds the
+       * killed run's order free by then.
+       */
+      ttlMs: env.get('RELEASE_LOCK_TTL_MS', 60_000),
       /** Background work waits this long for an action in flight (a gateway round trip or two). */
       waitMs: 15_000,
     }

@@ -226,10 +226,11 @@ test.group('Release day on BullMQ workers: no request does the long work', (grou
       .where('order_id', orders[0].id)
       .where('kind', 'fee')
     assert.lengthOf(fees, 1)
-    const timeline = await db
-      .from('order_events')
-      .where('order_id', orders[0].id)
-      .where('kind', 'outcome')
+    // The job's last step: the outcome on the timeline, once.
+    const timeline = await until(
+      () => db.from('order_events').where('order_id', orders[0].id).where('kind', 'outcome'),
+      (rows) => rows.length > 0
+    )
     assert.lengthOf(timeline, 1)
   })
     .skip(!runBullmq, 'Redis is not running on this machine')
