@@ -63,7 +63,13 @@ try {
         error instanceof CommandFailed && error.details && typeof error.details === 'object'
           ? error.details
           : {}
-      process.stdout.write(`${JSON.stringify({ ...details, success: false, error: reason })}\n`)
+      // An answer's stable code (e.g. `order_busy`), as the API gives it, for scripts to act on.
+      const answer = error as { status?: unknown; code?: unknown }
+      const code =
+        typeof answer.status === 'number' && typeof answer.code === 'string' ? answer.code : null
+      process.stdout.write(
+        `${JSON.stringify({ ...details, success: false, error: reason, ...(code ? { code } : {}) })}\n`
+      )
     } else {
       process.stderr.write(`error: ${reason}\n`)
     }

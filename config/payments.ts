@@ -41,6 +41,8 @@ const paymentsConfig = {
     requestsPerSecond: env.get('SANDBOX_RPS', app.inTest ? 10_000 : 25),
     /** The sandbox signs and verifies webhooks exactly as Stripe does, with this install's secret. */
     webhookSecret: settings.sandboxWebhookSecret,
+    /** An uncaptured hold lapses this long after it was placed, as card networks let it (~7 days). */
+    holdExpiryHours: env.get('SANDBOX_HOLD_EXPIRY_HOURS', 168),
   },
 
   stripe: {
@@ -68,6 +70,15 @@ const paymentsConfig = {
      * release, and at most this long after the order; then the order is cancelled.
      */
     authenticationWaitHours: env.get('HOLD_AUTHENTICATION_WAIT_HOURS', 24),
+    /**
+     * A waiting order's hold is renewed (a new round placed, the old one released) this long
+     * before its authorization lapses, and at the latest half way through a shorter lifetime.
+     */
+    renewBeforeHours: env.get('HOLD_RENEW_BEFORE_HOURS', 24),
+    /** A gateway that could not be reached for a renewal is asked again after this long. */
+    renewRetrySeconds: 30,
+    /** How long a hold is taken to last when the gateway does not say (card networks: ~7 days). */
+    defaultLifetimeHours: 168,
   },
 }
 

@@ -87,6 +87,8 @@ export default await Env.create(new URL('../', import.meta.url), {
   HOLD_WORKER_BATCH: Env.schema.number.optional(),
   HOLD_WORKER_STALE_SECONDS: Env.schema.number.optional(),
   HOLD_AUTHENTICATION_WAIT_HOURS: Env.schema.number.optional(),
+  SANDBOX_HOLD_EXPIRY_HOURS: Env.schema.number.optional(),
+  HOLD_RENEW_BEFORE_HOURS: Env.schema.number.optional(),
 
   // Third-party pieces of the storefront: public identifiers, all optional, inert when unset.
   MAPS_API_KEY: Env.schema.string.optional(),

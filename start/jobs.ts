@@ -7,7 +7,7 @@ import queueConfig from '#config/queue'
 import paymentsConfig from '#config/payments'
 import { jobs } from '#core/jobs/jobs'
 import { jobRegistry } from '#core/jobs/job'
-import { placeHoldJob, sweepHoldsJob } from '#payments/jobs/hold_jobs'
+import { placeHoldJob, renewHoldJob, sweepHoldsJob } from '#payments/jobs/hold_jobs'
 import { deliverEmailJob, sweepOutboxJob } from '#notifications/jobs/email_jobs'
 import { releaseScanJob } from '#release/jobs/release_scan_job'
 import { applyResultsJob } from '#release/jobs/apply_results_job'
@@ -20,6 +20,7 @@ const embedded = queueConfig.driver === 'database'
 
 jobRegistry.register(
   placeHoldJob,
+  renewHoldJob,
   deliverEmailJob,
   applyResultsJob,
   completeResultJob,

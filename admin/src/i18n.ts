@@ -181,6 +181,28 @@ const messages: TranslationMessages = {
       col_active: 'Active',
       updated: 'Updated %{time} · refreshes every 30 s',
     },
+    holds: {
+      title: '$1.00 card checks of waiting orders',
+      subtitle:
+        '%{smart_count} order waits for release day or its draw |||| %{smart_count} orders wait for release day or their draw',
+      without_live_hold: 'Without a live hold',
+      expiring: 'Lapsing within 24 h',
+      renewed: 'Renewed in 24 h',
+      renewed_total: '%{smart_count} renewal in all |||| %{smart_count} renewals in all',
+      col_order: 'Order',
+      col_round: 'Round',
+      col_renewed: 'Renewed',
+      col_lapses: 'Lapses',
+      status: {
+        lapsed: 'lapsed',
+        queued: 'to place',
+        placing: 'being placed',
+        requires_action: 'customer to confirm',
+        declined: 'declined',
+        released: 'released',
+        skipped: 'not placed',
+      },
+    },
     queues: {
       title: 'Background jobs',
       driver_database: 'Jobs run inside the web process (QUEUE_DRIVER=database)',
@@ -293,6 +315,8 @@ const messages: TranslationMessages = {
         retry: 'Tried again',
         corrected: 'Corrected to failed',
         email_resend: 'E-mail resent',
+        hold_renewed: '$1.00 card check renewed',
+        late_payment_refunded: 'Late payment refunded',
       },
       tool: {
         refund: 'Refund fee',

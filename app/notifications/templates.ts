@@ -201,6 +201,17 @@ export const templates = {
     ])
   },
 
+  latePaymentRefunded(order: {
+    productTitle: string
+    orderId: string
+    amountCents: number
+  }): RenderedEmail {
+    return layout(`A charge on your ${order.productTitle} order was refunded`, [
+      `A charge of ${dollars(order.amountCents)} for order ${order.orderId} went through at our payment provider after the order no longer owed it (its fee was waived, refunded or corrected, or it had been charged already).`,
+      `We refunded all ${dollars(order.amountCents)} of it to your card automatically. You owe nothing for it; the refund can take 5-10 days to show on your statement.`,
+    ])
+  },
+
   feeRefunded(order: {
     productTitle: string
     orderId: string

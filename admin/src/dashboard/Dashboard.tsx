@@ -33,6 +33,7 @@ import { Link, Title, useDataProvider, useTranslate } from 'react-admin'
 import type { DropslotDataProvider } from '../dataProvider'
 import { SlotBar, cents, relativeTime } from '../components/common'
 import { QueuesCard } from './QueuesCard'
+import { HoldsCard, type HoldsSummary } from './HoldsCard'
 import { ORDER_STATUSES } from '@shared/vocabulary'
 
 type ProductRow = {
@@ -64,6 +65,7 @@ type Summary = {
     holdsOpen: number
     holdsOpenCents: number
   }
+  holds: HoldsSummary
   totals: { customers: number; subscribers: number; products: number; emailsFailed: number }
   lastReleaseRun: {
     id: number
@@ -433,6 +435,9 @@ export function Dashboard() {
           </Card>
         </Grid>
       </Grid>
+      <Box sx={{ mt: 2 }}>
+        <HoldsCard holds={summary.holds} />
+      </Box>
       <Box sx={{ mt: 2 }}>
         <QueuesCard />
       </Box>

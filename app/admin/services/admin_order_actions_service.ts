@@ -1,7 +1,7 @@
 import type User from '#accounts/models/user'
 import { userQueries } from '#accounts/services/user_queries'
 import { productQueries } from '#catalog/services/product_queries'
-import { paymentKeys, paymentService } from '#payments/services/payment_service'
+import { isLateRefundKey, paymentKeys, paymentService } from '#payments/services/payment_service'
 import { orderPaymentState } from '#orders/services/order_payment_state'
 import { orderTimeline, type OrderEventKind } from '#orders/services/order_timeline'
 import { failureCode } from '#orders/services/failure_reasons'
@@ -16,6 +16,7 @@ import { orderCardData } from '#orders/services/order_card_data'
 import { profileService } from '#profiles/services/profile_service'
 import { orderLifecycle } from '#orders/services/order_lifecycle'
 import { orderSettlement, type Settlement } from '#payments/services/order_settlement'
+import { withOrderMoney } from '#payments/services/order_money_lock'
 import { orderQueries } from '#orders/services/order_queries'
 import { checkoutService } from '#checkout/services/checkout_service'
 import { auditLog, type AuditEntry } from '#core/services/audit_log_service'
@@ -44,6 +45,21 @@ export type AdminNewOrder = {
   promoCode?: string | null
 }
 
+/**
+ * A person's money action on an order: under the order's money lock, refused at once with 409
+ * `order_busy` (nothing changed) while another one (a charge, a refund, a card check, another
+ * admin's tool, the CLI) is in flight. The order is read again inside the lock.
+ */
+async function oneAtATime<T>(publicId: string, action: (order: OrderRecord) => Promise<T>) {
+  const { id } = await orderQueries.findByPublicId(publicId)
+  return withOrderMoney(id, async () => action(await orderQueries.findById(id)), { waitMs: 0 })
+}
+
+/** A fee call whose answer is not in yet: waive and correct wait for it (the money may land). */
+const FEE_IN_FLIGHT =
+  "A charge of this order's fee was sent to the payment provider and its answer is not in yet; " +
+  'nothing was changed. Try again once the next release run (or the provider) has settled it.'
+
 function refused(order: Pick<OrderRecord, 'status'>, wanted: string) {
   return AppError.conflict(transitionRefusal(order.status, wanted), 'invalid_transition')
 }
@@ -71,7 +87,10 @@ export class AdminOrderActionsService {
    * or mailed twice); anything else (cancelled, success <-> fail, not released) is a 409.
    */
   async mark(publicId: string, request: MarkRequest, who: Who, via = 'console') {
-    const order = await orderQueries.findByPublicId(publicId)
+    return oneAtATime(publicId, (order) => this.markLocked(order, request, who, via))
+  }
+
+  private async markLocked(order: OrderRecord, request: MarkRequest, who: Who, via: string) {
     await orderOutcome.apply(
       {
         orderId: order.publicId,
@@ -123,7 +142,10 @@ export class AdminOrderActionsService {
    * result is refused.
    */
   async cancel(publicId: string, reason: string | null, who: Who) {
-    const before = await orderQueries.findByPublicId(publicId)
+    return oneAtATime(publicId, (before) => this.cancelLocked(before, reason, who))
+  }
+
+  private async cancelLocked(before: OrderRecord, reason: string | null, who: Who) {
     if (!['pending', 'cancelled'].includes(before.status)) {
       throw refused(before, 'cancelled or deleted any more')
     }
@@ -157,7 +179,15 @@ export class AdminOrderActionsService {
     who: Who,
     via = 'console'
   ) {
-    const before = await orderQueries.findByPublicId(publicId)
+    return oneAtATime(publicId, (before) => this.refundFeeLocked(before, request, who, via))
+  }
+
+  private async refundFeeLocked(
+    before: OrderRecord,
+    request: { amountCents?: number | null; reason: string },
+    who: Who,
+    via: string
+  ) {
     if (before.feeStatus !== 'paid' || !before.feePaymentId) {
       throw AppError.conflict(
         before.feeStatus === 'refunded'
@@ -202,12 +232,23 @@ export class AdminOrderActionsService {
    * customer's authentication): it is never tried again. The customer is told.
    */
   async waiveFee(publicId: string, request: { reason: string }, who: Who, via = 'console') {
-    const before = await orderQueries.findByPublicId(publicId)
+    return oneAtATime(publicId, (before) => this.waiveFeeLocked(before, request, who, via))
+  }
+
+  private async waiveFeeLocked(
+    before: OrderRecord,
+    request: { reason: string },
+    who: Who,
+    via: string
+  ) {
     if (!isFeeDue(before)) {
       throw AppError.conflict(
         'Only a fee that is due (a successful order whose charge was declined) can be waived.',
         'fee_not_due'
       )
+    }
+    if (await paymentService.feeCallInFlight(before.id)) {
+      throw AppError.conflict(FEE_IN_FLIGHT, 'fee_in_flight')
     }
     if (!(await orderPaymentState.feeWaived(before.id))) {
       throw AppError.conflict('The fee of this order changed meanwhile; reload it.', 'fee_changed')
@@ -231,7 +272,15 @@ export class AdminOrderActionsService {
    * run. Only orders that failed at checkout (no fee charged, refunded or due) can be retried.
    */
   async retry(publicId: string, request: { reason: string }, who: Who, via = 'console') {
-    const before = await orderQueries.findByPublicId(publicId)
+    return oneAtATime(publicId, (before) => this.retryLocked(before, request, who, via))
+  }
+
+  private async retryLocked(
+    before: OrderRecord,
+    request: { reason: string },
+    who: Who,
+    via: string
+  ) {
     if (before.status !== 'fail' || before.feeStatus !== 'none') {
       throw AppError.conflict(
         before.status === 'fail'
@@ -296,12 +345,23 @@ export class AdminOrderActionsService {
     who: Who,
     via = 'console'
   ) {
-    const before = await orderQueries.findByPublicId(publicId)
+    return oneAtATime(publicId, (before) => this.correctToFailLocked(before, request, who, via))
+  }
+
+  private async correctToFailLocked(
+    before: OrderRecord,
+    request: { reason: string; reasonCode?: string | null },
+    who: Who,
+    via: string
+  ) {
     if (before.status !== 'success') {
       throw AppError.conflict(
         `Only a successful order can be corrected to failed; this one is ${before.status}.`,
         'not_successful'
       )
+    }
+    if (await paymentService.feeCallInFlight(before.id)) {
+      throw AppError.conflict(FEE_IN_FLIGHT, 'fee_in_flight')
     }
     const code = failureCode(request.reasonCode, request.reason)
     const { order, changed, settlement } = await orderSettlement.correctToFail(before.id, {
@@ -376,7 +436,10 @@ export class AdminOrderActionsService {
 
   private async lastRefundKey(order: OrderRecord) {
     const rows = await paymentService.ledgerFor(order.id)
-    const refunds = rows.filter((row) => row.kind === 'refund' && row.status === 'succeeded')
+    const refunds = rows.filter(
+      (row) =>
+        row.kind === 'refund' && row.status === 'succeeded' && !isLateRefundKey(row.idempotencyKey)
+    )
     return refunds.length ? refunds[refunds.length - 1].idempotencyKey : paymentKeys.refund(order)
   }
 

@@ -10,6 +10,7 @@ import { presentAdminProduct } from '#admin/services/presenters'
 import { sqlDateTime } from '#core/services/rest_query'
 import { paymentService } from '#payments/services/payment_service'
 import { releaseRunner } from '#release/services/release_runner'
+import { holdCoverage, holdRenewals } from '#orders/services/hold_coverage'
 
 const DAYS = 14
 
@@ -56,6 +57,8 @@ export class DashboardService {
       moved,
       open,
       lastRun,
+      coverage,
+      renewals,
     ] = await Promise.all([
       upcomingQuery,
       recentQuery,
@@ -75,6 +78,8 @@ export class DashboardService {
       paymentService.totals(),
       orderQueries.openMoney(),
       releaseRunner.lastRun(),
+      holdCoverage(),
+      holdRenewals(),
     ])
 
     const ordersByStatus = Object.fromEntries(ORDER_STATUSES.map((status) => [status, 0]))
@@ -123,6 +128,17 @@ export class DashboardService {
         /** $1.00 holds placed and not released yet. */
         holdsOpen: open.holdsOpen.count,
         holdsOpenCents: open.holdsOpen.cents,
+      },
+      /**
+       * The $1.00 card checks of waiting orders (pending, draw entries): how many have no live
+       * hold now, how many lapse within 24 h, and the renewals that kept them live.
+       */
+      holds: {
+        waitingOrders: coverage.waitingOrders,
+        waitingWithoutLiveHold: coverage.waitingWithoutLiveHold,
+        withoutLiveHoldByStatus: coverage.withoutLiveHoldByStatus,
+        expiringWithin24h: coverage.holdsExpiringWithin24h,
+        renewals,
       },
       totals: { customers, subscribers, products, emailsFailed },
       /** The latest real release run (dry runs are left out), or null before the first. */

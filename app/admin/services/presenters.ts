@@ -53,6 +53,9 @@ export function presentAdminOrder(order: Order) {
     failCode: order.failCode ?? null,
     refundedCents: order.refundedCents,
     holdRound: order.holdRound ?? 1,
+    /** When the placed hold's authorization lapses, and when a waiting order's is renewed. */
+    holdExpiresAt: order.holdExpiresAt?.toUTC().toISO() ?? null,
+    holdRenewAt: order.holdRenewAt?.toUTC().toISO() ?? null,
     processingAt: order.processingAt?.toISO() ?? null,
     succeededAt: order.succeededAt?.toISO() ?? null,
     failedAt: order.failedAt?.toISO() ?? null,

@@ -14,9 +14,11 @@ export type OpsEvent =
   | 'order.result'
   | 'hold.placed'
   | 'hold.released'
+  | 'hold.renewed'
   | 'fee.charged'
   | 'fee.declined'
   | 'fee.refunded'
+  | 'fee.late_refunded'
   | 'email.sent'
   | 'email.failed'
 

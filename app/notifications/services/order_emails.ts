@@ -260,6 +260,20 @@ export class OrderEmails {
     )
   }
 
+  /** A payment that landed after the order stopped owing it was refunded: once per refund. */
+  async sendLatePaymentRefunded(order: OrderRecord, amountCents: number, refundKey: string) {
+    return this.sendOnce(
+      order,
+      'late_payment_refunded',
+      `${refundKey}:email`,
+      templates.latePaymentRefunded({
+        productTitle: order.productTitle,
+        orderId: orderNumber(order.id),
+        amountCents,
+      })
+    )
+  }
+
   /** A fee that was due is waived. */
   async sendWaived(order: OrderRecord) {
     return this.sendOnce(

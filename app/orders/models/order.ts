@@ -123,6 +123,14 @@ export default class Order extends BaseModel {
   @column.dateTime()
   declare holdReleasedAt: DateTime | null
 
+  /** When the placed hold's authorization lapses (the gateway's `capture_before`). */
+  @column.dateTime()
+  declare holdExpiresAt: DateTime | null
+
+  /** When a waiting order's hold is renewed: a new round placed before the old one lapses. */
+  @column.dateTime()
+  declare holdRenewAt: DateTime | null
+
   @column()
   declare feeStatus: FeeStatus
 

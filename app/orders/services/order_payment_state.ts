@@ -32,6 +32,16 @@ function claimableHolds(query: any, staleSeconds: number) {
   })
 }
 
+/** Orders that wait for release day (or their draw) with a $1.00 hold that must stay live. */
+export const WAITING_STATUSES = ['pending', 'entered']
+
+/** When a placed hold's authorization lapses, and when the order's hold is renewed. */
+export type HoldTimes = { expiresAt: DateTime; renewAt: DateTime }
+
+function holdTimeColumns(times: HoldTimes) {
+  return { hold_expires_at: sqlTime(times.expiresAt), hold_renew_at: sqlTime(times.renewAt) }
+}
+
 export class OrderPaymentState {
   /**
    * Claims up to `limit` orders whose $1.00 hold must be placed: queued ones that are due, and
@@ -82,7 +92,16 @@ export class OrderPaymentState {
     return true
   }
 
-  async holdPlaced(orderId: number, paymentId: string, cardFingerprint?: string | null) {
+  /**
+   * The hold is placed; `placed.times`: when its authorization lapses and when it is renewed;
+   * `placed.cardFingerprint`: the gateway's fingerprint of the card it was placed on.
+   */
+  async holdPlaced(
+    orderId: number,
+    paymentId: string,
+    placed: { times?: HoldTimes; cardFingerprint?: string | null } = {}
+  ) {
+    const { times, cardFingerprint } = placed
     return this.move(orderId, ['queued', 'placing', 'requires_action'], {
       hold_status: 'placed',
       hold_payment_id: paymentId,
@@ -90,7 +109,94 @@ export class OrderPaymentState {
       hold_placed_at: sqlTime(),
       hold_error_code: null,
       hold_claimed_at: null,
+      ...(times ? holdTimeColumns(times) : {}),
     })
+  }
+
+  /**
+   * Waiting orders (pending, or a draw entry) whose placed hold is due for renewal: its renewal
+   * time has come (or its authorization lapsed), oldest first.
+   */
+  async dueRenewalIds(limit: number): Promise<number[]> {
+    const rows: { id: number }[] = await db
+      .from('orders')
+      .select('id')
+      .where('hold_status', 'placed')
+      .where('hold_renew_at', '<=', sqlTime())
+      .whereIn('status', WAITING_STATUSES)
+      .orderBy('hold_renew_at', 'asc')
+      .limit(limit)
+    return rows.map((row) => row.id)
+  }
+
+  /**
+   * A renewal's new hold is placed and the old one released: the order moves to the new round,
+   * only from the round and payment it had (a renewal run twice moves it once).
+   */
+  async holdRenewed(
+    orderId: number,
+    from: { round: number; paymentId: string },
+    to: { round: number; paymentId: string; times: HoldTimes; cardFingerprint?: string | null }
+  ) {
+    const result = await db
+      .from('orders')
+      .where('id', orderId)
+      .where('hold_status', 'placed')
+      .where('hold_round', from.round)
+      .where('hold_payment_id', from.paymentId)
+      .update({
+        hold_round: to.round,
+        hold_payment_id: to.paymentId,
+        ...(to.cardFingerprint ? { hold_card_fingerprint: to.cardFingerprint } : {}),
+        hold_placed_at: sqlTime(),
+        hold_error_code: null,
+        hold_claimed_at: null,
+        ...holdTimeColumns(to.times),
+        updated_at: sqlTime(),
+      })
+    if (affectedRows(result) !== 1) return false
+    await orderUpdates.changed(orderId)
+    return true
+  }
+
+  /**
+   * A renewal's new hold waits for the customer's authentication (3-D Secure): the order moves
+   * to the new round, waiting until `waitUntil`; the old hold stays live (its expiry is kept in
+   * hold_expires_at) until the new one is confirmed or given up.
+   */
+  async holdRenewalNeedsAction(
+    orderId: number,
+    from: { round: number; paymentId: string },
+    to: { round: number; paymentId: string; waitUntil: DateTime }
+  ) {
+    const result = await db
+      .from('orders')
+      .where('id', orderId)
+      .where('hold_status', 'placed')
+      .where('hold_round', from.round)
+      .where('hold_payment_id', from.paymentId)
+      .update({
+        hold_round: to.round,
+        hold_status: 'requires_action',
+        hold_payment_id: to.paymentId,
+        hold_error_code: 'authentication_required',
+        hold_claimed_at: null,
+        hold_next_attempt_at: sqlTime(to.waitUntil),
+        hold_renew_at: null,
+        updated_at: sqlTime(),
+      })
+    if (affectedRows(result) !== 1) return false
+    await orderUpdates.changed(orderId)
+    return true
+  }
+
+  /** A renewal the gateway could not take now (an outage): asked again at `at`. */
+  async holdRenewalLater(orderId: number, code: string, at: DateTime) {
+    await db
+      .from('orders')
+      .where('id', orderId)
+      .where('hold_status', 'placed')
+      .update({ hold_renew_at: sqlTime(at), hold_error_code: code.slice(0, 64) })
   }
 
   /** A provider outage or rate limit: back to the queue, due again after `delaySeconds`. */
@@ -147,7 +253,11 @@ export class OrderPaymentState {
   }
 
   async holdReleased(orderId: number) {
-    return this.move(orderId, ['placed'], { hold_status: 'released', hold_released_at: sqlTime() })
+    return this.move(orderId, ['placed'], {
+      hold_status: 'released',
+      hold_released_at: sqlTime(),
+      hold_renew_at: null,
+    })
   }
 
   /**

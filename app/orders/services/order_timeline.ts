@@ -9,6 +9,10 @@ export type OrderEventKind =
   | 'retry'
   | 'corrected'
   | 'email_resend'
+  /** A waiting order's $1.00 hold renewed before it lapsed (a new hold round). */
+  | 'hold_renewed'
+  /** A payment that landed after the order stopped owing it, refunded automatically. */
+  | 'late_payment_refunded'
 
 export type OrderEventInput = {
   orderId: number

@@ -29,7 +29,16 @@ export type SavedCard = CardSummary & {
 }
 
 /** A payment made; for a card check, the fingerprint of the card it was made on. */
-export type PaymentRef = { id: string; status: string; cardFingerprint?: string | null }
+export type PaymentRef = {
+  id: string
+  status: string
+  cardFingerprint?: string | null
+  /**
+   * A hold's authorization lapses at this time (ISO 8601; Stripe's
+   * `latest_charge.payment_method_details.card.capture_before`), when the answer carried it.
+   */
+  captureBefore?: string | null
+}
 
 /**
  * A card the customer's bank wants to authenticate (3-D Secure) before it is saved for
@@ -71,6 +80,11 @@ export type GatewayPayment = {
   cancellationReason: string | null
   /** Why the last attempt failed (a declined hold or fee); null otherwise. */
   lastError: { code: string; declineCode: string | null; message: string } | null
+  /**
+   * An uncaptured authorization (a hold) lapses at this time, ISO 8601 (Stripe's
+   * `latest_charge.payment_method_details.card.capture_before`); null when not known.
+   */
+  captureBefore: string | null
 }
 
 export type PaymentAction = {

@@ -1,5 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
+import { DateTime } from 'luxon'
+import paymentsConfig from '#config/payments'
 import db from '@adonisjs/lucid/services/db'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { detectCardBrand, normalizeCardNumber } from '#core/helpers/cards'
@@ -136,6 +138,35 @@ async function insertPaymentMethod(
 
 const PAYMENT_ID = /^pi_sbx_[0-9a-f]{24}$/
 
+/** How long an uncaptured hold lives in the sandbox unless configured (card networks: ~7 days). */
+const DEFAULT_HOLD_EXPIRY_HOURS = 168
+
+/** A timestamp read back from SQL (a Date on MySQL, `yyyy-MM-dd HH:mm:ss` UTC on SQLite) as ISO. */
+function isoOf(value: unknown): string | null {
+  if (!value) return null
+  const at = value instanceof Date ? value : new Date(`${String(value).replace(' ', 'T')}Z`)
+  return Number.isNaN(at.getTime()) ? null : at.toISOString()
+}
+
+/** When a hold authorised now lapses, as the sandbox stores it. */
+function captureBeforeFrom(hours: number) {
+  return sqlTime(DateTime.now().plus({ milliseconds: Math.round(hours * 3_600_000) }))
+}
+
+/**
+ * Holds whose authorization lapsed are cancelled by the provider (`cancellation_reason:
+ * automatic`), as Stripe does after about 7 days: the sandbox does it when the intent is next
+ * read or acted on, on the clock tests control.
+ */
+async function lapseExpiredHold(client: Pick<typeof db, 'from'>, id: string) {
+  await client
+    .from('sandbox_payment_intents')
+    .where('id', id)
+    .where('status', 'requires_capture')
+    .where('capture_before', '<=', sqlTime())
+    .update({ status: 'canceled', cancellation_reason: 'automatic', updated_at: sqlTime() })
+}
+
 /** A payment held back for the customer's authentication (failing it lets them try again). */
 function awaitsAuthentication(intent: { status: string; last_error_code: string | null }) {
   return (
@@ -146,6 +177,7 @@ function awaitsAuthentication(intent: { status: string; last_error_code: string 
 }
 
 async function findPaymentChallenge(id: string): Promise<SandboxChallenge | null> {
+  await lapseExpiredHold(db, id)
   const intent = await db.from('sandbox_payment_intents').where('id', id).first()
   if (!intent) return null
   const method = await db
@@ -171,7 +203,11 @@ async function findPaymentChallenge(id: string): Promise<SandboxChallenge | null
  * The customer's answer for a payment: authenticated, it goes through (a hold awaits capture);
  * failed, it stays waiting with the failure recorded, as Stripe lets the customer try again.
  */
-async function answerPaymentChallenge(id: string, authenticated: boolean) {
+async function answerPaymentChallenge(
+  id: string,
+  authenticated: boolean,
+  holdExpiryHours = paymentsConfig.sandbox.holdExpiryHours
+) {
   await db.transaction(async (trx) => {
     const intent = await trx.from('sandbox_payment_intents').where('id', id).forUpdate().first()
     if (!intent || !awaitsAuthentication(intent)) return
@@ -182,6 +218,8 @@ async function answerPaymentChallenge(id: string, authenticated: boolean) {
         authenticated
           ? {
               status: intent.capture_method === 'manual' ? 'requires_capture' : 'succeeded',
+              capture_before:
+                intent.capture_method === 'manual' ? captureBeforeFrom(holdExpiryHours) : null,
               last_error_code: null,
               last_decline_code: null,
               last_error_message: null,
@@ -289,6 +327,8 @@ export class SandboxGateway implements PaymentGateway {
       requestsPerSecond: number
       webhookSecret: string
       webhookToleranceSeconds: number
+      /** An uncaptured hold lapses this long after it was authorised (default 168). */
+      holdExpiryHours?: number
       /**
        * The budget shared by every process (a real gateway counts per account, not per
        * caller): true when this request fits in the current second. Unset: this process's own.
@@ -494,14 +534,17 @@ export class SandboxGateway implements PaymentGateway {
     idempotencyKey: string
   }): Promise<PaymentRef> {
     await this.enter()
-    return this.idempotent(input.idempotencyKey, 'hold', (trx) =>
-      this.createIntent(trx, { ...input, captureMethod: 'manual' })
-    )
+    return this.idempotent(input.idempotencyKey, 'hold', async (trx) => {
+      const ref = await this.createIntent(trx, { ...input, captureMethod: 'manual' })
+      const intent = await trx.from('sandbox_payment_intents').where('id', ref.id).first()
+      return { ...ref, captureBefore: isoOf(intent?.capture_before) }
+    })
   }
 
   async releaseHold(input: { paymentId: string; idempotencyKey: string }): Promise<PaymentRef> {
     await this.enter()
     return this.idempotent(input.idempotencyKey, 'cancel', async (trx) => {
+      await lapseExpiredHold(trx, input.paymentId)
       const intent = await trx
         .from('sandbox_payment_intents')
         .where('id', input.paymentId)
@@ -592,6 +635,7 @@ export class SandboxGateway implements PaymentGateway {
 
   async retrievePayment(id: string): Promise<GatewayPayment | null> {
     await this.enter()
+    await lapseExpiredHold(db, id)
     const row = await db.from('sandbox_payment_intents').where('id', id).first()
     if (!row) return null
     return {
@@ -609,6 +653,7 @@ export class SandboxGateway implements PaymentGateway {
             message: String(row.last_error_message ?? ''),
           }
         : null,
+      captureBefore: row.capture_method === 'manual' ? isoOf(row.capture_before) : null,
     }
   }
 
@@ -626,6 +671,7 @@ export class SandboxGateway implements PaymentGateway {
 
   async paymentAction(paymentId: string): Promise<PaymentAction | null> {
     await this.enter()
+    await lapseExpiredHold(db, paymentId)
     const intent = await db.from('sandbox_payment_intents').where('id', paymentId).first()
     if (!intent || !awaitsAuthentication(intent)) return null
     return {
@@ -642,6 +688,7 @@ export class SandboxGateway implements PaymentGateway {
 
   /** A payment intent as the sandbox keeps it (tests, and the admin's view of the sandbox). */
   async findIntent(id: string) {
+    await lapseExpiredHold(db, id)
     return db.from('sandbox_payment_intents').where('id', id).first()
   }
 
@@ -693,6 +740,10 @@ export class SandboxGateway implements PaymentGateway {
       amount_refunded: 0,
       metadata: JSON.stringify(input.metadata),
       card_fingerprint: method.fingerprint ?? null,
+      capture_before:
+        status === 'requires_capture'
+          ? captureBeforeFrom(this.options.holdExpiryHours ?? DEFAULT_HOLD_EXPIRY_HOURS)
+          : null,
       last_error_code: decline?.code ?? null,
       last_decline_code: decline?.declineCode ?? null,
       last_error_message: decline?.message ?? null,

@@ -229,8 +229,9 @@ export class StripeGateway implements PaymentGateway {
           off_session: true,
           description: 'Dropslot card check (released, never captured)',
           metadata: input.metadata,
-          // The card actually checked: its fingerprint comes back with the payment.
-          expand: ['payment_method'],
+          // The card actually checked (its fingerprint comes back with the payment) and the
+          // charge, which tells when the authorization lapses (capture_before).
+          expand: ['payment_method', 'latest_charge'],
         },
         { idempotencyKey: input.idempotencyKey }
       )
@@ -238,7 +239,9 @@ export class StripeGateway implements PaymentGateway {
     const method = intent.payment_method
     const cardFingerprint =
       method && typeof method === 'object' ? (method.card?.fingerprint ?? null) : null
-    return { ...this.settled(intent, 'requires_capture'), cardFingerprint }
+    const ref = { ...this.settled(intent, 'requires_capture'), cardFingerprint }
+    const captureBefore = captureBeforeOf(intent)
+    return captureBefore ? { ...ref, captureBefore } : ref
   }
 
   async releaseHold(input: { paymentId: string; idempotencyKey: string }): Promise<PaymentRef> {
@@ -333,6 +336,7 @@ export class StripeGateway implements PaymentGateway {
             message: lastError.message ?? 'Your card was declined.',
           }
         : null,
+      captureBefore: captureBeforeOf(intent),
     }
   }
 
@@ -398,7 +402,8 @@ export class StripeGateway implements PaymentGateway {
     throw new CardDeclinedError(
       lastError?.code ?? 'card_declined',
       lastError?.decline_code ?? null,
-      lastError?.message ?? 'Your card was declined.'
+      lastError?.message ?? 'Your card was declined.',
+      intent.id
     )
   }
 
@@ -474,6 +479,14 @@ export function mapStripeError(error: unknown): Error {
       : new GatewayRequestError(error.code ?? 'invalid_request', error.message)
   }
   return error instanceof Error ? error : new Error(String(error))
+}
+
+/** When an uncaptured authorization lapses, from its expanded charge (ISO 8601), or null. */
+function captureBeforeOf(intent: Stripe.PaymentIntent): string | null {
+  const charge = intent.latest_charge
+  if (!charge || typeof charge !== 'object') return null
+  const seconds = charge.payment_method_details?.card?.capture_before
+  return typeof seconds === 'number' ? new Date(seconds * 1000).toISOString() : null
 }
 
 function normalizeBrand(brand: string | null | undefined) {

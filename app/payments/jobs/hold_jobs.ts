@@ -11,9 +11,21 @@ export const placeHoldJob = defineJob<{ orderId: number }>({
 })
 
 /**
+ * Renews one waiting order's hold before it lapses (a new round placed, the old one released);
+ * on the gateway queue, so within its rate.
+ */
+export const renewHoldJob = defineJob<{ orderId: number }>({
+  name: 'payments.renew-hold',
+  queue: 'gateway',
+  dedupeKey: ({ orderId }) => `hold-renew:${orderId}`,
+  handle: ({ orderId }) => holdWorker.renewOne(orderId),
+})
+
+/**
  * Dispatches the hold of every order that is due: new ones whose job was lost, retries whose
  * back-off has passed, claims left by a worker that died; and gives up holds that waited for
- * the customer's authentication past their deadline.
+ * the customer's authentication past their deadline; and renews the holds of waiting orders
+ * before they lapse.
  */
 export const sweepHoldsJob = defineJob({
   name: 'payments.sweep-holds',
@@ -26,6 +38,11 @@ export const sweepHoldsJob = defineJob({
     }
     // Holds that waited for the customer's authentication past their deadline.
     const { expired } = await holdWorker.expireWaiting()
-    return { dispatched: due.length, expired }
+    // Waiting orders whose hold lapses soon (or did): renewed, each by its own job.
+    const renewals = await holdWorker.dueRenewalIds()
+    for (const orderId of renewals) {
+      await jobs.dispatch(renewHoldJob, { orderId })
+    }
+    return { dispatched: due.length, expired, renewals: renewals.length }
   },
 })

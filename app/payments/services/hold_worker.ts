@@ -8,6 +8,7 @@ import { orderEmails } from '#notifications/services/order_emails'
 import { keysOf, paymentService } from '#payments/services/payment_service'
 import { ledger } from '#payments/services/ledger'
 import { productQueries } from '#catalog/services/product_queries'
+import { OrderBusyError, withOrderMoney } from '#payments/services/order_money_lock'
 
 const HOLD_NOT_AUTHENTICATED =
   'Your bank asked for authentication of the $1.00 card check, and it was not completed in time.'
@@ -22,6 +23,8 @@ export type HoldRunReport = {
   declined: number
   retried: number
   released: number
+  /** Waiting orders whose hold was renewed (a new round placed, the old one released). */
+  renewed: number
   errors: number
 }
 
@@ -34,6 +37,7 @@ function emptyReport(): HoldRunReport {
     declined: 0,
     retried: 0,
     released: 0,
+    renewed: 0,
     errors: 0,
   }
 }
@@ -67,7 +71,51 @@ export class HoldWorker {
       }
     }
     await this.expireWaiting(report, options.limit ?? config.batchSize)
+    for (const orderId of await this.dueRenewalIds(options.limit ?? config.batchSize)) {
+      await this.renewOne(orderId, {}, report)
+    }
     return report
+  }
+
+  /** Waiting orders whose hold is due for renewal, for the sweep that dispatches their jobs. */
+  dueRenewalIds(limit = paymentsConfig.holdWorker.batchSize * 10) {
+    return orderPaymentState.dueRenewalIds(limit)
+  }
+
+  /**
+   * Renews one waiting order's hold (the unit of the `payments.renew-hold` job), under the
+   * order's money lock: a new round placed and the old hold released (`PaymentService.renewHold`).
+   * A new hold the bank declines cancels the order as any declined hold does (slot back, the
+   * customer e-mailed); one that needs the customer's authentication e-mails them to confirm it.
+   * `lapsed`: the gateway reported the hold expired, so it is renewed now.
+   */
+  async renewOne(
+    orderId: number,
+    options: { lapsed?: boolean } = {},
+    report: HoldRunReport = emptyReport()
+  ) {
+    try {
+      return await withOrderMoney(orderId, async () => {
+        const order = await orderQueries.findById(orderId)
+        const outcome = await paymentService.renewHold(order, options)
+        if (outcome.status === 'renewed') report.renewed += 1
+        else if (outcome.status === 'retry') report.retried += 1
+        else if (outcome.status === 'requires_action') {
+          report.waiting += 1
+          const current = await orderQueries.findById(orderId)
+          await orderEmails.sendHoldNeedsConfirmation(current, outcome.waitUntil)
+        } else if (outcome.status === 'declined') {
+          report.declined += 1
+          await this.cancelForDecline(order, outcome.code, outcome.message)
+        }
+        return outcome
+      })
+    } catch (error) {
+      report.errors += 1
+      logger.error({ err: error, orderId }, 'renewing a hold failed')
+      if (error instanceof OrderBusyError) return { status: 'retry' as const, code: 'order_busy' }
+      throw error
+    }
   }
 
   /**
@@ -83,16 +131,18 @@ export class HoldWorker {
     report.claimed += orders.length
     for (const order of orders) {
       try {
-        const paymentId = order.holdPaymentId!
-        const payment = await paymentService.recordAuthenticatedHold(order, paymentId)
-        if (payment?.status === 'requires_capture') {
-          // Authenticated at the last moment: the hold is placed after all.
-          report.placed += 1
-          continue
-        }
-        await paymentService.abandonHoldAuthentication(order, paymentId)
-        report.expired += 1
-        await this.cancelForDecline(order, 'authentication_required', HOLD_NOT_AUTHENTICATED)
+        await withOrderMoney(order.id, async () => {
+          const paymentId = order.holdPaymentId!
+          const payment = await paymentService.recordAuthenticatedHold(order, paymentId)
+          if (payment?.status === 'requires_capture') {
+            // Authenticated at the last moment: the hold is placed after all.
+            report.placed += 1
+            return
+          }
+          await paymentService.abandonHoldAuthentication(order, paymentId)
+          report.expired += 1
+          await this.cancelForDecline(order, 'authentication_required', HOLD_NOT_AUTHENTICATED)
+        })
       } catch (error) {
         report.errors += 1
         logger.error({ err: error, orderId: order.id }, 'expiring a waiting hold failed')
@@ -137,7 +187,22 @@ export class HoldWorker {
     return total
   }
 
+  /**
+   * One claimed hold, under the order's money lock (so no refund, cancel or other money action
+   * of the order runs meanwhile). An order busy for longer than the lock's wait goes back to
+   * the queue for a few seconds.
+   */
   private async process(order: OrderRecord, report: HoldRunReport) {
+    try {
+      await withOrderMoney(order.id, () => this.processLocked(order, report))
+    } catch (error) {
+      if (!(error instanceof OrderBusyError)) throw error
+      report.retried += 1
+      await orderPaymentState.holdRetryLater(order.id, 'order_busy', 5)
+    }
+  }
+
+  private async processLocked(order: OrderRecord, report: HoldRunReport) {
     // A stale claim of an order that ended meanwhile, with no call ever made: nothing to place.
     if (
       order.status !== 'pending' &&

@@ -1,10 +1,17 @@
 import { randomUUID } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
+import { DateTime } from 'luxon'
 import logger from '@adonisjs/core/services/logger'
 import paymentsConfig from '#config/payments'
 import type { OrderRecord } from '#orders/services/order_queries'
 import { orderQueries } from '#orders/services/order_queries'
-import { orderPaymentState } from '#orders/services/order_payment_state'
+import {
+  orderPaymentState,
+  WAITING_STATUSES,
+  type HoldTimes,
+} from '#orders/services/order_payment_state'
+import { orderTimeline } from '#orders/services/order_timeline'
+import { withOrderMoney } from '#payments/services/order_money_lock'
 import { cardOnFile } from '#payments/services/card_on_file'
 import { AppError } from '#core/exceptions/app_error'
 import { orderEmails } from '#notifications/services/order_emails'
@@ -41,6 +48,37 @@ export type HoldOutcome =
   | { status: 'declined'; code: string; message: string }
   | { status: 'retry'; code: string; message: string }
 
+/** A renewal of a waiting order's hold (`renewHold`). */
+export type RenewalOutcome =
+  | { status: 'not_due' }
+  | { status: 'renewed'; paymentId: string; round: number; expiresAt: DateTime }
+  | { status: 'requires_action'; paymentId: string; round: number; waitUntil: DateTime }
+  | { status: 'declined'; code: string; message: string; round: number }
+  | { status: 'retry'; code: string; message: string }
+
+/** One hold call's answer, with the placed hold's lapse and renewal times. */
+type HoldCall =
+  | { status: 'placed'; paymentId: string; times: HoldTimes; cardFingerprint?: string | null }
+  | Exclude<HoldOutcome, { status: 'placed' }>
+
+const idOf = (orderOrId: OrderRecord | number) =>
+  typeof orderOrId === 'number' ? orderOrId : orderOrId.id
+
+/**
+ * When a hold placed now lapses (`captureBefore`, the gateway's word; ~7 days when it gives
+ * none) and when it is renewed: `HOLD_RENEW_BEFORE_HOURS` before, and at the latest half way
+ * through a shorter lifetime (a sandbox set to lapse holds within minutes).
+ */
+export function holdTimesFrom(captureBefore: string | null, now = DateTime.now()): HoldTimes {
+  const config = paymentsConfig.holdWorker
+  const given = captureBefore ? DateTime.fromISO(captureBefore, { zone: 'utc' }) : null
+  const expiresAt =
+    given && given.isValid ? given : now.toUTC().plus({ hours: config.defaultLifetimeHours })
+  const lifetimeMs = Math.max(0, expiresAt.toMillis() - now.toMillis())
+  const marginMs = Math.min(config.renewBeforeHours * 3_600_000, lifetimeMs / 2)
+  return { expiresAt, renewAt: expiresAt.minus({ milliseconds: Math.round(marginMs) }) }
+}
+
 export type ReleaseOutcome =
   | { status: 'released' | 'not_placed' }
   | { status: 'retry' | 'failed'; code: string; message: string }
@@ -58,6 +96,13 @@ export type RefundOutcome =
 
 /** What a key needs of an order: its public id (new keys) and row id (keys written before). */
 export type KeyedOrder = { id: number; publicId: string }
+
+/** The purpose part of a late payment's refund key: such refunds are not refunds of the fee. */
+const LATE_REFUND = 'late-refund'
+
+export function isLateRefundKey(key: string) {
+  return key.includes(`-${LATE_REFUND}-`)
+}
 
 /** `{installationId}-{part}-{part}...`: unique across installations and database resets. */
 const installKey = (...parts: (string | number)[]) =>
@@ -80,6 +125,9 @@ export const paymentKeys = {
     attempt <= 1 ? installKey(order.publicId, 'fee') : installKey(order.publicId, 'fee', attempt),
   refund: (order: KeyedOrder, n = 1) =>
     n <= 1 ? installKey(order.publicId, 'refund') : installKey(order.publicId, 'refund', n),
+  /** The refund of a payment that landed after the order stopped owing it (one per payment). */
+  lateRefund: (order: KeyedOrder, paymentRef: string) =>
+    installKey(order.publicId, LATE_REFUND, paymentRef),
   saveCard: (userUuid: string, token: string) => installKey('user', userUuid, 'card', token),
   cardSetup: (userUuid: string, setupId: string) =>
     installKey('user', userUuid, 'card-setup', setupId),
@@ -260,23 +308,38 @@ export class PaymentService {
   /**
    * Places the order's $1.00 hold and reports the outcome; on `declined` the caller (the hold
    * worker) cancels the order and then marks the hold declined, in that order, so a crash between
-   * the two leaves a stale claim that is picked up and finished.
+   * the two leaves a stale claim that is picked up and finished. Under the order's money lock.
    */
   async placeHold(orderOrId: OrderRecord | number): Promise<HoldOutcome> {
-    const order = await this.fresh(orderOrId)
-    if (order.holdPaymentId && ['placed', 'released'].includes(order.holdStatus)) {
-      return { status: 'placed', paymentId: order.holdPaymentId }
-    }
-    if (order.holdStatus === 'declined') {
-      const code = order.holdErrorCode ?? 'card_declined'
-      return { status: 'declined', code, message: declineMessage(code) }
-    }
-    if (order.holdStatus === 'requires_action' && order.holdPaymentId) {
-      return { status: 'requires_action', paymentId: order.holdPaymentId }
-    }
+    return withOrderMoney(idOf(orderOrId), async () => {
+      const order = await this.fresh(orderOrId)
+      if (order.holdPaymentId && ['placed', 'released'].includes(order.holdStatus)) {
+        return { status: 'placed', paymentId: order.holdPaymentId }
+      }
+      if (order.holdStatus === 'declined') {
+        const code = order.holdErrorCode ?? 'card_declined'
+        return { status: 'declined', code, message: declineMessage(code) }
+      }
+      if (order.holdStatus === 'requires_action' && order.holdPaymentId) {
+        return { status: 'requires_action', paymentId: order.holdPaymentId }
+      }
+      const outcome = await this.callHold(order, order.holdRound)
+      if (outcome.status !== 'placed') return outcome
+      await orderPaymentState.holdPlaced(order.id, outcome.paymentId, {
+        times: outcome.times,
+        cardFingerprint: outcome.cardFingerprint,
+      })
+      return { status: 'placed', paymentId: outcome.paymentId }
+    })
+  }
 
+  /**
+   * The gateway call of hold round `round`, through its own ledger row and key: a row that
+   * succeeded before is its answer (read back for its expiry), one that failed is the decline.
+   */
+  private async callHold(order: OrderRecord, round: number): Promise<HoldCall> {
     const entry = await ledger.begin({
-      ...keysOf('hold', order, order.holdRound),
+      ...keysOf('hold', order, round),
       kind: 'hold',
       gateway: gateway().name,
       orderId: order.id,
@@ -284,8 +347,11 @@ export class PaymentService {
       amountCents: order.holdAmountCents,
     })
     if (entry.status === 'succeeded' && entry.gatewayRef) {
-      await orderPaymentState.holdPlaced(order.id, entry.gatewayRef)
-      return { status: 'placed', paymentId: entry.gatewayRef }
+      return {
+        status: 'placed',
+        paymentId: entry.gatewayRef,
+        times: await this.holdTimes(entry.gatewayRef, null),
+      }
     }
     if (entry.status === 'failed') {
       const code = entry.errorCode ?? 'card_declined'
@@ -307,9 +373,13 @@ export class PaymentService {
         idempotencyKey: entry.idempotencyKey,
       })
       await ledger.succeed(entry, ref.id)
-      await orderPaymentState.holdPlaced(order.id, ref.id, ref.cardFingerprint)
-      opsLog('hold.placed', { order: order.publicId, amountCents: order.holdAmountCents })
-      return { status: 'placed', paymentId: ref.id }
+      opsLog('hold.placed', { order: order.publicId, amountCents: order.holdAmountCents, round })
+      return {
+        status: 'placed',
+        paymentId: ref.id,
+        times: await this.holdTimes(ref.id, ref.captureBefore ?? null),
+        cardFingerprint: ref.cardFingerprint ?? null,
+      }
     } catch (error) {
       if (isRetryable(error)) {
         await ledger.noteRetry(entry, error.code, error.message)
@@ -324,11 +394,124 @@ export class PaymentService {
       if (error instanceof CardDeclinedError || error instanceof GatewayRequestError) {
         const code =
           error instanceof CardDeclinedError ? (error.declineCode ?? error.code) : error.code
-        await ledger.fail(entry, code, error.message)
+        const kept = error instanceof CardDeclinedError ? error.paymentId : null
+        await ledger.fail(entry, code, error.message, kept)
         return { status: 'declined', code, message: declineMessage(code) }
       }
       throw error
     }
+  }
+
+  /**
+   * When a placed hold lapses and when to renew it: the gateway's `capture_before` (from its
+   * answer, else read back), or the card networks' ~7 days when it does not say.
+   */
+  private async holdTimes(paymentId: string, captureBefore: string | null): Promise<HoldTimes> {
+    let lapses = captureBefore
+    if (!lapses) {
+      const payment = await gateway()
+        .retrievePayment(paymentId)
+        .catch(() => null)
+      lapses = payment?.captureBefore ?? null
+    }
+    return holdTimesFrom(lapses)
+  }
+
+  /**
+   * Renews a waiting order's hold before its authorization lapses (or at once, `lapsed`: the
+   * gateway reported it expired): a new hold round is placed under its own key
+   * (`paymentKeys.hold(order, round + 1)`), the old hold is released under its own release key,
+   * then the order moves to the new round. Each step is ledger-backed, so a run cut short is
+   * finished by the next with the same keys. A new hold the bank declines is `declined` (the
+   * caller cancels the order as a declined hold); one that needs the customer's authentication
+   * waits for them while the old hold stays live until it lapses.
+   */
+  async renewHold(
+    orderOrId: OrderRecord | number,
+    options: { lapsed?: boolean } = {}
+  ): Promise<RenewalOutcome> {
+    return withOrderMoney(idOf(orderOrId), async () => {
+      const order = await this.fresh(orderOrId)
+      if (
+        !WAITING_STATUSES.includes(order.status) ||
+        order.holdStatus !== 'placed' ||
+        !order.holdPaymentId
+      ) {
+        return { status: 'not_due' }
+      }
+      const now = DateTime.now()
+      if (!options.lapsed && (!order.holdRenewAt || order.holdRenewAt > now)) {
+        return { status: 'not_due' }
+      }
+      // Lapsed: the gateway said so, or its time passed before this renewal ran.
+      const lapsed =
+        options.lapsed === true || (order.holdExpiresAt !== null && order.holdExpiresAt <= now)
+      const from = { round: order.holdRound, paymentId: order.holdPaymentId }
+      const round = order.holdRound + 1
+      const outcome = await this.callHold(order, round)
+      if (outcome.status === 'retry') {
+        const config = paymentsConfig.holdWorker
+        await orderPaymentState.holdRenewalLater(
+          order.id,
+          outcome.code,
+          now.plus({ seconds: config.renewRetrySeconds })
+        )
+        return outcome
+      }
+      if (outcome.status === 'declined') return { ...outcome, round }
+      if (outcome.status === 'requires_action') {
+        // The customer confirms the new hold while the old one lives (at least 15 minutes).
+        const earliest = now.plus({ minutes: 15 })
+        const lapses = order.holdExpiresAt && !lapsed ? order.holdExpiresAt : earliest
+        const waitUntil = lapses > earliest ? lapses : earliest
+        await orderPaymentState.holdRenewalNeedsAction(order.id, from, {
+          round,
+          paymentId: outcome.paymentId,
+          waitUntil,
+        })
+        return { status: 'requires_action', paymentId: outcome.paymentId, round, waitUntil }
+      }
+      // The old hold goes first: a crash here leaves the order on it, and the next renewal
+      // finds both calls in the ledger and only moves the order.
+      await this.releaseHoldRound(order, from.round, from.paymentId)
+      const moved = await orderPaymentState.holdRenewed(order.id, from, {
+        round,
+        paymentId: outcome.paymentId,
+        times: outcome.times,
+        cardFingerprint: outcome.cardFingerprint,
+      })
+      if (moved) {
+        await orderTimeline.append({
+          orderId: order.id,
+          kind: 'hold_renewed',
+          from: order.status,
+          to: order.status,
+          source: 'payments',
+          actor: 'system',
+          note: lapsed
+            ? 'The $1.00 card check lapsed at the payment provider; a new one was placed.'
+            : 'The $1.00 card check was renewed before it lapsed.',
+          meta: {
+            round,
+            expiresAt: outcome.times.expiresAt.toUTC().toISO(),
+            previousExpiresAt: order.holdExpiresAt?.toUTC().toISO() ?? null,
+            lapsed,
+          },
+        })
+        opsLog('hold.renewed', {
+          order: order.publicId,
+          round,
+          expiresAt: outcome.times.expiresAt.toUTC().toISO(),
+          lapsed,
+        })
+      }
+      return {
+        status: 'renewed',
+        paymentId: outcome.paymentId,
+        round,
+        expiresAt: outcome.times.expiresAt,
+      }
+    })
   }
 
   /**
@@ -354,42 +537,51 @@ export class PaymentService {
     | { status: 'authentication_failed'; paymentId: string }
     | { status: 'order_closed' }
   > {
-    const order = await this.fresh(orderOrId)
-    // An order that ended has no hold to confirm: its waiting payment was cancelled with it.
-    if (order.status !== 'pending' && order.status !== 'entered') return { status: 'order_closed' }
-    if (['placed', 'released'].includes(order.holdStatus) && order.holdPaymentId) {
-      return { status: 'placed', paymentId: order.holdPaymentId }
-    }
-    if (order.holdStatus === 'declined' || order.holdStatus === 'skipped') {
-      const code = order.holdErrorCode ?? 'card_declined'
-      return { status: 'declined', code, message: declineMessage(code) }
-    }
-    // Never a new gateway call from here: only the payment already made is read back.
-    if (order.holdStatus !== 'requires_action' || !order.holdPaymentId) {
-      return { status: 'requires_action', paymentId: order.holdPaymentId ?? '' }
-    }
-    const paymentId = order.holdPaymentId
-    const payment = await this.recordAuthenticatedHold(order, paymentId)
-    if (payment?.status === 'requires_capture') return { status: 'placed', paymentId }
-    if (payment?.lastError?.code === 'payment_intent_authentication_failure') {
-      return { status: 'authentication_failed', paymentId }
-    }
-    return { status: 'requires_action', paymentId }
+    return withOrderMoney(idOf(orderOrId), async () => {
+      const order = await this.fresh(orderOrId)
+      // An order that ended has no hold to confirm: its waiting payment was cancelled with it.
+      if (order.status !== 'pending' && order.status !== 'entered') {
+        return { status: 'order_closed' as const }
+      }
+      if (['placed', 'released'].includes(order.holdStatus) && order.holdPaymentId) {
+        return { status: 'placed' as const, paymentId: order.holdPaymentId }
+      }
+      if (order.holdStatus === 'declined' || order.holdStatus === 'skipped') {
+        const code = order.holdErrorCode ?? 'card_declined'
+        return { status: 'declined' as const, code, message: declineMessage(code) }
+      }
+      // Never a new gateway call from here: only the payment already made is read back.
+      if (order.holdStatus !== 'requires_action' || !order.holdPaymentId) {
+        return { status: 'requires_action' as const, paymentId: order.holdPaymentId ?? '' }
+      }
+      const paymentId = order.holdPaymentId
+      const payment = await this.recordAuthenticatedHold(order, paymentId)
+      if (payment?.status === 'requires_capture') return { status: 'placed' as const, paymentId }
+      if (payment?.lastError?.code === 'payment_intent_authentication_failure') {
+        return { status: 'authentication_failed' as const, paymentId }
+      }
+      return { status: 'requires_action' as const, paymentId }
+    })
   }
 
   /**
    * Reads back a hold that waited for the customer's authentication and, once it awaits
-   * capture, records it as placed through the hold's own ledger row. Returns the payment as the
-   * gateway reports it (null when it has none).
+   * capture, records it as placed through the hold's own ledger row (a renewal's older hold is
+   * released then). Returns the payment as the gateway reports it (null when it has none).
    */
   async recordAuthenticatedHold(order: OrderRecord, paymentId: string) {
-    const payment = await gateway().retrievePayment(paymentId)
-    if (payment?.status !== 'requires_capture') return payment
-    const entry = await ledger.find(keysOf('hold', order, order.holdRound))
-    if (entry && entry.status !== 'succeeded') await ledger.succeed(entry, paymentId)
-    await orderPaymentState.holdPlaced(order.id, paymentId)
-    opsLog('hold.placed', { order: order.publicId, amountCents: order.holdAmountCents })
-    return payment
+    return withOrderMoney(order.id, async () => {
+      const payment = await gateway().retrievePayment(paymentId)
+      if (payment?.status !== 'requires_capture') return payment
+      const entry = await ledger.find(keysOf('hold', order, order.holdRound))
+      if (entry && entry.status !== 'succeeded') await ledger.succeed(entry, paymentId)
+      await orderPaymentState.holdPlaced(order.id, paymentId, {
+        times: holdTimesFrom(payment.captureBefore),
+      })
+      opsLog('hold.placed', { order: order.publicId, amountCents: order.holdAmountCents })
+      await this.releaseSupersededHolds(await this.fresh(order.id))
+      return payment
+    })
   }
 
   /**
@@ -399,31 +591,33 @@ export class PaymentService {
    * reached: the caller's claim goes stale and the whole step runs again.
    */
   async abandonHoldAuthentication(order: OrderRecord, paymentId: string) {
-    const release = await ledger.begin({
-      ...keysOf('holdRelease', order, order.holdRound),
-      kind: 'hold_release',
-      gateway: gateway().name,
-      orderId: order.id,
-      userId: order.userId,
-      amountCents: order.holdAmountCents,
-    })
-    if (release.status === 'started') {
-      try {
-        const ref = await gateway().releaseHold({
-          paymentId,
-          idempotencyKey: release.idempotencyKey,
-        })
-        await ledger.succeed(release, ref.id)
-      } catch (error) {
-        await this.recordFailure(release, error)
-        if (!(error instanceof GatewayRequestError)) throw error
-        logger.error({ orderId: order.id, code: error.code }, 'waiting hold not cancelled')
+    return withOrderMoney(order.id, async () => {
+      const release = await ledger.begin({
+        ...keysOf('holdRelease', order, order.holdRound),
+        kind: 'hold_release',
+        gateway: gateway().name,
+        orderId: order.id,
+        userId: order.userId,
+        amountCents: order.holdAmountCents,
+      })
+      if (release.status === 'started') {
+        try {
+          const ref = await gateway().releaseHold({
+            paymentId,
+            idempotencyKey: release.idempotencyKey,
+          })
+          await ledger.succeed(release, ref.id)
+        } catch (error) {
+          await this.recordFailure(release, error)
+          if (!(error instanceof GatewayRequestError)) throw error
+          logger.error({ orderId: order.id, code: error.code }, 'waiting hold not cancelled')
+        }
       }
-    }
-    const entry = await ledger.find(keysOf('hold', order, order.holdRound))
-    if (entry && entry.status === 'started') {
-      await ledger.fail(entry, 'authentication_required', 'Not authenticated in time.')
-    }
+      const entry = await ledger.find(keysOf('hold', order, order.holdRound))
+      if (entry && entry.status === 'started') {
+        await ledger.fail(entry, 'authentication_required', 'Not authenticated in time.')
+      }
+    })
   }
 
   /**
@@ -431,41 +625,76 @@ export class PaymentService {
    * customer's authentication; a no-op otherwise or if done.
    */
   async releaseHold(orderOrId: OrderRecord | number): Promise<ReleaseOutcome> {
-    const order = await this.fresh(orderOrId)
-    if (order.holdStatus === 'released') return { status: 'released' }
-    if (order.holdStatus === 'requires_action' && order.holdPaymentId) {
-      return this.cancelWaitingHold(order, order.holdPaymentId)
-    }
-    if (order.holdStatus !== 'placed' || !order.holdPaymentId) return { status: 'not_placed' }
+    return withOrderMoney(idOf(orderOrId), async () => {
+      const order = await this.fresh(orderOrId)
+      if (order.holdStatus === 'released') return { status: 'released' }
+      if (order.holdStatus === 'requires_action' && order.holdPaymentId) {
+        return this.cancelWaitingHold(order, order.holdPaymentId)
+      }
+      if (order.holdStatus !== 'placed' || !order.holdPaymentId) return { status: 'not_placed' }
+      const outcome = await this.releaseHoldRound(order, order.holdRound, order.holdPaymentId)
+      if (outcome.status !== 'released') return outcome
+      await orderPaymentState.holdReleased(order.id)
+      return { status: 'released' }
+    })
+  }
 
+  /** Releases the hold of one round (`payment`) through that round's release key. */
+  private async releaseHoldRound(
+    order: OrderRecord,
+    round: number,
+    paymentId: string
+  ): Promise<ReleaseOutcome> {
     const entry = await ledger.begin({
-      ...keysOf('holdRelease', order, order.holdRound),
+      ...keysOf('holdRelease', order, round),
       kind: 'hold_release',
       gateway: gateway().name,
       orderId: order.id,
       userId: order.userId,
       amountCents: order.holdAmountCents,
     })
-    if (entry.status !== 'succeeded') {
-      try {
-        const ref = await gateway().releaseHold({
-          paymentId: order.holdPaymentId,
-          idempotencyKey: entry.idempotencyKey,
-        })
-        await ledger.succeed(entry, ref.id)
-        opsLog('hold.released', { order: order.publicId, amountCents: order.holdAmountCents })
-      } catch (error) {
-        await this.recordFailure(entry, error)
-        if (isRetryable(error)) return { status: 'retry', code: error.code, message: error.message }
-        if (error instanceof GatewayRequestError || error instanceof CardDeclinedError) {
-          logger.error({ orderId: order.id, code: error.code }, 'hold release refused')
-          return { status: 'failed', code: error.code, message: error.message }
-        }
-        throw error
+    if (entry.status === 'succeeded') return { status: 'released' }
+    try {
+      const ref = await gateway().releaseHold({ paymentId, idempotencyKey: entry.idempotencyKey })
+      await ledger.succeed(entry, ref.id)
+      opsLog('hold.released', { order: order.publicId, amountCents: order.holdAmountCents, round })
+      return { status: 'released' }
+    } catch (error) {
+      await this.recordFailure(entry, error)
+      if (isRetryable(error)) return { status: 'retry', code: error.code, message: error.message }
+      if (error instanceof GatewayRequestError || error instanceof CardDeclinedError) {
+        logger.error({ orderId: order.id, code: error.code, round }, 'hold release refused')
+        return { status: 'failed', code: error.code, message: error.message }
       }
+      throw error
     }
-    await orderPaymentState.holdReleased(order.id)
-    return { status: 'released' }
+  }
+
+  /**
+   * Holds of earlier rounds that were placed and never released (a renewal cut short, a
+   * renewal's old hold kept while the customer confirmed the new one): released now, each
+   * under its own round's release key. Nothing to do for an order on its first round.
+   */
+  async releaseSupersededHolds(orderOrId: OrderRecord | number) {
+    // Rounds only ever go up: an order read on its first round has nothing older.
+    if (typeof orderOrId !== 'number' && orderOrId.holdRound <= 1) return 0
+    return withOrderMoney(idOf(orderOrId), async () => {
+      const order = await this.fresh(orderOrId)
+      if (order.holdRound <= 1) return 0
+      const rows = await ledger.forOrder(order.id)
+      const byKey = new Map(rows.map((row) => [row.idempotencyKey, row]))
+      const rowOf = (keys: { key: string; legacyKey: string | null }) =>
+        byKey.get(keys.key) ?? (keys.legacyKey ? byKey.get(keys.legacyKey) : undefined)
+      let released = 0
+      for (let round = 1; round < order.holdRound; round++) {
+        const hold = rowOf(keysOf('hold', order, round))
+        if (hold?.status !== 'succeeded' || !hold.gatewayRef) continue
+        if (rowOf(keysOf('holdRelease', order, round))?.status === 'succeeded') continue
+        const outcome = await this.releaseHoldRound(order, round, hold.gatewayRef)
+        if (outcome.status === 'released') released += 1
+      }
+      return released
+    })
   }
 
   /**
@@ -519,7 +748,14 @@ export class PaymentService {
     orderOrId: OrderRecord | number,
     options: { retry?: boolean } = {}
   ): Promise<FeeOutcome> {
-    let order = await this.fresh(orderOrId)
+    return withOrderMoney(idOf(orderOrId), () => this.chargeFeeLocked(idOf(orderOrId), options))
+  }
+
+  private async chargeFeeLocked(
+    orderId: number,
+    options: { retry?: boolean } = {}
+  ): Promise<FeeOutcome> {
+    let order = await this.fresh(orderId)
     if (order.status !== 'success') {
       throw AppError.conflict(
         'The fee is charged only for a successful order.',
@@ -552,7 +788,7 @@ export class PaymentService {
         attempt = order.feeAttempts + 1
         if (!(await orderPaymentState.beginFeeAttempt(order.id, attempt))) {
           order = await this.fresh(order.id)
-          return this.chargeFee(order)
+          return this.chargeFeeLocked(order.id)
         }
       }
     } else if (order.feeAttempts === 0) {
@@ -606,11 +842,24 @@ export class PaymentService {
               ? 'authentication_required'
               : (error.declineCode ?? error.code)
             : error.code
-        await ledger.fail(entry, code, error.message)
+        // The declined payment's id: if it completes later (the customer authenticates it),
+        // the provider's notice finds this row.
+        const kept = error instanceof CardDeclinedError ? error.paymentId : null
+        await ledger.fail(entry, code, error.message, kept)
         return this.feeDeclined(order, code, attempt)
       }
       throw error
     }
+  }
+
+  /**
+   * Whether a fee charge of the order was sent and its answer is not known yet (its ledger row
+   * is still `started`: an outage or a crash cut the call short). The money may still land, so
+   * nothing may decide the fee away (waive, correct) until the call is finished.
+   */
+  async feeCallInFlight(orderId: number): Promise<boolean> {
+    const rows = await ledger.forOrder(orderId)
+    return rows.some((row) => row.kind === 'fee' && row.status === 'started')
   }
 
   /**
@@ -619,18 +868,28 @@ export class PaymentService {
    * second...), written before the gateway call. A refund cut short (a crash, an outage) is
    * finished with its own key and amount before any new one is started; what was refunded is
    * read from the ledger, so the order's columns are brought in line after a crash. Calling it
-   * without an amount on a fully refunded fee is a no-op.
+   * without an amount on a fully refunded fee is a no-op. Under the order's money lock.
    */
   async refund(
     orderOrId: OrderRecord | number,
     options: { amountCents?: number } = {}
   ): Promise<RefundOutcome> {
-    const order = await this.fresh(orderOrId)
+    return withOrderMoney(idOf(orderOrId), () => this.refundLocked(idOf(orderOrId), options))
+  }
+
+  private async refundLocked(
+    orderId: number,
+    options: { amountCents?: number } = {}
+  ): Promise<RefundOutcome> {
+    const order = await this.fresh(orderId)
     if (!order.feePaymentId || !['paid', 'refunded'].includes(order.feeStatus)) {
       return { status: 'nothing_to_refund' }
     }
     const rows = await ledger.forOrder(order.id)
-    const refunds = rows.filter((row) => row.kind === 'refund')
+    // Refunds of this fee: a late payment's own refund is not one of them.
+    const refunds = rows.filter(
+      (row) => row.kind === 'refund' && !isLateRefundKey(row.idempotencyKey)
+    )
     const succeeded = refunds.filter((row) => row.status === 'succeeded')
     let refunded = succeeded.reduce((sum, row) => sum + row.amountCents, 0)
     if (refunded > order.refundedCents) {
@@ -702,6 +961,81 @@ export class PaymentService {
     }
     await orderPaymentState.feeRefundedTo(order.id, refunded, refunded >= order.priceCents)
     return { status: 'refunded', refundId, amountCents: amount }
+  }
+
+  /**
+   * A fee payment that landed after the order stopped owing it (a charge the gateway answered
+   * late, a declined charge the customer completed later, a second attempt's twin): recorded in
+   * the ledger by the caller and refunded here in full, under its own key
+   * (`paymentKeys.lateRefund(order, paymentId)`). The order's timeline says so and the customer
+   * is told. The order's own fee columns are not touched: this money was never the fee it owes.
+   * Safe to run again: the refund is made once, the line and the e-mail written once.
+   */
+  async refundLatePayment(
+    orderOrId: OrderRecord | number,
+    payment: { id: string; amountCents: number }
+  ): Promise<RefundOutcome> {
+    return withOrderMoney(idOf(orderOrId), async () => {
+      const order = await this.fresh(orderOrId)
+      const entry = await ledger.begin({
+        ...keysOf('lateRefund', order, payment.id),
+        kind: 'refund',
+        gateway: gateway().name,
+        orderId: order.id,
+        userId: order.userId,
+        amountCents: payment.amountCents,
+      })
+      if (entry.status === 'failed') {
+        return { status: 'failed', code: entry.errorCode ?? 'refund_failed', message: 'refused' }
+      }
+      if (entry.status === 'started') {
+        try {
+          const ref = await gateway().refund({
+            paymentId: payment.id,
+            amountCents: payment.amountCents,
+            idempotencyKey: entry.idempotencyKey,
+          })
+          await ledger.succeed(entry, ref.id)
+          opsLog('fee.late_refunded', { order: order.publicId, amountCents: payment.amountCents })
+        } catch (error) {
+          await this.recordFailure(entry, error)
+          if (isRetryable(error)) {
+            return { status: 'retry', code: error.code, message: error.message }
+          }
+          if (error instanceof GatewayRequestError || error instanceof CardDeclinedError) {
+            logger.error({ orderId: order.id, code: error.code }, 'late payment not refunded')
+            return { status: 'failed', code: error.code, message: error.message }
+          }
+          throw error
+        }
+      }
+      const sent = await orderEmails.sendLatePaymentRefunded(
+        order,
+        payment.amountCents,
+        entry.idempotencyKey
+      )
+      if (sent) {
+        // The e-mail is written once per refund: so is the timeline's line.
+        await orderTimeline.append({
+          orderId: order.id,
+          kind: 'late_payment_refunded',
+          from: order.status,
+          to: order.status,
+          source: 'payments',
+          actor: 'system',
+          note:
+            `A payment of ${cents(payment.amountCents)} went through after the order no longer ` +
+            'owed it; it was refunded in full automatically.',
+          meta: {
+            amountCents: payment.amountCents,
+            paymentRef: payment.id,
+            refundKey: entry.idempotencyKey,
+            feeStatus: order.feeStatus,
+          },
+        })
+      }
+      return { status: 'refunded', refundId: entry.gatewayRef, amountCents: payment.amountCents }
+    })
   }
 
   /** The ledger rows of an order, oldest first (admin views, support). */

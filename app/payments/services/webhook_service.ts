@@ -1,15 +1,17 @@
 import db from '@adonisjs/lucid/services/db'
 import type { OrderRecord } from '#orders/services/order_queries'
-import { orderPaymentState } from '#orders/services/order_payment_state'
+import { orderPaymentState, WAITING_STATUSES } from '#orders/services/order_payment_state'
 import { orderQueries } from '#orders/services/order_queries'
 import { isUniqueViolation } from '#core/helpers/db_errors'
 import type PaymentLedgerEntry from '#payments/models/payment_ledger_entry'
 import type { GatewayEvent, GatewayPayment } from '#payments/gateways/payment_gateway'
 import { gateway } from '#payments/services/gateway'
 import { ledger, type Ledger } from '#payments/services/ledger'
-import { keysOf } from '#payments/services/payment_service'
+import { holdTimesFrom, keysOf, paymentService } from '#payments/services/payment_service'
+import { withOrderMoney } from '#payments/services/order_money_lock'
+import { holdWorker } from '#payments/services/hold_worker'
 import { sqlTime } from '#core/helpers/sql_time'
-import { feeStatusAfterDecline } from '#shared/vocabulary'
+import { FEE_CHARGEABLE_STATUSES, feeStatusAfterDecline } from '#shared/vocabulary'
 
 export type WebhookResult = { eventId: string; type: string; duplicate: boolean; outcome: string }
 
@@ -89,29 +91,75 @@ export class WebhookService {
     return 'ignored'
   }
 
-  /** A hold or fee, from the gateway's own answer about the payment. */
+  /**
+   * A hold or fee, from the gateway's own answer about the payment. Applied under the order's
+   * money lock (an action in flight finishes first; past the wait the delivery is answered
+   * 409 and the provider delivers it again), from the order and payment as they are then.
+   */
   private async syncPayment(id: string): Promise<string> {
-    const payment = id ? await gateway().retrievePayment(id) : null
-    if (!payment) return 'unknown_payment'
-    const target = await this.targetOf(payment)
-    if (!target) return 'unknown_payment'
+    const found = id ? await gateway().retrievePayment(id) : null
+    if (!found) return 'unknown_payment'
+    const matched = await this.targetOf(found)
+    if (!matched) return 'unknown_payment'
+    return withOrderMoney(matched.order.id, async () => {
+      const payment = (await gateway().retrievePayment(found.id)) ?? found
+      const target = await this.targetOf(payment)
+      if (!target) return 'unknown_payment'
+      return this.applyPayment(payment, target)
+    })
+  }
+
+  private async applyPayment(payment: GatewayPayment, target: Target): Promise<string> {
     const { order, purpose, entry } = target
 
     if (purpose === 'hold' && payment.status === 'requires_capture') {
       await this.completeEntry(entry, payment.id)
-      await orderPaymentState.holdPlaced(order.id, payment.id)
+      // An older round's hold (renewed since): the order has moved on to another payment.
+      if (order.holdPaymentId && order.holdPaymentId !== payment.id) return 'hold_superseded'
+      await orderPaymentState.holdPlaced(order.id, payment.id, {
+        times: holdTimesFrom(payment.captureBefore),
+      })
+      // A renewal confirmed by the customer: the round it replaces is released now.
+      await paymentService.releaseSupersededHolds(order.id)
       return 'hold_placed'
     }
     if (purpose === 'hold' && payment.status === 'canceled') {
       await this.completeEntry(entry, payment.id)
-      // Released by us (already recorded) or expired by the provider after 7 days.
+      // An older round's hold (a renewal released it): the order has moved on.
+      if (order.holdPaymentId && order.holdPaymentId !== payment.id) return 'hold_superseded'
+      if (WAITING_STATUSES.includes(order.status) && order.holdStatus === 'placed') {
+        // The hold of an order still waiting lapsed at the provider (or was cancelled there):
+        // never left without one, it is renewed now, as before an expiry.
+        const renewal = await holdWorker.renewOne(order.id, { lapsed: true })
+        if (renewal.status === 'renewed') return 'hold_renewed'
+        if (renewal.status === 'declined') return 'hold_renewal_declined'
+        if (renewal.status === 'requires_action') return 'hold_renewal_requires_action'
+        // The provider could not be reached for the new hold: the sweep renews it shortly.
+        return 'hold_expired'
+      }
+      // Released by us (recorded or not yet recorded).
       const moved = await orderPaymentState.holdReleased(order.id)
       return moved && payment.cancellationReason === 'automatic' ? 'hold_expired' : 'hold_released'
     }
     if (purpose === 'fee' && payment.status === 'succeeded') {
-      await this.completeEntry(entry, payment.id)
-      await orderPaymentState.feePaid(order.id, payment.id)
-      return 'fee_paid'
+      if (order.feePaymentId === payment.id) {
+        await this.completeEntry(entry, payment.id)
+        return 'fee_paid'
+      }
+      const owed = order.status === 'success' && FEE_CHARGEABLE_STATUSES.includes(order.feeStatus)
+      // The gateway reports the money moved: the row says so, even one we recorded as failed.
+      await this.ledgerBook.landed(entry, payment.id)
+      if (owed) {
+        await orderPaymentState.feePaid(order.id, payment.id)
+        return 'fee_paid'
+      }
+      // Landed after the order stopped owing it (waived, refunded, corrected, failed, or
+      // charged by another attempt): given back at once, under its own key.
+      const refund = await paymentService.refundLatePayment(order, {
+        id: payment.id,
+        amountCents: payment.amountCents,
+      })
+      return refund.status === 'refunded' ? 'late_payment_refunded' : 'late_payment_refund_pending'
     }
     if (payment.status === 'requires_payment_method' && payment.lastError) {
       const code = payment.lastError.declineCode ?? payment.lastError.code
@@ -141,6 +189,9 @@ export class WebhookService {
     const entry = await this.ledgerBook.findByGatewayRef(payment.id)
     if (!entry?.orderId || entry.kind !== 'fee') return 'unknown_payment'
     if (payment.amountRefundedCents <= 0) return 'ignored'
+    // Refunds of a payment that is not the order's fee (one refunded as a late payment).
+    const order = await orderQueries.find(entry.orderId)
+    if (order?.feePaymentId !== payment.id) return 'ignored'
     // A partial refund keeps the fee `paid` with what went back; all of it makes it `refunded`.
     const total = payment.amountRefundedCents
     await orderPaymentState.feeRefundedTo(entry.orderId, total, total >= payment.amountCents)
@@ -168,8 +219,12 @@ export class WebhookService {
     if (purpose === 'hold') {
       entry = await this.ledgerBook.find(keysOf('hold', order, order.holdRound))
     } else {
+      // The latest fee call that has no other payment recorded.
       const rows = await this.ledgerBook.forOrder(order.id)
-      entry = rows.filter((row) => row.kind === 'fee').at(-1) ?? null
+      entry =
+        rows
+          .filter((row) => row.kind === 'fee' && (!row.gatewayRef || row.gatewayRef === payment.id))
+          .at(-1) ?? null
     }
     if (!entry || (entry.gatewayRef && entry.gatewayRef !== payment.id)) return null
     if (entry.amountCents !== payment.amountCents) return null

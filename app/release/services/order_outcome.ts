@@ -14,6 +14,7 @@ import { crashPoint } from '#core/services/crash_points'
 import { opsLog } from '#core/services/ops_log'
 import { jobs } from '#core/jobs/jobs'
 import { dispatchCompletion } from '#release/jobs/settlement_jobs'
+import { withOrderMoney } from '#payments/services/order_money_lock'
 import {
   releaseResults,
   type CheckoutResult,
@@ -250,7 +251,18 @@ export class OrderOutcome {
    * Applies a recorded result (status, money, e-mail: `ReleaseResults.finish`), then writes the
    * timeline and the audit entry. Runs inline, or as the gateway queue's job with workers.
    */
-  async complete({ orderId, before, changed, context }: Completion): Promise<FinishReport> {
+  async complete(completion: Completion): Promise<FinishReport> {
+    // The order's status, money, e-mail and record under its money lock: no other money action
+    // (a console refund, a fee retry) lands in between.
+    return withOrderMoney(completion.orderId, () => this.completeLocked(completion))
+  }
+
+  private async completeLocked({
+    orderId,
+    before,
+    changed,
+    context,
+  }: Completion): Promise<FinishReport> {
     const finished = await releaseResults.finish(orderId)
     const after = finished.order
     const task = await releaseResults.task(orderId)

@@ -10,6 +10,7 @@ import { orderLifecycle } from '#orders/services/order_lifecycle'
 import { orderSettlement } from '#payments/services/order_settlement'
 import { releaseOrderQueries } from '#orders/services/order_queries'
 import { paymentService } from '#payments/services/payment_service'
+import { withOrderMoney } from '#payments/services/order_money_lock'
 import { holdWorker } from '#payments/services/hold_worker'
 import { orderEmails } from '#notifications/services/order_emails'
 import { auditLog } from '#core/services/audit_log_service'
@@ -438,15 +439,18 @@ export class ReleaseRunner {
 
   /** Tries a due fee again; once paid the order is settled and the customer e-mailed. */
   async retryFee(orderId: number): Promise<'paid' | 'due' | 'other'> {
-    const order = await orderQueries.find(orderId)
-    if (!order || order.status !== 'success') return 'other'
-    const outcome = await paymentService.chargeFee(order, { retry: true })
-    if (outcome.status === 'paid') {
-      const { order: settled } = await orderSettlement.settle(order.id)
-      await orderEmails.sendOutcome(settled)
-      return 'paid'
-    }
-    return feeStatusIsDue(outcome.status) ? 'due' : 'other'
+    // One money action per order: the charge, the settling and the e-mail under its lock.
+    return withOrderMoney(orderId, async () => {
+      const order = await orderQueries.find(orderId)
+      if (!order || order.status !== 'success') return 'other'
+      const outcome = await paymentService.chargeFee(order, { retry: true })
+      if (outcome.status === 'paid') {
+        const { order: settled } = await orderSettlement.settle(order.id)
+        await orderEmails.sendOutcome(settled)
+        return 'paid'
+      }
+      return feeStatusIsDue(outcome.status) ? 'due' : 'other'
+    })
   }
 
   private count(report: RunReport, finished: FinishReport) {

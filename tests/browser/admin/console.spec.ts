@@ -10,6 +10,9 @@ import Order from '#orders/models/order'
 import { customerWithCard, pendingOrder, placeHolds, productFor, profileFor } from '#tests/helpers'
 import { makeOrder } from '../../functional/admin/fixtures.js'
 import { assertConsoleBuilt, baseUrl, launchChromium, signIn } from './chromium.js'
+import { clock } from '#core/services/clock'
+import { holdCoverage } from '#orders/services/hold_coverage'
+import { holdWorker } from '#payments/services/hold_worker'
 
 const PASSWORD = 'correct-horse-battery'
 
@@ -190,6 +193,39 @@ test.group('Admin console in Chromium', (group) => {
     await queues.getByRole('cell', { name: 'Holds to place' }).waitFor()
     await queues.getByRole('cell', { name: 'E-mails to send' }).waitFor()
     await page.screenshot({ path: 'tmp/admin-dashboard.png', fullPage: true })
+  })
+
+  test('the dashboard shows waiting orders without a live hold, then the renewals', async ({
+    assert,
+  }) => {
+    const admin = await UserFactory.apply('admin').create()
+    await pendingOrder()
+    await placeHolds()
+    // A week on, nothing renewed yet: every waiting order's hold has lapsed.
+    clock.travel(170 * 3_600_000)
+    const lapsed = await holdCoverage()
+    assert.isAtLeast(lapsed.waitingWithoutLiveHold, 1)
+    await signIn(page, admin.email, PASSWORD)
+    const card = page.getByTestId('holds-card')
+    await card.getByText('$1.00 card checks of waiting orders').waitFor()
+    assert.equal(
+      await card.getByTestId('holds-without-live').innerText(),
+      String(lapsed.waitingWithoutLiveHold)
+    )
+    await card.getByText(`lapsed: ${lapsed.withoutLiveHoldByStatus.lapsed}`).waitFor()
+
+    const report = await holdWorker.runOnce({ limit: 500 })
+    assert.isAtLeast(report.renewed, 1)
+    await page.reload()
+    await card.getByTestId('holds-renewed').waitFor()
+    const covered = await holdCoverage()
+    assert.equal(
+      await card.getByTestId('holds-without-live').innerText(),
+      String(covered.waitingWithoutLiveHold)
+    )
+    assert.equal(await card.getByTestId('holds-renewed').innerText(), String(report.renewed))
+    await card.getByRole('columnheader', { name: 'Round' }).waitFor()
+    await page.screenshot({ path: 'tmp/admin-dashboard-holds.png', fullPage: true })
   })
 
   test('an admin creates an order for the demo customer from the console', async ({ assert }) => {

@@ -15,6 +15,7 @@ import {
 } from '#payments/services/gateway'
 import { redisTestsRun } from '#tests/support/redis'
 import { SandboxGateway } from '#payments/gateways/sandbox_gateway'
+import { clock } from '#core/services/clock'
 
 const withRedis = await redisTestsRun()
 
@@ -181,6 +182,53 @@ test.group('Sandbox gateway', (group) => {
     )
     const intent = await gateway.findIntent(fee.id)
     assert.equal(intent.amount_refunded, 3000)
+  })
+
+  test('an uncaptured hold lapses after SANDBOX_HOLD_EXPIRY_HOURS, on the clock tests move', async ({
+    assert,
+  }) => {
+    // 0.05 hours: three minutes, as the demo's setting.
+    const gateway = new SandboxGateway({
+      latencyMs: 0,
+      requestsPerSecond: 1000,
+      webhookSecret: 'whsec_test',
+      webhookToleranceSeconds: 300,
+      holdExpiryHours: 0.05,
+    })
+    const card = await savedCard(gateway, '4242424242424242')
+    const placedAt = clock.nowMs()
+    const hold = await gateway.placeHold({
+      customerId: card.customerId,
+      paymentMethodId: card.paymentMethodId,
+      amountCents: 100,
+      metadata: { purpose: 'hold' },
+      idempotencyKey: 'lapse-hold-1',
+    })
+    const lapses = Date.parse(hold.captureBefore!)
+    assert.isAtMost(Math.abs(lapses - (placedAt + 180_000)), 1500)
+    const live = await gateway.retrievePayment(hold.id)
+    assert.include(live, { status: 'requires_capture', captureBefore: hold.captureBefore })
+
+    clock.travel(179_000 - (clock.nowMs() - placedAt) - 1000)
+    assert.equal((await gateway.retrievePayment(hold.id))!.status, 'requires_capture')
+    clock.travel(3000)
+    const lapsed = await gateway.retrievePayment(hold.id)
+    assert.include(lapsed, { status: 'canceled', cancellationReason: 'automatic' })
+    // Releasing a lapsed hold is a success: it is gone either way.
+    const released = await gateway.releaseHold({ paymentId: hold.id, idempotencyKey: 'lapse-rel' })
+    assert.equal(released.status, 'canceled')
+    // A fee (captured at once) never lapses.
+    const fee = await gateway.chargeFee({
+      customerId: card.customerId,
+      paymentMethodId: card.paymentMethodId,
+      amountCents: 900,
+      description: 'fee',
+      metadata: { purpose: 'fee' },
+      idempotencyKey: 'lapse-fee-1',
+    })
+    clock.travel(400 * 3_600_000)
+    const charged = await gateway.retrievePayment(fee.id)
+    assert.include(charged, { status: 'succeeded', captureBefore: null })
   })
 
   test('answers rate_limited past its requests-per-second limit', async ({ assert }) => {

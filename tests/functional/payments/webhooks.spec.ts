@@ -12,6 +12,7 @@ import { gateway, useGateway } from '#payments/services/gateway'
 import { ledger } from '#payments/services/ledger'
 import { keysOf, paymentService } from '#payments/services/payment_service'
 import { pendingOrder, placeHolds, saveCardFor, TEST_CARDS } from '#tests/helpers'
+import { clock } from '#core/services/clock'
 
 const secret = paymentsConfig.sandbox.webhookSecret
 /** The sandbox's webhook secret before every install got its own: public, so worthless. */
@@ -439,23 +440,49 @@ test.group('Stripe webhooks', (group) => {
     const expired = await pendingOrder()
     await placeHolds()
     await expired.order.refresh()
-    // The provider expires an uncaptured hold after 7 days.
-    await db
-      .from('sandbox_payment_intents')
-      .where('id', expired.order.holdPaymentId!)
-      .update({ status: 'canceled', cancellation_reason: 'automatic' })
+    const lapsedId = expired.order.holdPaymentId!
+    // The provider lets an uncaptured hold lapse after 7 days (the sandbox: 168 hours).
+    clock.travel(169 * 3_600_000)
     const response = await deliver(
       client,
       event('payment_intent.canceled', {
-        id: expired.order.holdPaymentId,
+        id: lapsedId,
         object: 'payment_intent',
         status: 'canceled',
       })
     )
-    response.assertBodyContains({ outcome: 'hold_expired' })
+    // The order still waits for its release: never left without a hold, a new round is placed.
+    response.assertBodyContains({ outcome: 'hold_renewed' })
+    const lapsed = await db.from('sandbox_payment_intents').where('id', lapsedId).first()
+    assert.equal(lapsed.cancellation_reason, 'automatic')
     await expired.order.refresh()
-    assert.equal(expired.order.holdStatus, 'released')
     assert.equal(expired.order.status, 'pending')
+    assert.equal(expired.order.holdStatus, 'placed')
+    assert.equal(expired.order.holdRound, 2)
+    assert.notEqual(expired.order.holdPaymentId, lapsedId)
+    const renewed = await db
+      .from('sandbox_payment_intents')
+      .where('id', expired.order.holdPaymentId!)
+      .first()
+    assert.equal(renewed.status, 'requires_capture')
+    assert.equal((await ledger.find(keysOf('hold', expired.order, 2)))!.status, 'succeeded')
+    const timeline = await db.from('order_events').where('order_id', expired.order.id)
+    assert.deepEqual(
+      timeline.map((row) => row.kind),
+      ['hold_renewed']
+    )
+    // The notice again, or the old hold's own cancellation, changes nothing more.
+    const again = await deliver(
+      client,
+      event('payment_intent.canceled', {
+        id: lapsedId,
+        object: 'payment_intent',
+        status: 'canceled',
+      })
+    )
+    again.assertBodyContains({ outcome: 'hold_superseded' })
+    await expired.order.refresh()
+    assert.equal(expired.order.holdRound, 2)
   })
 
   test('a ledger row written under an earlier key format is still matched', async ({

@@ -35,6 +35,7 @@ const paymentSamples: Samples<typeof paymentKeys> = {
   cardSetup: [[userUuid, 'seti_sbx_1']],
   deleteCustomer: [['cus_sbx_1']],
   cardToken: [['0c3f8a52-1d7e-4b6a-9f0e-2a4b6c8d0e1f']],
+  lateRefund: [[order, 'pi_sbx_late_1']],
 }
 
 const emailSamples: Samples<typeof emailKeys> = {
@@ -72,6 +73,7 @@ const jobSamples: Record<string, Record<string, unknown>> = {
   'release.apply-results': { eventId: 'ab'.repeat(32), results: [] },
   'release.complete-result': { orderId: 12 },
   'release.retry-fee': { orderId: 12 },
+  'payments.renew-hold': { orderId: 12 },
   'admin.release-run': { productId: null, dryRun: false },
 }
 

@@ -342,6 +342,47 @@ test.group('Stripe gateway (offline, against a local stand-in of the API)', (gro
     })
   })
 
+  test('the hold says when its authorization lapses: the charge’s capture_before, created or read back', async ({
+    assert,
+  }) => {
+    const lapses = Math.floor(Date.UTC(2031, 0, 8, 12, 0, 0) / 1000)
+    const charge = {
+      id: 'ch_1',
+      object: 'charge',
+      amount_refunded: 0,
+      payment_method_details: { type: 'card', card: { brand: 'visa', capture_before: lapses } },
+    }
+    stripe.reply({ body: intent({ latest_charge: charge }) })
+    const placed = await stripe.gateway().placeHold({
+      customerId: 'cus_1',
+      paymentMethodId: 'pm_1',
+      amountCents: 100,
+      metadata: { order_id: 'order-uuid', purpose: 'hold' },
+      idempotencyKey: 'k-hold',
+    })
+    assert.deepEqual(placed, {
+      id: 'pi_123',
+      status: 'requires_capture',
+      captureBefore: '2031-01-08T12:00:00.000Z',
+    })
+    assert.equal(stripe.requests[0].body['expand[0]'], 'latest_charge')
+
+    stripe.reply({ body: intent({ latest_charge: charge, capture_method: 'manual' }) })
+    const payment = await stripe.gateway().retrievePayment('pi_123')
+    assert.equal(payment!.captureBefore, '2031-01-08T12:00:00.000Z')
+
+    // A charge that was not expanded says nothing: the caller reads the payment back.
+    stripe.reply({ body: intent({ latest_charge: 'ch_1' }) })
+    const bare = await stripe.gateway().placeHold({
+      customerId: 'cus_1',
+      paymentMethodId: 'pm_1',
+      amountCents: 100,
+      metadata: { order_id: 'order-uuid', purpose: 'hold' },
+      idempotencyKey: 'k-hold-2',
+    })
+    assert.deepEqual(bare, { id: 'pi_123', status: 'requires_capture' })
+  })
+
   test('the hold is released by cancelling it; an already cancelled hold counts as released', async ({
     assert,
   }) => {
@@ -611,6 +652,7 @@ test.group('Stripe gateway (offline, against a local stand-in of the API)', (gro
         declineCode: 'insufficient_funds',
         message: 'Your card has insufficient funds.',
       },
+      captureBefore: null,
     })
     const [request] = stripe.requests
     assert.equal(request.method, 'GET')
