@@ -64,6 +64,7 @@ function environment(sqlitePath) {
     ALLOW_SANDBOX_IN_PRODUCTION: 'true',
     CHECKOUT_TASK_SECRET: randomBytes(32).toString('base64url'),
     CHECKOUT_RESULTS_SECRET: randomBytes(32).toString('base64url'),
+    DRAW_FINGERPRINT_KEY: randomBytes(32).toString('hex'),
     DB_CONNECTION: 'sqlite',
     SQLITE_PATH: sqlitePath,
     HOLD_WORKER_ENABLED: 'false',

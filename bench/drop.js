@@ -80,6 +80,7 @@ function appEnv(db, secrets) {
     ALLOW_SANDBOX_IN_PRODUCTION: 'true',
     CHECKOUT_TASK_SECRET: secrets.checkoutTaskSecret,
     CHECKOUT_RESULTS_SECRET: secrets.checkoutResultsSecret,
+    DRAW_FINGERPRINT_KEY: randomBytes(32).toString('hex'),
     DB_CONNECTION: db.kind,
     ...(db.kind === 'mysql' ? { MYSQL_DB_NAME: db.database } : { SQLITE_PATH: db.path }),
     ...(settings.pool ? { DB_POOL_MAX: String(settings.pool) } : {}),

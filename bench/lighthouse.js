@@ -59,6 +59,7 @@ const env = {
   ALLOW_SANDBOX_IN_PRODUCTION: 'true',
   CHECKOUT_TASK_SECRET: randomBytes(32).toString('base64url'),
   CHECKOUT_RESULTS_SECRET: randomBytes(32).toString('base64url'),
+  DRAW_FINGERPRINT_KEY: randomBytes(32).toString('hex'),
   DB_CONNECTION: 'sqlite',
   SQLITE_PATH: database,
 }

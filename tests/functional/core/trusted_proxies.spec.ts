@@ -31,6 +31,7 @@ test.group('Trusted proxies in production', () => {
       ALLOW_SANDBOX_IN_PRODUCTION: 'true',
       CHECKOUT_TASK_SECRET: randomBytes(32).toString('base64url'),
       CHECKOUT_RESULTS_SECRET: randomBytes(32).toString('base64url'),
+      DRAW_FINGERPRINT_KEY: 'f1'.repeat(32),
       SQLITE_PATH: sqlite,
       HOLD_WORKER_ENABLED: 'false',
       LOG_LEVEL: 'silent',

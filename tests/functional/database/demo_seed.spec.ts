@@ -70,6 +70,7 @@ test.group('Demo seed in production', () => {
       ALLOW_SANDBOX_IN_PRODUCTION: 'true',
       CHECKOUT_TASK_SECRET: randomBytes(32).toString('base64url'),
       CHECKOUT_RESULTS_SECRET: randomBytes(32).toString('base64url'),
+      DRAW_FINGERPRINT_KEY: randomBytes(32).toString('hex'),
     }
     try {
       const migrate = await ace(['migration:run', '--force'], env)

@@ -363,9 +363,12 @@ test.group('Stripe gateway (offline, against a local stand-in of the API)', (gro
     assert.deepEqual(placed, {
       id: 'pi_123',
       status: 'requires_capture',
+      cardFingerprint: null,
       captureBefore: '2031-01-08T12:00:00.000Z',
     })
-    assert.equal(stripe.requests[0].body['expand[0]'], 'latest_charge')
+    // The card checked (its fingerprint) and the charge (when the authorization lapses).
+    assert.equal(stripe.requests[0].body['expand[0]'], 'payment_method')
+    assert.equal(stripe.requests[0].body['expand[1]'], 'latest_charge')
 
     stripe.reply({ body: intent({ latest_charge: charge, capture_method: 'manual' }) })
     const payment = await stripe.gateway().retrievePayment('pi_123')
