@@ -383,7 +383,7 @@ test.group('Stripe gateway (offline, against a local stand-in of the API)', (gro
       metadata: { order_id: 'order-uuid', purpose: 'hold' },
       idempotencyKey: 'k-hold-2',
     })
-    assert.deepEqual(bare, { id: 'pi_123', status: 'requires_capture' })
+    assert.deepEqual(bare, { id: 'pi_123', status: 'requires_capture', cardFingerprint: null })
   })
 
   test('the hold is released by cancelling it; an already cancelled hold counts as released', async ({
