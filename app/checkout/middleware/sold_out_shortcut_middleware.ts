@@ -2,6 +2,7 @@ import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
 import { soldOutMemory } from '#catalog/services/sold_out_memory'
 import { productIdOf, soldOut } from '#checkout/services/checkout_service'
+import { countShortcutSoldOut } from '#checkout/services/checkout_metrics'
 
 /**
  * After a drop sells out, nearly every press of Confirm is for it. A product remembered as sold
@@ -12,7 +13,10 @@ import { productIdOf, soldOut } from '#checkout/services/checkout_service'
  */
 export default class SoldOutShortcutMiddleware {
   handle({ request }: HttpContext, next: NextFn) {
-    if (soldOutMemory.has(productIdOf(request.body().productId))) throw soldOut()
+    if (soldOutMemory.has(productIdOf(request.body().productId))) {
+      countShortcutSoldOut()
+      throw soldOut()
+    }
     return next()
   }
 }

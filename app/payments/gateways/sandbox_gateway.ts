@@ -21,6 +21,7 @@ import {
 } from '#payments/gateways/payment_gateway'
 import { verifyStripeStyleWebhook } from '#payments/gateways/webhook_signature'
 import { sqlTime } from '#core/helpers/sql_time'
+import { countRateLimited } from '#payments/gateways/rate_limit_signal'
 
 /*
 | What a test card does, following Stripe's documented test cards. Any other valid number works.
@@ -647,6 +648,7 @@ export class SandboxGateway implements PaymentGateway {
         )
       })
       if (!fits) {
+        countRateLimited('sandbox')
         throw new GatewayUnavailableError(
           'rate_limited',
           'Too many requests hit the API too quickly.'
@@ -659,6 +661,7 @@ export class SandboxGateway implements PaymentGateway {
     this.tokens = Math.min(rate, this.tokens + ((now - this.refilledAt) / 1000) * rate)
     this.refilledAt = now
     if (this.tokens < 1) {
+      countRateLimited('sandbox')
       throw new GatewayUnavailableError(
         'rate_limited',
         'Too many requests hit the API too quickly.'

@@ -15,6 +15,7 @@ import {
   type SavedCard,
 } from '#payments/gateways/payment_gateway'
 import { verifyStripeStyleWebhook } from '#payments/gateways/webhook_signature'
+import { countRateLimited } from '#payments/gateways/rate_limit_signal'
 
 export type StripeGatewayOptions = {
   secretKey: string
@@ -394,7 +395,11 @@ export class StripeGateway implements PaymentGateway {
     try {
       return await request()
     } catch (error) {
-      throw mapStripeError(error)
+      const mapped = mapStripeError(error)
+      if (mapped instanceof GatewayUnavailableError && mapped.code === 'rate_limited') {
+        countRateLimited('stripe')
+      }
+      throw mapped
     }
   }
 }

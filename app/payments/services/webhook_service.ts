@@ -10,6 +10,8 @@ import { ledger, type Ledger } from '#payments/services/ledger'
 import { keysOf } from '#payments/services/payment_service'
 import { sqlTime } from '#core/helpers/sql_time'
 import { feeStatusAfterDecline } from '#shared/vocabulary'
+import { WebhookSignatureError } from '#payments/gateways/payment_gateway'
+import { countBadSignature } from '#core/services/bad_signatures'
 
 export type WebhookResult = { eventId: string; type: string; duplicate: boolean; outcome: string }
 
@@ -38,7 +40,13 @@ export class WebhookService {
   constructor(private ledgerBook: Ledger = ledger) {}
 
   async receive(rawBody: string, signature: string | undefined): Promise<WebhookResult> {
-    const event = gateway().parseWebhook(rawBody, signature)
+    let event: GatewayEvent
+    try {
+      event = gateway().parseWebhook(rawBody, signature)
+    } catch (error) {
+      if (error instanceof WebhookSignatureError) countBadSignature('stripe')
+      throw error
+    }
     const provider = 'stripe'
 
     try {
