@@ -10,6 +10,7 @@ import { presentAdminProduct } from '#admin/services/presenters'
 import { sqlDateTime } from '#core/services/rest_query'
 import { paymentService } from '#payments/services/payment_service'
 import { releaseRunner } from '#release/services/release_runner'
+import { incidents, presentIncident } from '#alerts/services/incidents'
 
 const DAYS = 14
 
@@ -56,6 +57,7 @@ export class DashboardService {
       moved,
       open,
       lastRun,
+      openIncidents,
     ] = await Promise.all([
       upcomingQuery,
       recentQuery,
@@ -75,6 +77,7 @@ export class DashboardService {
       paymentService.totals(),
       orderQueries.openMoney(),
       releaseRunner.lastRun(),
+      incidents.open(),
     ])
 
     const ordersByStatus = Object.fromEntries(ORDER_STATUSES.map((status) => [status, 0]))
@@ -127,6 +130,8 @@ export class DashboardService {
       totals: { customers, subscribers, products, emailsFailed },
       /** The latest real release run (dry runs are left out), or null before the first. */
       lastReleaseRun: lastRun,
+      /** Alert incidents open now, oldest first: shown at the top of the dashboard. */
+      openIncidents: openIncidents.map(presentIncident),
       unavailable: {} as Record<string, string>,
     }
   }

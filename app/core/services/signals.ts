@@ -79,8 +79,12 @@ export class Signals {
     }
   }
 
-  /** The sum of a signal over the minutes that overlap the last `windowMs` (all processes). */
-  async sum(signal: SignalName, windowMs: number): Promise<number> {
+  /**
+   * The sum of a signal, all processes together, over the minutes that overlap the last
+   * `windowMs` (so a one-minute window reads the minute before this one and this one), and the
+   * start of the first minute read.
+   */
+  async sum(signal: SignalName, windowMs: number): Promise<{ total: number; since: Date }> {
     const from = Math.floor((clock.nowMs() - windowMs) / 60_000)
     const row = await db
       .from('alert_counters')
@@ -88,7 +92,7 @@ export class Signals {
       .where('minute', '>=', from)
       .sum('total as total')
       .first()
-    return Number(row?.total ?? 0)
+    return { total: Number(row?.total ?? 0), since: new Date(from * 60_000) }
   }
 
   /** Forgets minutes older than a day (the alert check calls it). */

@@ -7,6 +7,7 @@ import { AppError } from '#core/exceptions/app_error'
 import { sqlTime } from '#core/helpers/sql_time'
 import { FEE_CHARGEABLE_STATUSES, FEE_DUE_STATUSES } from '#shared/vocabulary'
 import { FINAL_STATUSES } from '#orders/services/order_card_data'
+import { orderNumber } from '#orders/services/order_numbers'
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 import type { ModelAttributes } from '@adonisjs/lucid/types/model'
 
@@ -67,6 +68,29 @@ export class OrderQueries {
         : null
     if (!order) throw AppError.notFound('Order not found.', 'order_not_found')
     return toRecord(order)
+  }
+
+  /**
+   * Orders waiting for release day or a draw whose $1.00 card check is still queued (or being
+   * placed) although they were placed before `placedBefore`: how many, and a few of their
+   * numbers (the alert on holds). A check waiting for the customer's 3-D Secure has its own
+   * deadline and is not counted. Read through the hold status index.
+   */
+  async waitingWithoutHold(placedBefore: DateTime, sample = 5) {
+    const scoped = () =>
+      db
+        .from('orders')
+        .whereIn('hold_status', ['queued', 'placing'])
+        .whereIn('status', ['pending', 'entered'])
+        .where('created_at', '<=', sqlTime(placedBefore))
+    const [counted, rows] = await Promise.all([
+      scoped().count('* as total'),
+      scoped().select('id').orderBy('id', 'asc').limit(sample),
+    ])
+    return {
+      count: Number(counted[0]?.total ?? 0),
+      orderNumbers: rows.map((row: { id: number }) => orderNumber(Number(row.id))),
+    }
   }
 
   /**

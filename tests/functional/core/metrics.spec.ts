@@ -58,7 +58,7 @@ test.group('Prometheus metrics at /metrics', (group) => {
     await client.get('/api/products')
     const response = await client.get('/metrics').bearerToken(TOKEN)
     response.assertStatus(200)
-    assert.match(response.header('content-type'), /^text\/plain; version=0\.0\.4/)
+    assert.match(response.header('content-type') ?? '', /^text\/plain; version=0\.0\.4/)
     assert.equal(response.header('cache-control'), 'no-store')
     const text = response.text()
     assert.include(text, '# TYPE dropslot_http_request_duration_seconds histogram')
