@@ -12,6 +12,7 @@ import {
   type CardSetupAction,
   type CardToken,
   type GatewayEvent,
+  type GatewayMoney,
   type GatewayPayment,
   type GatewayRefund,
   type PaymentAction,
@@ -563,6 +564,75 @@ export class SandboxGateway implements PaymentGateway {
       clientSecret: null,
       paymentMethodId: String(intent.payment_method_id),
     }
+  }
+
+  /**
+   * The sandbox's own records of money moved since a time: the payments it captured (a fee; a
+   * captured $1.00 check would show here too) and its refunds, as its tables hold them.
+   */
+  async moneyMoved(since: Date): Promise<GatewayMoney[]> {
+    await this.enter()
+    const from = sqlTime(since)
+    const [charges, refunds] = await Promise.all([
+      db
+        .from('sandbox_payment_intents')
+        .where('status', 'succeeded')
+        .where('created_at', '>=', from)
+        .select('id', 'amount', 'metadata', 'created_at')
+        .orderBy('created_at', 'asc'),
+      db
+        .from('sandbox_refunds')
+        .join(
+          'sandbox_payment_intents',
+          'sandbox_payment_intents.id',
+          'sandbox_refunds.payment_intent_id'
+        )
+        .where('sandbox_refunds.status', 'succeeded')
+        .where('sandbox_refunds.created_at', '>=', from)
+        .select(
+          'sandbox_refunds.id',
+          'sandbox_refunds.amount',
+          'sandbox_refunds.payment_intent_id',
+          'sandbox_refunds.created_at',
+          'sandbox_payment_intents.metadata'
+        )
+        .orderBy('sandbox_refunds.created_at', 'asc'),
+    ])
+    const metadataOf = (raw: string | null) => {
+      try {
+        return (raw ? JSON.parse(raw) : {}) as Record<string, string>
+      } catch {
+        return {}
+      }
+    }
+    const at = (value: unknown) =>
+      value instanceof Date ? value : new Date(`${String(value).replace(' ', 'T')}Z`)
+    return [
+      ...charges.map((row): GatewayMoney => {
+        const metadata = metadataOf(row.metadata)
+        return {
+          type: 'charge',
+          id: String(row.id),
+          paymentId: String(row.id),
+          amountCents: Number(row.amount),
+          orderPublicId: metadata.order_id ?? null,
+          purpose: metadata.purpose ?? null,
+          createdAt: at(row.created_at),
+        }
+      }),
+      ...refunds.map((row): GatewayMoney => {
+        const metadata = metadataOf(row.metadata)
+        return {
+          type: 'refund',
+          id: String(row.id),
+          paymentId: String(row.payment_intent_id),
+          amountCents: Number(row.amount),
+          orderPublicId: metadata.order_id ?? null,
+          purpose: 'refund',
+          createdAt: at(row.created_at),
+        }
+      }),
+    ]
   }
 
   /** A payment intent as the sandbox keeps it (tests, and the admin's view of the sandbox). */
