@@ -20,8 +20,7 @@ export function webhookFormatOf(url: string | null, setting?: 'slack' | 'discord
 const alertsConfig = {
   webhookUrl,
   webhookFormat: webhookFormatOf(webhookUrl, env.get('ALERT_WEBHOOK_FORMAT') ?? null) as
-    | 'slack'
-    | 'discord',
+    'slack' | 'discord',
   email: env.get('ALERT_EMAIL')?.trim() || null,
   /** How often the one check runs (a BullMQ job scheduler with workers, a timer embedded). */
   checkEverySeconds: env.get('ALERT_CHECK_SECONDS', 30),
