@@ -6,7 +6,7 @@ import queueConfig from '#config/queue'
 import paymentsConfig from '#config/payments'
 import { jobRegistry } from '#core/jobs/job'
 import { placeHoldJob, sweepHoldsJob } from '#payments/jobs/hold_jobs'
-import { deliverEmailJob, sweepOutboxJob } from '#notifications/jobs/email_jobs'
+import { deliverEmailJob, deliverPingsJob, sweepOutboxJob } from '#notifications/jobs/email_jobs'
 import { releaseScanJob } from '#release/jobs/release_scan_job'
 import { applyResultsJob } from '#release/jobs/apply_results_job'
 import { completeResultJob, retryFeeJob, sweepResultsJob } from '#release/jobs/settlement_jobs'
@@ -21,6 +21,7 @@ const embedded = queueConfig.driver === 'database'
 jobRegistry.register(
   placeHoldJob,
   deliverEmailJob,
+  deliverPingsJob,
   applyResultsJob,
   completeResultJob,
   retryFeeJob,
