@@ -11,6 +11,7 @@ export const PUBLIC_PATHS = [
   '/refund-policy',
   '/shop',
   '/products',
+  '/releases',
 ]
 
 const normalise = (path: string) => (path.length > 1 ? path.replace(/\/+$/, '') : path)
@@ -18,12 +19,13 @@ const normalise = (path: string) => (path.length > 1 ? path.replace(/\/+$/, '') 
 /** Where the guard sends a navigation to `path`, or null to let it through. */
 export function guardRedirect(path: string, hasStoredUser: boolean): string | null {
   const target = normalise(path)
-  // The reset page is public, matched by a path containing 'reset'; so is a draw's proof, which
-  // anyone may check without an account.
+  // The reset page is public, matched by a path containing 'reset'; so are a draw's proof and a
+  // release's outcome report, which anyone may read without an account.
   const isPublic =
     PUBLIC_PATHS.includes(target) ||
     target.includes('reset') ||
-    /^\/product\/\d+\/draw$/.test(target)
+    /^\/product\/\d+\/draw$/.test(target) ||
+    /^\/releases\/\d+$/.test(target)
   if (!isPublic && !hasStoredUser) return '/login'
   if (hasStoredUser && (target === '/login' || target === '/signup')) return '/'
   return null

@@ -24,6 +24,9 @@ const drawProof = page(
   () => import('../features/draw/components/DrawProofPage'),
   (m) => m.DrawProofPage
 )
+const releases = () => import('../features/releases')
+const releasesList = page(releases, (m) => m.ReleasesPage)
+const releaseReport = page(releases, (m) => m.ReleaseReportPage)
 const auth = () => import('../features/auth')
 const login = page(auth, (m) => m.LoginPage)
 const signup = page(auth, (m) => m.SignupPage)
@@ -71,6 +74,8 @@ export const routes: RouteObject[] = [
       route('/products', shop, 'Shop'),
       route('/product/:id', product, 'Product'),
       route('/product/:id/draw', drawProof, 'Draw proof'),
+      route('/releases', releasesList, 'Release results'),
+      route('/releases/:id', releaseReport, 'Release report'),
       route('/signup', signup, 'Signup'),
       route('/signup2', addBilling, 'Add your Billing Address'),
       route('/signup3', addCard, 'Add a Card'),
