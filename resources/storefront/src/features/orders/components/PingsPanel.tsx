@@ -7,6 +7,9 @@ import { usePingActions, usePings } from '../api/usePings'
 
 type BrowserState = 'checking' | 'on' | 'off' | 'unsupported'
 
+/** How long the browser's push service may take to sign this browser up. */
+const SUBSCRIBE_WAIT_MS = 20_000
+
 /** The service worker's registration, or null when it is not there within a few seconds. */
 async function registration(): Promise<ServiceWorkerRegistration | null> {
   const ready = navigator.serviceWorker.ready
@@ -32,6 +35,7 @@ export function PingsPanel() {
   const [message, setMessage] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null)
   const [discordUrl, setDiscordUrl] = useState('')
   const [discordError, setDiscordError] = useState<string | null>(null)
+  const [turningOn, setTurningOn] = useState(false)
 
   useEffect(() => {
     if (!pushSupported() || !publicKey) {
@@ -49,6 +53,15 @@ export function PingsPanel() {
   }, [publicKey])
 
   const turnOn = async () => {
+    setTurningOn(true)
+    try {
+      await signUp()
+    } finally {
+      setTurningOn(false)
+    }
+  }
+
+  const signUp = async () => {
     setMessage(null)
     const permission = await Notification.requestPermission()
     if (permission !== 'granted') {
@@ -65,10 +78,17 @@ export function PingsPanel() {
     }
     let subscription: PushSubscription
     try {
-      subscription = await ready.pushManager.subscribe({
-        userVisibleOnly: true,
-        applicationServerKey: applicationServerKey(publicKey!),
-      })
+      // A browser that cannot reach its push service (offline, a blocked network) may never
+      // answer: it is told after a while instead of waiting for ever.
+      subscription = await Promise.race([
+        ready.pushManager.subscribe({
+          userVisibleOnly: true,
+          applicationServerKey: applicationServerKey(publicKey!),
+        }),
+        new Promise<never>((_, reject) =>
+          setTimeout(() => reject(new Error('no answer from the push service')), SUBSCRIBE_WAIT_MS)
+        ),
+      ])
     } catch (error) {
       setMessage({ kind: 'error', text: subscribeError(error) })
       return
@@ -146,8 +166,8 @@ export function PingsPanel() {
           </p>
         </div>
         {browser === 'off' ? (
-          <Button onClick={turnOn} busy={actions.subscribe.pending}>
-            Turn on notifications
+          <Button onClick={turnOn} busy={turningOn} disabled={turningOn}>
+            {turningOn ? 'Turning on...' : 'Turn on notifications'}
           </Button>
         ) : browser === 'on' ? (
           <Button variant="secondary" onClick={turnOff} busy={actions.unsubscribe.pending}>
