@@ -56,12 +56,14 @@ export async function demoCustomerDrawEntry(drawSlug: string, customerEmail: str
     .where('user_id', customer.id)
     .first()
   if (entered) return
-  const home = await profileOf(customer, 'Home')
+  // The Office profile: its card and address are the customer's own in this draw (one entry
+  // per card and per address), and no other demo account uses them.
+  const office = await profileOf(customer, 'Office')
   await checkoutService.checkout(customer, {
     productId: draw.id,
     style: draw.styles.split(',')[0].trim(),
     size: '10',
-    profileId: home.publicId,
+    profileId: office.publicId,
   })
   await holdWorker.drain()
 }

@@ -13,9 +13,12 @@ import { ledger } from '#payments/services/ledger'
 import { reconciliationService, type Reconciliation } from '#payments/services/reconciliation'
 import { AppError } from '#core/exceptions/app_error'
 import { FAILURE_CODES } from '#orders/services/failure_reasons'
+import { clock } from '#core/services/clock'
 
 /** How far back the per-retailer rates of the releases page look. */
 const RETAILER_WINDOW_DAYS = 90
+/** How long a published report is served from memory before it is built again. */
+const PUBLISHED_FOR_MS = 30_000
 
 export type ReportCheck = { name: string; ok: boolean; detail: string }
 
@@ -52,12 +55,7 @@ export type ReleaseReport = {
   fees: { chargedCents: number; refundedCents: number; netCents: number; dueCents: number }
   checks: ReportCheck[]
   /** One line per order, in no order of time; `mine` on the viewer's own. */
-  lines: {
-    size: string
-    outcome: Exclude<ReportOutcome, 'open'> | 'open'
-    reason: string | null
-    mine: boolean
-  }[]
+  lines: { size: string; outcome: ReportOutcome; reason: string | null; mine: boolean }[]
   generatedAt: string
 } & Figures
 
@@ -122,10 +120,17 @@ const OUTCOME_ORDER: ReportOutcome[] = [
  * reconciliation of the ledger against the gateway's own records.
  */
 export class ReleaseReports {
+  private published = new Map<
+    number,
+    { report: ReleaseReport; lineUserIds: number[]; until: number }
+  >()
+
   /** GET /api/releases/:productId/report (and the storefront's page). */
   async publicReport(productId: number, viewerUserId: number | null = null) {
+    const cached = this.published.get(productId)
+    if (cached && cached.until > clock.nowMs()) return this.forViewer(cached, viewerUserId)
     const product = await this.releasedProduct(productId)
-    const { report } = await this.build(product, viewerUserId)
+    const { report, lineUserIds } = await this.build(product, null)
     if (!report.settled) {
       throw AppError.notFound(
         'The report of this release is published once every order has its result.',
@@ -140,7 +145,32 @@ export class ReleaseReports {
         'report_inconsistent'
       )
     }
-    return report
+    // A settled report changes rarely (a late refund): read again at most every 30 s, however
+    // many visitors open it after a big release.
+    const entry = { report, lineUserIds, until: clock.nowMs() + PUBLISHED_FOR_MS }
+    if (this.published.size >= 200) this.published.clear()
+    this.published.set(productId, entry)
+    return this.forViewer(entry, viewerUserId)
+  }
+
+  /** The report with the viewer's own lines marked (and nobody's when signed out). */
+  private forViewer(
+    entry: { report: ReleaseReport; lineUserIds: number[] },
+    viewer: number | null
+  ) {
+    if (viewer === null) return entry.report
+    return {
+      ...entry.report,
+      lines: entry.report.lines.map((line, index) => ({
+        ...line,
+        mine: entry.lineUserIds[index] === viewer,
+      })),
+    }
+  }
+
+  /** Forgets the reports kept (tests that change a settled release's figures). */
+  forget() {
+    this.published.clear()
   }
 
   /** The console's and the CLI's version: open or settled, with the reconciliation. */
@@ -332,7 +362,12 @@ export class ReleaseReports {
       })),
       generatedAt: DateTime.now().toISO()!,
     }
-    return { report, rows, lineOrderIds: ordered.map((row) => row.id) }
+    return {
+      report,
+      rows,
+      lineOrderIds: ordered.map((row) => row.id),
+      lineUserIds: ordered.map((row) => row.userId),
+    }
   }
 }
 

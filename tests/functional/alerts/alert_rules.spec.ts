@@ -97,6 +97,12 @@ test.group(
         if (previousGateway) useGateway(previousGateway)
         previousGateway = null
         Object.assign(alertsConfig, saved, { thresholds: { ...saved.thresholds } })
+        // The check's schedule back to its configured interval for the tests that follow.
+        jobRegistry.schedule({
+          id: 'check-alerts',
+          job: checkAlertsJob,
+          everyMs: alertsConfig.checkEverySeconds * 1000,
+        })
         signals.discard()
         await sink.stop()
         await rollback()

@@ -8,6 +8,7 @@ import { orderNumber } from '#orders/services/order_numbers'
 import { releaseRunner } from '#release/services/release_runner'
 import { adminOrderActions } from '#admin/services/admin_order_actions_service'
 import { adminWithToken, productFor } from '#tests/helpers'
+import { clock } from '#core/services/clock'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { StripeGateway } from '#payments/gateways/stripe_gateway'
@@ -175,6 +176,29 @@ test.group('Release reports: the public outcome report', (group) => {
       .bearerToken(customers[3].token)
     const marked = mine.body().lines.filter((line: any) => line.mine)
     assert.deepEqual(marked, [{ size: '10', outcome: 'failed', reason: 'declined', mine: true }])
+  })
+
+  test('a published report is served from memory for 30 s, then built again', async ({
+    client,
+    assert,
+  }) => {
+    const { product, succeeded } = await settledRelease()
+    const first = await client.get(`/api/releases/${product.id}/report`)
+    assert.equal(first.body().fees.refundedCents, 3000)
+    await adminOrderActions.refundFee(
+      succeeded[1].publicId,
+      { amountCents: 100, reason: 'Goodwill.' },
+      ADMIN
+    )
+    const kept = await client.get(`/api/releases/${product.id}/report`)
+    assert.equal(kept.body().fees.refundedCents, 3000)
+    clock.travel(31_000)
+    const fresh = await client.get(`/api/releases/${product.id}/report`)
+    assert.equal(fresh.body().fees.refundedCents, 3100)
+    assert.deepEqual(
+      fresh.body().checks.map((check: any) => check.ok),
+      [true, true]
+    )
   })
 
   test('a report whose figures do not add up is withheld (409), and the console says why', async ({
