@@ -18,7 +18,7 @@ import {
   demoCustomerDrawEntry,
   demoCustomerReleaseDayOrder,
   pastReleaseDemo,
-} from '#database/seeders/demo_outcomes'
+} from '#database/demo/demo_outcomes'
 
 export const DEMO_CUSTOMER = { email: 'customer@dropslot.test', password: 'dropslot-demo' }
 export const DEMO_ADMIN = { email: 'admin@dropslot.test', password: 'dropslot-admin' }
@@ -300,8 +300,9 @@ export default class DemoSeeder extends BaseSeeder {
   }
 
   /**
-   * The demo customer's orders in the states the orders page shows (database/seeders/
-   * demo_outcomes.ts): an entry in the open draw, and a settled past release with its report.
+   * The demo customer's orders in the states the orders page shows (database/demo/
+   * demo_outcomes.ts, kept out of seeders/, where every file is a seeder): an entry in the open
+   * draw, and a settled past release with its report.
    * Their slot on the release-day demo is taken in `releaseDayDemo`, with the others'.
    */
   private async demoCustomerOrders() {

@@ -3,7 +3,7 @@ import { AxeBuilder } from '@axe-core/playwright'
 import type { Page } from 'playwright-core'
 import Product from '#catalog/models/product'
 import { DEMO_DRAWS } from '#database/seeders/demo_seeder'
-import { DEMO_PAST_RELEASE } from '#database/seeders/demo_outcomes'
+import { DEMO_PAST_RELEASE } from '#database/demo/demo_outcomes'
 import {
   PHONE,
   readyCustomer,

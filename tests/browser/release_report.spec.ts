@@ -2,7 +2,7 @@ import { test } from '@japa/runner'
 import User from '#accounts/models/user'
 import Product from '#catalog/models/product'
 import { DEMO_CUSTOMER } from '#database/seeders/demo_seeder'
-import { DEMO_PAST_RELEASE } from '#database/seeders/demo_outcomes'
+import { DEMO_PAST_RELEASE } from '#database/demo/demo_outcomes'
 import { PHONE, signInAs, useBrowser } from './helpers.js'
 
 test.group('Release results in the storefront', (group) => {

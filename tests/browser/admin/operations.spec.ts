@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core'
 import Product from '#catalog/models/product'
 import Incident from '#alerts/models/incident'
 import { UserFactory } from '#database/factories/user_factory'
-import { DEMO_PAST_RELEASE } from '#database/seeders/demo_outcomes'
+import { DEMO_PAST_RELEASE } from '#database/demo/demo_outcomes'
 import { assertConsoleBuilt, baseUrl, launchChromium, signIn } from './chromium.js'
 
 const PASSWORD = 'correct-horse-battery'

@@ -10,7 +10,7 @@ import DemoSeeder, {
   DEMO_DRAWS,
   DEMO_RELEASE,
 } from '#database/seeders/demo_seeder'
-import { DEMO_PAST_RELEASE } from '#database/seeders/demo_outcomes'
+import { DEMO_PAST_RELEASE } from '#database/demo/demo_outcomes'
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
 
@@ -112,6 +112,39 @@ test.group('Demo seed', (group) => {
       past.id
     )
   })
+})
+
+test.group('Demo seed through ace, as npm start runs it', () => {
+  test('db:seed seeds a fresh database: the demo orders and the settled past release', async ({
+    assert,
+  }) => {
+    const file = `${ROOT}tmp/development-seed-check-${process.pid}.sqlite3`
+    const env = {
+      NODE_ENV: 'development',
+      DB_CONNECTION: 'sqlite',
+      SQLITE_PATH: file,
+      LOG_LEVEL: 'silent',
+    }
+    try {
+      const migrate = await ace(['migration:run', '--force'], env)
+      assert.equal(migrate.code, 0, migrate.output)
+      const seed = await ace(['db:seed'], env)
+      assert.equal(seed.code, 0, seed.output)
+      const driver: any = await import('better-sqlite3' as string)
+      const check = new driver.default(file, { readonly: true })
+      const statuses = check
+        .prepare(
+          `select orders.status from orders join users on users.id = orders.user_id
+           where users.email = ? order by orders.status`
+        )
+        .all(DEMO_CUSTOMER.email)
+        .map((row: { status: string }) => row.status)
+      check.close()
+      assert.deepEqual(statuses, ['entered', 'fail', 'pending', 'success'])
+    } finally {
+      for (const suffix of ['', '-wal', '-shm']) await rm(`${file}${suffix}`, { force: true })
+    }
+  }).timeout(180_000)
 })
 
 test.group('Demo seed in production', () => {
