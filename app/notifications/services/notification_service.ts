@@ -5,6 +5,7 @@ import { type DriverSession, withDriverSession } from '#core/services/driver_ses
 import { jobs } from '#core/jobs/jobs'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { deliverEmailJob, deliverPingsJob } from '#notifications/jobs/email_jobs'
+import { pingChannels } from '#notifications/services/ping_channels'
 
 /**
  * A message's ping (web push, the customer's Discord webhook): a title and a line, and where the
@@ -55,7 +56,12 @@ export class NotificationService {
    */
   async send(email: OutgoingEmail, session?: DriverSession): Promise<{ id: number } | null> {
     const now = sqlTime()
-    const ping = email.ping && email.userId && email.dedupeKey ? email.ping : null
+    // Pinged only when the customer has a channel: most have none, and their outcome e-mails
+    // then cost no job and no delivery round.
+    const ping =
+      email.ping && email.userId && email.dedupeKey && (await pingChannels.hasAny(email.userId))
+        ? email.ping
+        : null
     const record = (on: DriverSession) =>
       on.run(RECORD_EMAIL, [
         email.to,

@@ -144,6 +144,20 @@ export class PingChannels {
     return this.overview(userId)
   }
 
+  /** Whether the customer has anywhere to be pinged (one indexed look-up per table). */
+  async hasAny(userId: number): Promise<boolean> {
+    const [subscription, discord] = await Promise.all([
+      db.from('push_subscriptions').where('user_id', userId).select('id').first(),
+      db
+        .from('ping_settings')
+        .where('user_id', userId)
+        .whereNotNull('discord_webhook_vault')
+        .select('user_id')
+        .first(),
+    ])
+    return Boolean(subscription || discord)
+  }
+
   /** Where a customer's pings go now. */
   async targetsOf(userId: number) {
     const [subscriptions, settings] = await Promise.all([

@@ -237,9 +237,11 @@ test.group(
         opened.find((item) => ruleOf(item.json.text) === 'queue_backlog')!.json.text,
         'Queue results'
       )
-      assert.include(
+      // The check may run while the answers still come in: it needs 20 of them to judge, and by
+      // then the three 503s are among them.
+      assert.match(
         opened.find((item) => ruleOf(item.json.text) === 'server_errors')!.json.text,
-        '3 of 28 answers were server errors'
+        /3 of 2\d answers were server errors/
       )
 
       // Now everything gets better: a worker takes the waiting queues, a good run, the failed job

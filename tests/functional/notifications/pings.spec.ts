@@ -324,6 +324,19 @@ test.group('Pings: web push and Discord, besides the e-mail', (group) => {
     assert.lengthOf(discord.received, 2)
   })
 
+  test('a customer with no channel gets the e-mail only: no ping is queued', async ({ assert }) => {
+    const { product, orders } = await releasedProductWithOrders(1)
+    await releaseRunner.run({
+      productId: product.id,
+      engine: new SimulatorEngine({ successRate: 1, seed: 'no-channel', delayMs: 0 }),
+    })
+    const emails = await db.from('email_messages').where('order_id', orders[0].id)
+    const secured = emails.find((row) => row.template === 'order_secured')
+    assert.exists(secured)
+    assert.isNull(secured.ping_status)
+    assert.deepEqual(await pingDelivery.dueIds(), [])
+  })
+
   test('a test ping goes to every channel of the customer at once', async ({ client, assert }) => {
     const { token } = await customerWithToken()
     const browser = await turnOn(client, token)

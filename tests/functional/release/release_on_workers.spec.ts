@@ -216,21 +216,20 @@ test.group('Release day on BullMQ workers: no request does the long work', (grou
     const swept = (await sweepResultsJob.handle({})) as { dispatched: number }
     assert.isAtLeast(swept.dispatched, 1)
     await jobs.work({ queues: ['gateway'], schedules: false })
-    const won = await until(
-      () => Order.findOrFail(orders[0].id),
-      (order) => order.feeStatus === 'paid'
+    // The job's last step is the timeline: once it is written, the job has done its work.
+    const timeline = await until(
+      () => db.from('order_events').where('order_id', orders[0].id).where('kind', 'outcome'),
+      (rows) => rows.length > 0
     )
+    assert.lengthOf(timeline, 1)
+    const won = await Order.findOrFail(orders[0].id)
     assert.equal(won.status, 'success')
+    assert.equal(won.feeStatus, 'paid')
     const fees = await db
       .from('payment_ledger')
       .where('order_id', orders[0].id)
       .where('kind', 'fee')
     assert.lengthOf(fees, 1)
-    const timeline = await db
-      .from('order_events')
-      .where('order_id', orders[0].id)
-      .where('kind', 'outcome')
-    assert.lengthOf(timeline, 1)
   })
     .skip(!runBullmq, 'Redis is not running on this machine')
     .timeout(30_000)
