@@ -26,6 +26,9 @@ export async function shutdownApp() {
     // BullMQ's own Redis connections (a dispatch opens them) would keep the process alive.
     const { jobs } = await import('#core/jobs/jobs')
     await jobs.close()
+    // What this command counted for the alerts (a 429 from the gateway, say) is not lost.
+    const { signals } = await import('#core/services/signals')
+    await signals.flush().catch(() => {})
     await booted.terminate()
   }
   booted = null

@@ -11,6 +11,7 @@ import { registerProductCommands } from './commands/products.js'
 import { registerCardCommands } from './commands/cards.js'
 import { registerQueueCommands } from './commands/queues.js'
 import { registerDrawCommands } from './commands/draws.js'
+import { registerAlertCommands } from './commands/alerts.js'
 
 const program = new Command()
   .name('dropslot')
@@ -30,6 +31,7 @@ registerProductCommands(program)
 registerCardCommands(program)
 registerQueueCommands(program)
 registerDrawCommands(program)
+registerAlertCommands(program)
 
 function messageOf(error: unknown): string {
   const candidate = error as { messages?: { field: string; message: string }[]; message?: string }

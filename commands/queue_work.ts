@@ -17,19 +17,28 @@ export default class QueueWork extends BaseCommand {
   @flags.string({ description: 'Jobs run at once per queue (default QUEUE_CONCURRENCY or 5)' })
   declare concurrency?: string
 
+  @flags.string({
+    description:
+      "Serve this worker's /metrics on this port (needs METRICS_TOKEN; default WORKER_METRICS_PORT)",
+  })
+  declare metricsPort?: string
+
   async run() {
-    const { parseConcurrency, parseQueues, runWorker } = await import('#core/jobs/run_worker')
+    const { parseConcurrency, parseMetricsPort, parseQueues, runWorker } =
+      await import('#core/jobs/run_worker')
     let queues
     let concurrency
+    let metricsPort
     try {
       queues = parseQueues(this.queues)
       concurrency = parseConcurrency(this.concurrency)
+      metricsPort = parseMetricsPort(this.metricsPort)
     } catch (error) {
       this.logger.error((error as Error).message)
       this.exitCode = 2
       return this.terminate()
     }
-    await runWorker({ queues, concurrency })
+    await runWorker({ queues, concurrency, metricsPort })
     await this.terminate()
   }
 }

@@ -7,7 +7,7 @@ import { spawnSync, spawn } from 'node:child_process'
 import { existsSync, statSync, symlinkSync, mkdirSync, lstatSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import path from 'node:path'
-import { ensureEnvFile, readEnvFile } from './env_file.js'
+import { addMissingKeys, ensureEnvFile, readEnvFile } from './env_file.js'
 import { newestMtime } from './newest_mtime.js'
 
 const rootUrl = new URL('../', import.meta.url)
@@ -30,6 +30,8 @@ function run(label, command, args, options = {}) {
 }
 
 if (ensureEnvFile(rootUrl)) console.log('› created .env with fresh random keys')
+const added = addMissingKeys(rootUrl)
+if (added.length) console.log(`› added ${added.join(', ')} to .env`)
 const fileEnv = readEnvFile(rootUrl)
 const env = {
   ...fileEnv,

@@ -127,4 +127,26 @@ export default await Env.create(new URL('../', import.meta.url), {
   FEE_MAX_ATTEMPTS: Env.schema.number.optional(),
   FEE_RETRY_MINUTES: Env.schema.number.optional(),
   RELEASE_LOCK_TTL_MS: Env.schema.number.optional(),
+
+  // Operations (config/metrics.ts, config/alerts.ts; docs/operations.md).
+  METRICS_TOKEN: Env.schema.string.optional(),
+  WORKER_METRICS_PORT: Env.schema.number.optional(),
+  ALERT_WEBHOOK_URL: Env.schema.string.optional({ format: 'url', tld: false }),
+  ALERT_WEBHOOK_FORMAT: Env.schema.enum.optional(['slack', 'discord'] as const),
+  ALERT_EMAIL: Env.schema.string.optional(),
+  ALERT_CHECK_SECONDS: Env.schema.number.optional(),
+  ALERT_QUEUE_AGE_SECONDS: Env.schema.number.optional(),
+  ALERT_FAILED_JOBS: Env.schema.number.optional(),
+  ALERT_HOLD_GRACE_MINUTES: Env.schema.number.optional(),
+  ALERT_GATEWAY_429_PER_MINUTE: Env.schema.number.optional(),
+  ALERT_BAD_SIGNATURES_PER_MINUTE: Env.schema.number.optional(),
+  ALERT_5XX_PERCENT: Env.schema.number.optional(),
+  ALERT_5XX_MIN_ANSWERS: Env.schema.number.optional(),
+
+  // Customer pings (config/pings.ts): web push and Discord.
+  VAPID_PUBLIC_KEY: Env.schema.string.optional(),
+  VAPID_PRIVATE_KEY: Env.schema.string.optional(),
+  VAPID_SUBJECT: Env.schema.string.optional(),
+  PUSH_SERVICE_HOSTS: Env.schema.string.optional(),
+  DISCORD_API_URL: Env.schema.string.optional({ format: 'url', tld: false }),
 })

@@ -8,13 +8,15 @@ import paymentsConfig from '#config/payments'
 import { jobs } from '#core/jobs/jobs'
 import { jobRegistry } from '#core/jobs/job'
 import { placeHoldJob, renewHoldJob, sweepHoldsJob } from '#payments/jobs/hold_jobs'
-import { deliverEmailJob, sweepOutboxJob } from '#notifications/jobs/email_jobs'
+import { deliverEmailJob, deliverPingsJob, sweepOutboxJob } from '#notifications/jobs/email_jobs'
 import { releaseScanJob } from '#release/jobs/release_scan_job'
 import { applyResultsJob } from '#release/jobs/apply_results_job'
 import { completeResultJob, retryFeeJob, sweepResultsJob } from '#release/jobs/settlement_jobs'
 import { consoleReleaseRunJob } from '#release/jobs/console_release_run_job'
 import { purgeCardCodesJob } from '#profiles/jobs/purge_card_codes_job'
 import { runDueDrawsJob } from '#draws/jobs/draw_jobs'
+import { checkAlertsJob } from '#alerts/jobs/alert_jobs'
+import alertsConfig from '#config/alerts'
 
 const embedded = queueConfig.driver === 'database'
 
@@ -22,6 +24,7 @@ jobRegistry.register(
   placeHoldJob,
   renewHoldJob,
   deliverEmailJob,
+  deliverPingsJob,
   applyResultsJob,
   completeResultJob,
   retryFeeJob,
@@ -38,6 +41,13 @@ jobRegistry.schedule({ id: 'sweep-outbox', job: sweepOutboxJob, everyMs: embedde
 jobRegistry.schedule({ id: 'purge-card-codes', job: purgeCardCodesJob, everyMs: 15 * 60 * 1000 })
 // A draw runs within a minute of its entries closing, embedded or on workers.
 jobRegistry.schedule({ id: 'run-due-draws', job: runDueDrawsJob, everyMs: 60_000 })
+// The alert check: one firing per interval for the cluster with workers (a job scheduler); each
+// embedded web process fires its own, and the incidents' unique open key makes them agree.
+jobRegistry.schedule({
+  id: 'check-alerts',
+  job: checkAlertsJob,
+  everyMs: alertsConfig.checkEverySeconds * 1000,
+})
 // Embedded installs run releases from cron or `dropslot schedule:work` (and the next run applies
 // results left unapplied); workers need neither.
 if (!embedded) {

@@ -7,6 +7,8 @@ import server from '@adonisjs/core/services/server'
 server.errorHandler(() => import('#core/exceptions/handler'))
 
 server.use([
+  // First: it times and counts every answer, static files and errors included.
+  () => import('#core/middleware/request_metrics_middleware'),
   () => import('#core/middleware/container_bindings_middleware'),
   () => import('#core/middleware/security_headers_middleware'),
   () => import('#core/middleware/static_files_middleware'),

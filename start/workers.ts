@@ -8,6 +8,14 @@ import logger from '@adonisjs/core/services/logger'
 import paymentsConfig from '#config/payments'
 import queueConfig from '#config/queue'
 import { jobs } from '#core/jobs/jobs'
+import { collectProcessMetrics, setProcessRole } from '#core/services/metrics'
+import { signals } from '#core/services/signals'
+
+// This process's metrics say "web"; what it counts for the alerts is written every few seconds.
+setProcessRole('web')
+collectProcessMetrics()
+app.ready(() => signals.start())
+app.terminating(() => signals.stop())
 
 if (queueConfig.driver === 'database') {
   // HOLD_WORKER_ENABLED=false leaves the gateway queue to another process, e.g. `dropslot worker`.

@@ -12,6 +12,7 @@ import limiter from '@adonisjs/limiter/services/main'
 import { soldOutMemory } from '#catalog/services/sold_out_memory'
 import { clock } from '#core/services/clock'
 import { shuffleSuite, testOrderSeed } from '#tests/support/test_order'
+import { releaseReports } from '#release/services/release_report'
 
 export const plugins: Config['plugins'] = [assert(), apiClient(), pluginAdonisJS(app)]
 
@@ -68,10 +69,12 @@ export const configureSuite: Config['configureSuite'] = (suite) => {
   if (['browser', 'functional', 'e2e'].includes(suite.name)) {
     // Every test starts with fresh rate-limit counters (the rate-limit tests exhaust them inside
     // one test), no remembered sell-outs (SQLite hands a rolled-back product's id out again) and
-    // the system clock (a test that moved time leaves it moved for nobody else).
+    // the system clock (a test that moved time leaves it moved for nobody else), and no release
+    // report kept from a product id a rolled-back test used.
     const resetProcessState = () => {
       clock.reset()
       soldOutMemory.clear()
+      releaseReports.forget()
       return limiter.clear(['memory'])
     }
     suite.onGroup((group) => group.each.setup(resetProcessState))

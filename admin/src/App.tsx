@@ -24,6 +24,7 @@ import subscribers from './subscribers'
 import emails from './emails'
 import auditLog from './auditLog'
 import releaseRuns from './releaseRuns'
+import incidents from './incidents'
 
 /**
  * A 4xx or a signed-out session is an answer, not a hiccup: never retried (react-query would
@@ -66,6 +67,7 @@ export function App() {
         <Resource name="subscribers" {...subscribers} />
         <Resource name="emails" {...emails} />
         <Resource name="release-runs" {...releaseRuns} />
+        <Resource name="incidents" {...incidents} />
         <Resource name="audit-log" {...auditLog} />
       </Admin>
     </BrowserRouter>

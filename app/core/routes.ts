@@ -6,12 +6,15 @@ import { AppError } from '#core/exceptions/app_error'
 
 const HealthController = () => import('#core/controllers/health_controller')
 const PublicConfigController = () => import('#core/controllers/public_config_controller')
+const MetricsController = () => import('#core/controllers/metrics_controller')
 const EventStreamController = () => import('@adonisjs/transmit/controllers/event_stream_controller')
 const SubscribeController = () => import('@adonisjs/transmit/controllers/subscribe_controller')
 const UnsubscribeController = () => import('@adonisjs/transmit/controllers/unsubscribe_controller')
 
 router.get('/health', [HealthController, 'show']).as('core.health')
 router.get('/api/config', [PublicConfigController, 'show']).as('core.publicConfig')
+// Prometheus's scrape of this process (off without METRICS_TOKEN; docs/operations.md).
+router.get('/metrics', [MetricsController, 'show']).as('core.metrics')
 
 const CLIENT_ID = /^[A-Za-z0-9-]{1,64}$/
 

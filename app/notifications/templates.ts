@@ -241,6 +241,41 @@ export const templates = {
       `We place a new ${dollars(order.holdCents)} authorization on your card to verify it. It is released, never charged. The service fee is charged only if we succeed.`,
     ])
   },
+
+  /** To ALERT_EMAIL: an incident opened (docs/operations.md). */
+  incidentOpened(incident: {
+    title: string
+    detail: string | null
+    rule: string
+    openedAt: string
+    consoleUrl: string
+  }): RenderedEmail {
+    return layout(
+      `[Dropslot alert] ${incident.title}`,
+      [
+        incident.detail || incident.title,
+        `Rule ${incident.rule}, open since ${incident.openedAt}. You will get one more e-mail when it resolves.`,
+      ],
+      { label: 'Open the incident', url: incident.consoleUrl }
+    )
+  },
+
+  /** To ALERT_EMAIL: an incident resolved. */
+  incidentResolved(incident: {
+    title: string
+    rule: string
+    openedAt: string
+    resolvedAt: string
+    consoleUrl: string
+  }): RenderedEmail {
+    return layout(
+      `[Dropslot resolved] ${incident.title}`,
+      [
+        `Resolved at ${incident.resolvedAt}: the condition of rule ${incident.rule} no longer holds (open since ${incident.openedAt}).`,
+      ],
+      { label: 'Open the incident', url: incident.consoleUrl }
+    )
+  },
 }
 
 /** A resent copy of a message: same content, clearly marked, so support can tell them apart. */

@@ -10,6 +10,7 @@ import { numericId } from '#core/helpers/route_matchers'
 const CheckoutHooksController = () => import('#release/controllers/checkout_hooks_controller')
 const ReleaseAdminController = () => import('#release/controllers/release_admin_controller')
 const ReleaseRunsController = () => import('#release/controllers/release_runs_controller')
+const ReleaseReportsController = () => import('#release/controllers/release_reports_controller')
 
 const id = numericId
 const publicId = router.matchers.uuid()
@@ -17,6 +18,13 @@ const publicId = router.matchers.uuid()
 router
   .post('/api/hooks/checkout-results', [CheckoutHooksController, 'store'])
   .as('release.hooks.checkoutResults')
+
+// The public outcome reports of settled releases (a bearer token, if sent, marks one's own).
+router.get('/api/releases', [ReleaseReportsController, 'index']).as('release.reports.index')
+router
+  .get('/api/releases/:productId/report', [ReleaseReportsController, 'show'])
+  .where('productId', id)
+  .as('release.reports.show')
 
 router
   .group(() => {
@@ -26,6 +34,10 @@ router
       .post('/release-runs', [ReleaseRunsController, 'store'])
       .use(middleware.jsonOnly())
       .as('releaseRuns.store')
+    router
+      .get('/releases/:productId/report', [ReleaseReportsController, 'console'])
+      .where('productId', id)
+      .as('releases.report')
     router
       .get('/release-runs/:id', [ReleaseAdminController, 'run'])
       .where('id', id)

@@ -22,18 +22,22 @@ export function registerQueueCommands(program: Command) {
     )
     .option('--queues <names>', 'comma-separated: gateway,email,release,results,maintenance')
     .option('--concurrency <n>', 'jobs run at once per queue')
-    .action(async (options: { queues?: string; concurrency?: string }) => {
+    .option('--metrics-port <port>', "serve this worker's /metrics here (needs METRICS_TOKEN)")
+    .action(async (options: { queues?: string; concurrency?: string; metricsPort?: string }) => {
       await bootApp()
-      const { parseConcurrency, parseQueues, runWorker } = await import('#core/jobs/run_worker')
+      const { parseConcurrency, parseMetricsPort, parseQueues, runWorker } =
+        await import('#core/jobs/run_worker')
       let queues
       let concurrency
+      let metricsPort
       try {
         queues = parseQueues(options.queues)
         concurrency = parseConcurrency(options.concurrency)
+        metricsPort = parseMetricsPort(options.metricsPort)
       } catch (error) {
         throw new UsageError((error as Error).message)
       }
-      await runWorker({ queues, concurrency })
+      await runWorker({ queues, concurrency, metricsPort })
     })
 
   program

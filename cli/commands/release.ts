@@ -182,6 +182,83 @@ export function registerReleaseCommands(program: Command) {
     })
 
   program
+    .command('release:report')
+    .description(
+      "A release's outcome report (what /releases/:id publishes once settled), its checks and " +
+        "the ledger reconciled with the gateway's own records; exits 1 if a check fails or a " +
+        'difference is found'
+    )
+    .requiredOption('--product <id>', 'the released product')
+    .action(async (options: { product: string }) => {
+      const productId = positiveId(options.product, '--product')!
+      await bootApp()
+      const { releaseReports } = await import('#release/services/release_report')
+      const report = await releaseReports.consoleReport(productId)
+      const percent = (value: number | null) =>
+        value === null ? '-' : `${(value * 100).toFixed(1)} %`
+      const reconciliation = report.reconciliation
+      const failing = report.checks.filter((check) => !check.ok)
+      const lines = [
+        `#${report.product.id} ${report.product.title} (${report.product.retailer}), released ` +
+          `${report.product.releaseAt ?? '-'}`,
+        report.settled
+          ? 'Settled: every order has its result (the public report is out).'
+          : `Not settled: ${report.open} order(s) still wait for release day or a result (the ` +
+            'public report waits for them).',
+        `Slots ${report.slots}, ${report.draw ? `draw entries ${report.draw.entries} (selected ${report.draw.selected}), ` : ''}orders ${report.orders}, ` +
+          `submitted ${report.submitted}, succeeded ${report.succeeded} (${percent(report.successRate)})`,
+        `Failed ${report.failed.total}: sold out ${report.failed.soldOut}, declined at the ` +
+          `retailer ${report.failed.declined}, address rejected ${report.failed.address}, other ` +
+          `${report.failed.other}; cancelled by the retailer after success ` +
+          `${report.cancelledAfterSuccess}; never submitted ${report.notSubmitted}`,
+        ...printTable(
+          report.bySize.map((size) => ({
+            size: size.size,
+            orders: size.orders,
+            submitted: size.submitted,
+            succeeded: size.succeeded,
+            failed: size.failed.total,
+            rate: percent(size.successRate),
+          }))
+        ),
+        `Fees charged ${dollars(report.fees.chargedCents)}, refunded ` +
+          `${dollars(report.fees.refundedCents)}, kept ${dollars(report.fees.netCents)}, due ` +
+          `${dollars(report.fees.dueCents)}`,
+        ...report.checks.map(
+          (check) => `Check ${check.ok ? 'ok    ' : 'FAILED'} ${check.name}: ${check.detail}`
+        ),
+        `Reconciliation with the ${reconciliation.gateway} gateway: ledger ` +
+          `${dollars(reconciliation.ledger.chargedCents)} charged, ` +
+          `${dollars(reconciliation.ledger.refundedCents)} refunded; gateway ` +
+          `${dollars(reconciliation.gatewayRecords.chargedCents)} charged, ` +
+          `${dollars(reconciliation.gatewayRecords.refundedCents)} refunded; ` +
+          `${reconciliation.matched} matched, ${reconciliation.differences.length} difference(s)`,
+        ...(reconciliation.differences.length
+          ? printTable(
+              reconciliation.differences.map((difference) => ({
+                order: difference.orderNumber ?? '-',
+                kind: `${difference.kind} (${difference.money})`,
+                ledger: difference.ledgerCents === null ? '-' : dollars(difference.ledgerCents),
+                gateway: difference.gatewayCents === null ? '-' : dollars(difference.gatewayCents),
+                ref: difference.gatewayRef ?? '-',
+                note: difference.note,
+              }))
+            )
+          : []),
+      ]
+      const problems = failing.length > 0 || !reconciliation.balanced
+      if (problems) {
+        for (const line of lines) process.stderr.write(`${line}\n`)
+        throw new CommandFailed(
+          `${failing.length} check(s) failed, ${reconciliation.differences.length} difference(s) ` +
+            'between the ledger and the gateway',
+          { report }
+        )
+      }
+      printResult(program.opts(), { success: true, report }, lines)
+    })
+
+  program
     .command('schedule:work')
     .description(
       'Run release:run every minute in this process (for hosts without cron); also delivers ' +

@@ -17,6 +17,11 @@ import { drawRunner } from '#draws/services/draw_runner'
 import { clock } from '#core/services/clock'
 import { RECORDED_ROUNDS } from '#database/fixtures/quicknet_rounds'
 import { BEACON_DELAY_SECONDS, roundTime } from '#shared/draw'
+import {
+  demoCustomerDrawEntry,
+  demoCustomerReleaseDayOrder,
+  pastReleaseDemo,
+} from '#database/demo/demo_outcomes'
 
 export const DEMO_CUSTOMER = { email: 'customer@dropslot.test', password: 'dropslot-demo' }
 export const DEMO_ADMIN = { email: 'admin@dropslot.test', password: 'dropslot-admin' }
@@ -297,6 +302,21 @@ export default class DemoSeeder extends BaseSeeder {
 
     await this.releaseDayDemo()
     await this.drawDemo()
+    await this.demoCustomerOrders()
+  }
+
+  /**
+   * The demo customer's orders in the states the orders page shows (database/demo/
+   * demo_outcomes.ts, kept out of seeders/, where every file is a seeder): an entry in the open
+   * draw, and a settled past release with its report.
+   * Their slot on the release-day demo is taken in `releaseDayDemo`, with the others'.
+   */
+  private async demoCustomerOrders() {
+    await demoCustomerDrawEntry(DEMO_DRAWS.open.slug, DEMO_CUSTOMER.email)
+    await pastReleaseDemo(
+      DEMO_CUSTOMER.email,
+      DEMO_RELEASE.customers.map((customer) => customer.email)
+    )
   }
 
   /** Idempotent: each draw product is made once; the closed one is entered and drawn then. */
@@ -478,6 +498,8 @@ export default class DemoSeeder extends BaseSeeder {
         })
       }
     }
+    // The demo customer's slot too, so release:run brings them a result (and a ping).
+    await demoCustomerReleaseDayOrder(product, DEMO_CUSTOMER.email)
     await holdWorker.drain()
     product.releaseAt = DateTime.now().minus({ minutes: 10 }).startOf('minute')
     await product.save()

@@ -3,6 +3,7 @@ import { AxeBuilder } from '@axe-core/playwright'
 import type { Page } from 'playwright-core'
 import Product from '#catalog/models/product'
 import { DEMO_DRAWS } from '#database/seeders/demo_seeder'
+import { DEMO_PAST_RELEASE } from '#database/demo/demo_outcomes'
 import {
   PHONE,
   readyCustomer,
@@ -39,6 +40,7 @@ test.group('Accessibility: axe-core on every screen', (group) => {
 
   test('public screens have no serious or critical violation', async ({ assert }) => {
     const drawn = await Product.findByOrFail('slug', DEMO_DRAWS.drawn.slug)
+    const released = await Product.findByOrFail('slug', DEMO_PAST_RELEASE.slug)
     for (const path of [
       '/',
       '/shop',
@@ -50,6 +52,8 @@ test.group('Accessibility: axe-core on every screen', (group) => {
       '/refund-policy',
       '/terms',
       `/product/${drawn.id}/draw`,
+      '/releases',
+      `/releases/${released.id}`,
     ]) {
       const page = await browser.newPage()
       await page.goto(path)

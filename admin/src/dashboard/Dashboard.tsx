@@ -34,6 +34,7 @@ import type { DropslotDataProvider } from '../dataProvider'
 import { SlotBar, cents, relativeTime } from '../components/common'
 import { QueuesCard } from './QueuesCard'
 import { HoldsCard, type HoldsSummary } from './HoldsCard'
+import type { IncidentRecord } from '../incidents'
 import { ORDER_STATUSES } from '@shared/vocabulary'
 
 type ProductRow = {
@@ -76,7 +77,33 @@ type Summary = {
     ordersSucceeded: number
     ordersFailed: number
   } | null
+  openIncidents: IncidentRecord[]
   unavailable: Record<string, string>
+}
+
+/** The alert incidents open now, at the top of the release desk, each linked to its page. */
+function OpenIncidents({ incidents }: { incidents: IncidentRecord[] }) {
+  const translate = useTranslate()
+  if (incidents.length === 0) return null
+  return (
+    <Alert severity="error" sx={{ mb: 2 }} data-testid="open-incidents">
+      <Typography variant="subtitle2" sx={{ fontWeight: 700 }}>
+        {translate('dropslot.incidents.open_now', { smart_count: incidents.length })}
+      </Typography>
+      <Stack component="ul" sx={{ m: 0, pl: 2 }} spacing={0.5}>
+        {incidents.map((incident) => (
+          <li key={incident.id}>
+            <Link to={`/incidents/${incident.id}/show`}>{incident.title}</Link>{' '}
+            <Typography component="span" variant="caption" color="text.secondary">
+              {translate('dropslot.incidents.since', {
+                time: new Date(incident.openedAt).toLocaleString(),
+              })}
+            </Typography>
+          </li>
+        ))}
+      </Stack>
+    </Alert>
+  )
 }
 
 const STATUS_ORDER = ORDER_STATUSES
@@ -170,6 +197,7 @@ export function Dashboard() {
   return (
     <Box sx={{ p: { xs: 1, md: 2 } }}>
       <Title title="dropslot.dashboard.title" />
+      <OpenIncidents incidents={summary.openIncidents ?? []} />
       <Grid container spacing={2}>
         <Grid size={{ xs: 12, md: 4 }}>
           <Card

@@ -56,6 +56,7 @@ import {
 import { SIZES_BY_TYPE } from '@shared/vocabulary'
 import { DrawPanel } from './DrawPanel'
 import { QueuePanel } from './QueuePanel'
+import { ReportPanel } from './ReportPanel'
 
 export const SIZES: Record<string, string[]> = SIZES_BY_TYPE
 
@@ -345,6 +346,7 @@ export function ProductShow() {
         <FunctionField source="releaseAt" render={() => <ReleaseTime />} />
         <DrawPanel />
         <QueuePanel />
+        <ReportPanel />
         <ReferenceManyField
           reference="orders"
           target="productId"

@@ -11,6 +11,7 @@ import { sqlDateTime } from '#core/services/rest_query'
 import { paymentService } from '#payments/services/payment_service'
 import { releaseRunner } from '#release/services/release_runner'
 import { holdCoverage, holdRenewals } from '#orders/services/hold_coverage'
+import { incidents, presentIncident } from '#alerts/services/incidents'
 
 const DAYS = 14
 
@@ -59,6 +60,7 @@ export class DashboardService {
       lastRun,
       coverage,
       renewals,
+      openIncidents,
     ] = await Promise.all([
       upcomingQuery,
       recentQuery,
@@ -80,6 +82,7 @@ export class DashboardService {
       releaseRunner.lastRun(),
       holdCoverage(),
       holdRenewals(),
+      incidents.open(),
     ])
 
     const ordersByStatus = Object.fromEntries(ORDER_STATUSES.map((status) => [status, 0]))
@@ -143,6 +146,8 @@ export class DashboardService {
       totals: { customers, subscribers, products, emailsFailed },
       /** The latest real release run (dry runs are left out), or null before the first. */
       lastReleaseRun: lastRun,
+      /** Alert incidents open now, oldest first: shown at the top of the dashboard. */
+      openIncidents: openIncidents.map(presentIncident),
       unavailable: {} as Record<string, string>,
     }
   }

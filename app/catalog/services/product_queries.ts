@@ -13,6 +13,13 @@ export type ProductRecord = Readonly<{
   id: number
   slug: string
   title: string
+  image: string
+  /**
+   * Who sells the release, for the public outcome report's rates per retailer. Until products
+   * have a retailer of their own, their first brand tag stands for it: this is the one place
+   * that decides it.
+   */
+  retailer: string
   priceCents: number
   sizeType: SizeType
   sizes: readonly string[]
@@ -35,6 +42,8 @@ function toRecord(product: Product): ProductRecord {
     id: product.id,
     slug: product.slug,
     title: product.title,
+    image: product.image,
+    retailer: product.tagList[0] ?? 'other',
     priceCents: product.priceCents,
     sizeType: product.sizeType,
     sizes: Object.freeze([...(product.sizes ?? [])]),
@@ -61,6 +70,18 @@ export const productQueries = {
   async find(id: number): Promise<ProductRecord | null> {
     const product = await Product.find(id)
     return product ? toRecord(product) : null
+  },
+
+  /** Products released between `since` and now, latest first (the public release reports). */
+  async releasedBetween(since: DateTime, limit = 200): Promise<ProductRecord[]> {
+    const products = await Product.query()
+      .whereNotNull('release_at')
+      .where('release_at', '>=', sqlTime(since))
+      .where('release_at', '<=', sqlTime())
+      .orderBy('release_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+    return products.map(toRecord)
   },
 
   /** Released and available, soonest first: a product made unavailable pauses its release. */

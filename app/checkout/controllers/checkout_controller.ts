@@ -5,6 +5,7 @@ import { consumeAttempt } from '#core/services/rate_limits'
 import { checkoutService } from '#checkout/services/checkout_service'
 import { completeUserService } from '#checkout/services/complete_user_service'
 import { presentOrder } from '#orders/services/order_presenter'
+import { countCheckout } from '#checkout/services/checkout_metrics'
 
 export default class CheckoutController {
   /** POST /api/checkout/withprofile {productId, style, size, profileId, promoCode?, eCardCode?, queuePass?} */
@@ -12,15 +13,17 @@ export default class CheckoutController {
     const user = auth.getUserOrFail()
     await this.limit(request.ip(), `customer-${user.uuid}`)
     const body = request.body()
-    const order = await checkoutService.checkout(user, {
-      productId: body.productId,
-      style: body.style,
-      size: body.size,
-      profileId: body.profileId,
-      promoCode: body.promoCode,
-      eCardCode: body.eCardCode,
-      queuePass: body.queuePass,
-    })
+    const order = await countCheckout(() =>
+      checkoutService.checkout(user, {
+        productId: body.productId,
+        style: body.style,
+        size: body.size,
+        profileId: body.profileId,
+        promoCode: body.promoCode,
+        eCardCode: body.eCardCode,
+        queuePass: body.queuePass,
+      })
+    )
     return response.created({ success: true, order: presentOrder(order) })
   }
 
@@ -37,16 +40,20 @@ export default class CheckoutController {
         { requests: dropslotConfig.rateLimits.registerPerHour, duration: '1 hour' }
       )
     }
-    const { order, token } = await completeUserService.complete(caller, {
-      email: body.email,
-      name: body.name,
-      productId: body.productId,
-      stripeToken: body.stripeToken,
-      acoDataPayload: body.acoDataPayload,
-      style: body.style,
-      size: body.size,
-      promoCode: body.promoCode,
-    })
+    const { order, token } = await countCheckout(
+      () =>
+        completeUserService.complete(caller, {
+          email: body.email,
+          name: body.name,
+          productId: body.productId,
+          stripeToken: body.stripeToken,
+          acoDataPayload: body.acoDataPayload,
+          style: body.style,
+          size: body.size,
+          promoCode: body.promoCode,
+        }),
+      (result) => result.order
+    )
     return response.created({
       success: true,
       order: presentOrder(order),

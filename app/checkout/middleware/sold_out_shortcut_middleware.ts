@@ -2,6 +2,7 @@ import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
 import { soldOutMemory } from '#catalog/services/sold_out_memory'
 import { productIdOf, SOLD_OUT_BODY } from '#checkout/services/checkout_service'
+import { countShortcutSoldOut } from '#checkout/services/checkout_metrics'
 
 /**
  * After a drop sells out, nearly every press of Confirm is for it. A product remembered as sold
@@ -14,6 +15,7 @@ import { productIdOf, SOLD_OUT_BODY } from '#checkout/services/checkout_service'
 export default class SoldOutShortcutMiddleware {
   handle({ request, response }: HttpContext, next: NextFn) {
     if (soldOutMemory.has(productIdOf(request.body().productId))) {
+      countShortcutSoldOut()
       response.status(409).header('content-type', 'application/json; charset=utf-8')
       response.send(SOLD_OUT_BODY)
       return

@@ -1,4 +1,5 @@
 import dropslotConfig from '#config/dropslot'
+import pingsConfig from '#config/pings'
 
 /**
  * Run-time configuration the storefront needs. Everything here is public by nature; the
@@ -11,6 +12,8 @@ export default class PublicConfigController {
       profileTransportKey: dropslotConfig.profileTransportKey.toString('hex'),
       supportEmail: dropslotConfig.supportEmail,
       integrations: { ...dropslotConfig.storefrontIntegrations },
+      /** Web push's application server key (VAPID), null when push is not set up. */
+      pushPublicKey: pingsConfig.vapid?.publicKey ?? null,
     }
   }
 }

@@ -59,8 +59,7 @@ export class BullmqDriver implements QueueDriver {
       worker.on('error', (error) => logger.error({ err: error, queue: name }, 'worker error'))
       this.workers.push(worker)
     }
-    if (!options.schedules) return
-    for (const schedule of jobRegistry.schedules) {
+    for (const schedule of jobRegistry.schedulesFor(options.schedules)) {
       await this.queue(schedule.job.queue).upsertJobScheduler(
         schedule.id,
         { every: schedule.everyMs },

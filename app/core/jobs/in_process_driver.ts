@@ -7,6 +7,10 @@ import {
   type QueueName,
 } from '#core/jobs/job'
 import type { QueueDriver, QueueStatus, WorkOptions } from '#core/jobs/queue_driver'
+import { clock } from '#core/services/clock'
+
+/** Jobs given up in this process are counted as failed for an hour (nothing keeps them). */
+const FAILED_KEPT_MS = 60 * 60 * 1000
 
 type Entry = {
   job: JobDefinition<any>
@@ -31,7 +35,7 @@ export class InProcessDriver implements QueueDriver {
     const lane = this.lanes.get(job.queue)
     if (!lane) return
     lane.add(
-      { job, payload, dedupeId: options.dedupeId, attempt: 1, at: Date.now() },
+      { job, payload, dedupeId: options.dedupeId, attempt: 1, at: clock.nowMs() },
       options.delayMs
     )
   }
@@ -48,8 +52,7 @@ export class InProcessDriver implements QueueDriver {
         )
       )
     }
-    if (!options.schedules) return
-    for (const schedule of jobRegistry.schedules) {
+    for (const schedule of jobRegistry.schedulesFor(options.schedules)) {
       if (!this.lanes.has(schedule.job.queue)) continue
       const timer = setInterval(
         () => void this.dispatch(schedule.job, {}, { dedupeId: scheduleKey(schedule.id) }),
@@ -83,7 +86,8 @@ class Lane {
   private delayed = new Set<NodeJS.Timeout>()
   private ids = new Set<string>()
   private active = 0
-  private failed = 0
+  /** When jobs were given up (the last hour's). */
+  private failures: number[] = []
   private starts: number[] = []
   private rateTimer: NodeJS.Timeout | null = null
   private stopped = false
@@ -115,13 +119,15 @@ class Lane {
 
   status(): QueueStatus {
     const oldest = this.waiting[0]
+    const now = clock.nowMs()
+    this.failures = this.failures.filter((at) => now - at < FAILED_KEPT_MS)
     return {
       queue: this.name,
       waiting: this.waiting.length,
       active: this.active,
       delayed: this.delayed.size,
-      failed: this.failed,
-      oldestWaitingSeconds: oldest ? Math.round((Date.now() - oldest.at) / 1000) : null,
+      failed: this.failures.length,
+      oldestWaitingSeconds: oldest ? Math.max(0, Math.round((now - oldest.at) / 1000)) : null,
     }
   }
 
@@ -181,7 +187,7 @@ class Lane {
         retrying = true
         this.add({ ...entry, attempt: entry.attempt + 1 }, 1000 * 2 ** (entry.attempt - 1))
       } else {
-        this.failed += 1
+        this.failures.push(clock.nowMs())
         logger.error(
           { err: error, job: entry.job.name, attempts: entry.attempt },
           'job failed; its sweep will find the work again'

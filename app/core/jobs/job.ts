@@ -67,6 +67,13 @@ export class JobRegistry {
     return this.timers
   }
 
+  /** The schedules a worker fires: all of them, none, or those ids. */
+  schedulesFor(selection: boolean | readonly string[]): readonly Schedule[] {
+    if (selection === true) return this.timers
+    if (selection === false) return []
+    return this.timers.filter((schedule) => selection.includes(schedule.id))
+  }
+
   get names() {
     return [...this.jobs.keys()]
   }

@@ -4,8 +4,8 @@ export type WorkOptions = {
   queues: QueueName[]
   concurrency: number
   gatewayRatePerSecond: number
-  /** Also fire the registered schedules (the release scan, the sweeps). */
-  schedules: boolean
+  /** Also fire the registered schedules (the release scan, the sweeps), or only these ids. */
+  schedules: boolean | readonly string[]
 }
 
 export type QueueStatus = {

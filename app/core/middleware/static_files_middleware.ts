@@ -20,7 +20,12 @@ export default class StaticFilesMiddleware {
   async handle(ctx: HttpContext, next: NextFn) {
     const method = ctx.request.method()
     const url = ctx.request.url()
-    if ((method !== 'GET' && method !== 'HEAD') || isApiPath(url) || url === '/health') {
+    if (
+      (method !== 'GET' && method !== 'HEAD') ||
+      isApiPath(url) ||
+      url === '/health' ||
+      url === '/metrics'
+    ) {
       return next()
     }
     if (await servePrecompressed(ctx)) return

@@ -10,7 +10,14 @@ const HASHED_ASSET = /^\/(admin\/)?assets\//
 /** Cache-Control of a public file: hashed assets for a year, entry pages revalidated. */
 export function cacheControlFor(path: string): string | null {
   if (HASHED_ASSET.test(path)) return 'public, max-age=31536000, immutable'
-  if (path.endsWith('.html') || path === '/' || path === '/admin' || path === '/admin/') {
+  // The service worker is checked for a new version on every visit (a stale one keeps old code).
+  if (
+    path.endsWith('.html') ||
+    path === '/' ||
+    path === '/admin' ||
+    path === '/admin/' ||
+    path === '/sw.js'
+  ) {
     return 'no-cache'
   }
   return null

@@ -2,6 +2,7 @@ import { smtpConfigured } from '#config/mail'
 import { defineJob } from '#core/jobs/job'
 import { jobs } from '#core/jobs/jobs'
 import { emailDelivery } from '#notifications/services/email_delivery'
+import { pingDelivery } from '#notifications/services/ping_delivery'
 
 /**
  * Sends one outbox message. A process without SMTP settings leaves it queued for one that has
@@ -17,17 +18,34 @@ export const deliverEmailJob = defineJob<{ messageId: number }>({
   },
 })
 
-/** Dispatches every queued message that is due (lost jobs, retries after a failed send). */
+/** Sends one outbox message's pings (web push, Discord): once per channel. */
+export const deliverPingsJob = defineJob<{ messageId: number }>({
+  name: 'notifications.deliver-pings',
+  queue: 'email',
+  dedupeKey: ({ messageId }) => `pings:${messageId}`,
+  async handle({ messageId }) {
+    return pingDelivery.deliver(messageId)
+  },
+})
+
+/**
+ * Dispatches every queued message that is due (lost jobs, retries after a failed send), and the
+ * pings still due (they need no SMTP).
+ */
 export const sweepOutboxJob = defineJob({
   name: 'notifications.sweep-outbox',
   queue: 'maintenance',
   attempts: 1,
   async handle() {
-    if (!smtpConfigured) return { dispatched: 0 }
+    const pings = await pingDelivery.dueIds()
+    for (const messageId of pings) {
+      await jobs.dispatch(deliverPingsJob, { messageId })
+    }
+    if (!smtpConfigured) return { dispatched: 0, pings: pings.length }
     const due = await emailDelivery.dueIds()
     for (const messageId of due) {
       await jobs.dispatch(deliverEmailJob, { messageId })
     }
-    return { dispatched: due.length }
+    return { dispatched: due.length, pings: pings.length }
   },
 })

@@ -33,6 +33,9 @@ export const emailKeys = {
   /** Once per refund: the refund's own ledger key (`paymentKeys.refund`), made the e-mail's. */
   refund: (refundLedgerKey: string) => `${refundLedgerKey}:email`,
   welcome: (user: { id: number }) => `user:${user.id}:welcome`,
+  /** An alert incident's notice to the operator: once when it opens, once when it resolves. */
+  incident: (incident: { id: number }, event: 'opened' | 'resolved') =>
+    `incident:${incident.id}:${event}`,
   newsletter: (email: string) => `newsletter:${email}`,
 }
 

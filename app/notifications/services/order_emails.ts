@@ -1,7 +1,7 @@
 import type { DateTime } from 'luxon'
 import dropslotConfig from '#config/dropslot'
 import type { OrderRecord } from '#orders/services/order_queries'
-import { notifications } from '#notifications/services/notification_service'
+import { notifications, type PingMessage } from '#notifications/services/notification_service'
 import { templates, markAsResend, type RenderedEmail } from '#notifications/templates'
 import { AppError } from '#core/exceptions/app_error'
 import { customerReason } from '#orders/services/failure_reasons'
@@ -25,6 +25,58 @@ export type NewOrderReceipt = Pick<
 >
 
 type Rendered = { template: string; message: RenderedEmail; dedupeKey: string }
+
+const ORDERS_PAGE = '/user/orders'
+const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`
+
+/**
+ * The ping (web push, Discord) of an order's outcome, beside its e-mail and under the same dedupe
+ * key: a title and a line a lock screen can show, nothing more personal than the e-mail has.
+ */
+export function pingFor(
+  order: Pick<
+    OrderRecord,
+    'id' | 'publicId' | 'productTitle' | 'priceCents' | 'confirmationNumber' | 'failCode'
+  >,
+  kind: 'secured' | 'failed' | 'fee_declined' | 'hold_needs_confirmation',
+  extra: { confirmBy?: string } = {}
+): PingMessage {
+  const number = orderNumber(order.id)
+  const tag = `order-${order.publicId}`
+  switch (kind) {
+    case 'secured':
+      return {
+        title: `Secured: ${order.productTitle}`,
+        body:
+          `Order ${number} went through` +
+          (order.confirmationNumber ? ` (retailer confirmation ${order.confirmationNumber})` : '') +
+          '.',
+        url: ORDERS_PAGE,
+        tag,
+      }
+    case 'failed':
+      return {
+        title: `Not this time: ${order.productTitle}`,
+        body: `Order ${number} did not go through: ${customerReason(order.failCode)} No fee is charged.`,
+        url: ORDERS_PAGE,
+        tag,
+      }
+    case 'fee_declined':
+      return {
+        title: `Fee due: ${order.productTitle}`,
+        body: `Order ${number} succeeded, but your card was declined for the ${dollars(order.priceCents)} fee. Update your card.`,
+        url: ORDERS_PAGE,
+        tag,
+      }
+    case 'hold_needs_confirmation':
+      return {
+        title: 'Confirm your $1.00 card check',
+        body: `${order.productTitle}: your bank asks you to confirm the card check of order ${number}${extra.confirmBy ? ` by ${extra.confirmBy}` : ''}.`,
+        url: ORDERS_PAGE,
+        tag,
+      }
+  }
+}
 
 /**
  * The one composer of order e-mails: every message about an order (receipt, card check declined,
@@ -154,13 +206,27 @@ export class OrderEmails {
   /** The draw's result for one entry: once per order. */
   async sendDrawResult(order: OrderRecord, entryId: string, won: boolean) {
     const details = { productTitle: order.productTitle, orderId: orderNumber(order.id), entryId }
+    const ping: PingMessage = won
+      ? {
+          title: `You won the draw: ${order.productTitle}`,
+          body: `Entry ${entryId} was selected: order ${orderNumber(order.id)} goes to release day.`,
+          url: `/product/${order.productId}/draw`,
+          tag: `order-${order.publicId}`,
+        }
+      : {
+          title: `Not selected: ${order.productTitle}`,
+          body: `Entry ${entryId} was not selected this time. Your $1.00 check is released; nothing is charged.`,
+          url: `/product/${order.productId}/draw`,
+          tag: `order-${order.publicId}`,
+        }
     return won
-      ? this.sendOnce(order, 'draw_won', emailKeys.drawWon(order), templates.drawWon(details))
+      ? this.sendOnce(order, 'draw_won', emailKeys.drawWon(order), templates.drawWon(details), ping)
       : this.sendOnce(
           order,
           'draw_not_selected',
           emailKeys.drawNotSelected(order),
-          templates.drawNotSelected(details)
+          templates.drawNotSelected(details),
+          ping
         )
   }
 
@@ -194,6 +260,7 @@ export class OrderEmails {
 
   /** The bank asks the customer to authenticate the $1.00 card check: once per order. */
   async sendHoldNeedsConfirmation(order: OrderRecord, confirmBy: DateTime) {
+    const by = `${confirmBy.toUTC().toFormat("LLL d, HH:mm 'UTC'")}`
     return this.sendOnce(
       order,
       'hold_needs_confirmation',
@@ -201,9 +268,10 @@ export class OrderEmails {
       templates.holdNeedsConfirmation({
         productTitle: order.productTitle,
         orderId: orderNumber(order.id),
-        confirmBy: `${confirmBy.toUTC().toFormat("LLL d, HH:mm 'UTC'")}`,
+        confirmBy: by,
         ordersUrl: `${dropslotConfig.appUrl}/user/orders`,
-      })
+      }),
+      pingFor(order, 'hold_needs_confirmation', { confirmBy: by })
     )
   }
 
@@ -218,7 +286,8 @@ export class OrderEmails {
         orderId: orderNumber(order.id),
         amountCents: order.priceCents,
         reason,
-      })
+      }),
+      pingFor(order, 'fee_declined')
     )
   }
 
@@ -240,6 +309,14 @@ export class OrderEmails {
       userId: order.userId,
       orderId: order.id,
       dedupeKey: rendered.dedupeKey,
+      ping: pingFor(
+        order,
+        rendered.template === 'order_secured'
+          ? 'secured'
+          : rendered.template === 'fee_declined'
+            ? 'fee_declined'
+            : 'failed'
+      ),
     })
     return sent !== null
   }
@@ -321,7 +398,8 @@ export class OrderEmails {
     order: OrderRecord,
     template: string,
     dedupeKey: string,
-    message: RenderedEmail
+    message: RenderedEmail,
+    ping: PingMessage | null = null
   ) {
     const sent = await notifications.send({
       to: order.email,
@@ -330,6 +408,7 @@ export class OrderEmails {
       userId: order.userId,
       orderId: order.id,
       dedupeKey,
+      ping,
     })
     return sent !== null
   }

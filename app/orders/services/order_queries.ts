@@ -7,6 +7,7 @@ import { AppError } from '#core/exceptions/app_error'
 import { sqlTime } from '#core/helpers/sql_time'
 import { FEE_CHARGEABLE_STATUSES, FEE_DUE_STATUSES } from '#shared/vocabulary'
 import { FINAL_STATUSES } from '#orders/services/order_card_data'
+import { orderNumber } from '#orders/services/order_numbers'
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 import type { ModelAttributes } from '@adonisjs/lucid/types/model'
 
@@ -67,6 +68,29 @@ export class OrderQueries {
         : null
     if (!order) throw AppError.notFound('Order not found.', 'order_not_found')
     return toRecord(order)
+  }
+
+  /**
+   * Orders waiting for release day or a draw whose $1.00 card check is still queued (or being
+   * placed) although they were placed before `placedBefore`: how many, and a few of their
+   * numbers (the alert on holds). A check waiting for the customer's 3-D Secure has its own
+   * deadline and is not counted. Read through the hold status index.
+   */
+  async waitingWithoutHold(placedBefore: DateTime, sample = 5) {
+    const scoped = () =>
+      db
+        .from('orders')
+        .whereIn('hold_status', ['queued', 'placing'])
+        .whereIn('status', ['pending', 'entered'])
+        .where('created_at', '<=', sqlTime(placedBefore))
+    const [counted, rows] = await Promise.all([
+      scoped().count('* as total'),
+      scoped().select('id').orderBy('id', 'asc').limit(sample),
+    ])
+    return {
+      count: Number(counted[0]?.total ?? 0),
+      orderNumbers: rows.map((row: { id: number }) => orderNumber(Number(row.id))),
+    }
   }
 
   /**
@@ -192,5 +216,122 @@ export class ReleaseOrderQueries {
 }
 
 export const releaseOrderQueries = new ReleaseOrderQueries()
+
+/**
+ * Where an order of a release ended, as its public outcome report counts it: still open, a
+ * success, a failure at the retailer, a success the retailer cancelled afterwards (corrected to
+ * failed), or never handed to the retailer (card check declined, not selected in a draw,
+ * cancelled). The one place that decides it: a new status lands here.
+ */
+export type ReportOutcome =
+  'open' | 'succeeded' | 'failed' | 'cancelled_after_success' | 'not_submitted'
+
+export function reportOutcomeOf(order: { status: string; succeededAt: unknown }): ReportOutcome {
+  if (order.status === 'entered' || order.status === 'pending' || order.status === 'processing') {
+    return 'open'
+  }
+  if (order.status === 'success') return 'succeeded'
+  if (order.status === 'fail') return order.succeededAt ? 'cancelled_after_success' : 'failed'
+  return 'not_submitted'
+}
+
+/** One order of a release as its outcome report reads it (nothing about the customer but an id). */
+export type ReportOrderRow = {
+  id: number
+  /** Never published: the reconciliation finds the gateway's records by it. */
+  publicId: string
+  userId: number
+  createdAt: Date
+  size: string
+  outcome: ReportOutcome
+  /** The failure's category (sold_out, declined, address, other) of a failed order. */
+  failCode: string | null
+  /** Not selected in a draw (a draw's entries that never became orders for release day). */
+  notSelected: boolean
+  feeStatus: string
+  priceCents: number
+  refundedCents: number
+}
+
+export type OutcomeCounts = Record<ReportOutcome, number> & { orders: number }
+
+const emptyCounts = (): OutcomeCounts => ({
+  orders: 0,
+  open: 0,
+  succeeded: 0,
+  failed: 0,
+  cancelled_after_success: 0,
+  not_submitted: 0,
+})
+
+/** The reads of the public release reports (the release module reaches orders through these). */
+export class ReportOrderQueries {
+  async rowsOf(productId: number): Promise<ReportOrderRow[]> {
+    const rows = await db
+      .from('orders')
+      .where('product_id', productId)
+      .select(
+        'id',
+        'public_id',
+        'user_id',
+        'created_at',
+        'status',
+        'size',
+        'fail_code',
+        'fail_reason',
+        'succeeded_at',
+        'fee_status',
+        'price_cents',
+        'refunded_cents'
+      )
+      .orderBy('id', 'asc')
+    return rows.map((row) => {
+      const outcome = reportOutcomeOf({ status: row.status, succeededAt: row.succeeded_at })
+      return {
+        id: Number(row.id),
+        publicId: String(row.public_id),
+        userId: Number(row.user_id),
+        createdAt:
+          row.created_at instanceof Date
+            ? row.created_at
+            : new Date(`${String(row.created_at).replace(' ', 'T')}Z`),
+        size: String(row.size),
+        outcome,
+        failCode: outcome === 'failed' ? (row.fail_code ?? 'other') : null,
+        notSelected: row.status === 'cancelled' && row.fail_reason === 'draw_not_selected',
+        feeStatus: String(row.fee_status),
+        priceCents: Number(row.price_cents),
+        refundedCents: Number(row.refunded_cents),
+      }
+    })
+  }
+
+  /** Orders of each product by outcome, in one grouped query. */
+  async outcomeCounts(productIds: number[]): Promise<Map<number, OutcomeCounts>> {
+    const counts = new Map<number, OutcomeCounts>()
+    if (productIds.length === 0) return counts
+    const rows = await db
+      .from('orders')
+      .whereIn('product_id', productIds)
+      .select('product_id', 'status')
+      .select(db.raw('case when succeeded_at is null then 0 else 1 end as did_succeed'))
+      .count('* as total')
+      .groupByRaw('product_id, status, case when succeeded_at is null then 0 else 1 end')
+    for (const row of rows) {
+      const productId = Number(row.product_id)
+      const entry = counts.get(productId) ?? emptyCounts()
+      const outcome = reportOutcomeOf({
+        status: row.status,
+        succeededAt: Number(row.did_succeed) === 1,
+      })
+      entry[outcome] += Number(row.total)
+      entry.orders += Number(row.total)
+      counts.set(productId, entry)
+    }
+    return counts
+  }
+}
+
+export const reportOrderQueries = new ReportOrderQueries()
 
 export const orderQueries = new OrderQueries()

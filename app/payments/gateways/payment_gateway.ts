@@ -97,6 +97,23 @@ export type PaymentAction = {
 /** A refund as the gateway reports it now. */
 export type GatewayRefund = { id: string; status: string; amountCents: number; paymentId: string }
 
+/**
+ * Money the gateway's own records say moved: a charge captured (a fee; a $1.00 check is never
+ * captured) or a refund, in cents, with the payment it belongs to and our order id when the
+ * gateway kept it (the payment's metadata). Stripe: its balance transactions.
+ */
+export type GatewayMoney = {
+  type: 'charge' | 'refund'
+  /** The charge's or refund's own id (the sandbox's charges are their payment). */
+  id: string
+  /** The payment (PaymentIntent) the money belongs to. */
+  paymentId: string
+  amountCents: number
+  orderPublicId: string | null
+  purpose: string | null
+  createdAt: Date
+}
+
 export interface PaymentGateway {
   readonly name: 'sandbox' | 'stripe'
 
@@ -176,6 +193,9 @@ export interface PaymentGateway {
 
   /** Reads a refund back from the gateway; null when the gateway has no such refund. */
   retrieveRefund(id: string): Promise<GatewayRefund | null>
+
+  /** Charges and refunds in the gateway's own records since a time (reconciliation). */
+  moneyMoved(since: Date): Promise<GatewayMoney[]>
 
   /** Verifies the signature over the exact raw body and the timestamp; throws WebhookSignatureError. */
   parseWebhook(rawBody: string, signature: string | undefined): GatewayEvent

@@ -15,6 +15,7 @@ import {
   type CardSetupAction,
   type CardToken,
   type GatewayEvent,
+  type GatewayMoney,
   type GatewayPayment,
   type GatewayRefund,
   type PaymentAction,
@@ -26,6 +27,7 @@ import { verifyStripeStyleWebhook } from '#payments/gateways/webhook_signature'
 import { sqlTime } from '#core/helpers/sql_time'
 import { clock } from '#core/services/clock'
 import { signChallengePass } from '#payments/gateways/sandbox_challenge_tokens'
+import { countRateLimited } from '#payments/gateways/rate_limit_signal'
 
 /*
 | What a test card does, following Stripe's documented test cards. Any other valid number works.
@@ -686,6 +688,75 @@ export class SandboxGateway implements PaymentGateway {
     }
   }
 
+  /**
+   * The sandbox's own records of money moved since a time: the payments it captured (a fee; a
+   * captured $1.00 check would show here too) and its refunds, as its tables hold them.
+   */
+  async moneyMoved(since: Date): Promise<GatewayMoney[]> {
+    await this.enter()
+    const from = sqlTime(since)
+    const [charges, refunds] = await Promise.all([
+      db
+        .from('sandbox_payment_intents')
+        .where('status', 'succeeded')
+        .where('created_at', '>=', from)
+        .select('id', 'amount', 'metadata', 'created_at')
+        .orderBy('created_at', 'asc'),
+      db
+        .from('sandbox_refunds')
+        .join(
+          'sandbox_payment_intents',
+          'sandbox_payment_intents.id',
+          'sandbox_refunds.payment_intent_id'
+        )
+        .where('sandbox_refunds.status', 'succeeded')
+        .where('sandbox_refunds.created_at', '>=', from)
+        .select(
+          'sandbox_refunds.id',
+          'sandbox_refunds.amount',
+          'sandbox_refunds.payment_intent_id',
+          'sandbox_refunds.created_at',
+          'sandbox_payment_intents.metadata'
+        )
+        .orderBy('sandbox_refunds.created_at', 'asc'),
+    ])
+    const metadataOf = (raw: string | null) => {
+      try {
+        return (raw ? JSON.parse(raw) : {}) as Record<string, string>
+      } catch {
+        return {}
+      }
+    }
+    const at = (value: unknown) =>
+      value instanceof Date ? value : new Date(`${String(value).replace(' ', 'T')}Z`)
+    return [
+      ...charges.map((row): GatewayMoney => {
+        const metadata = metadataOf(row.metadata)
+        return {
+          type: 'charge',
+          id: String(row.id),
+          paymentId: String(row.id),
+          amountCents: Number(row.amount),
+          orderPublicId: metadata.order_id ?? null,
+          purpose: metadata.purpose ?? null,
+          createdAt: at(row.created_at),
+        }
+      }),
+      ...refunds.map((row): GatewayMoney => {
+        const metadata = metadataOf(row.metadata)
+        return {
+          type: 'refund',
+          id: String(row.id),
+          paymentId: String(row.payment_intent_id),
+          amountCents: Number(row.amount),
+          orderPublicId: metadata.order_id ?? null,
+          purpose: 'refund',
+          createdAt: at(row.created_at),
+        }
+      }),
+    ]
+  }
+
   /** A payment intent as the sandbox keeps it (tests, and the admin's view of the sandbox). */
   async findIntent(id: string) {
     await lapseExpiredHold(db, id)
@@ -775,6 +846,7 @@ export class SandboxGateway implements PaymentGateway {
         )
       })
       if (!fits) {
+        countRateLimited('sandbox')
         throw new GatewayUnavailableError(
           'rate_limited',
           'Too many requests hit the API too quickly.'
@@ -787,6 +859,7 @@ export class SandboxGateway implements PaymentGateway {
     this.tokens = Math.min(rate, this.tokens + ((now - this.refilledAt) / 1000) * rate)
     this.refilledAt = now
     if (this.tokens < 1) {
+      countRateLimited('sandbox')
       throw new GatewayUnavailableError(
         'rate_limited',
         'Too many requests hit the API too quickly.'

@@ -8,6 +8,7 @@ import {
   type CardSetupAction,
   type CardToken,
   type GatewayEvent,
+  type GatewayMoney,
   type GatewayPayment,
   type GatewayRefund,
   type PaymentAction,
@@ -16,6 +17,7 @@ import {
   type SavedCard,
 } from '#payments/gateways/payment_gateway'
 import { verifyStripeStyleWebhook } from '#payments/gateways/webhook_signature'
+import { countRateLimited } from '#payments/gateways/rate_limit_signal'
 
 export type StripeGatewayOptions = {
   secretKey: string
@@ -377,6 +379,62 @@ export class StripeGateway implements PaymentGateway {
     }
   }
 
+  /**
+   * Stripe's balance transactions since a time (every page, with their source expanded): a
+   * charge's amount and its PaymentIntent, a refund's amount (negative there, positive here)
+   * and the PaymentIntent it refunds. Fees Stripe takes are not ours to reconcile: the amounts
+   * are the gross ones our ledger records.
+   */
+  async moneyMoved(since: Date): Promise<GatewayMoney[]> {
+    const moved: GatewayMoney[] = []
+    const idOf = (value: string | { id: string } | null | undefined) =>
+      typeof value === 'string' ? value : (value?.id ?? '')
+    const list = this.client.balanceTransactions.list({
+      created: { gte: Math.floor(since.getTime() / 1000) },
+      limit: 100,
+      expand: ['data.source'],
+    })
+    try {
+      for await (const transaction of list) {
+        const source = transaction.source
+        if (!source || typeof source === 'string') continue
+        const createdAt = new Date(transaction.created * 1000)
+        if (
+          (transaction.type === 'charge' || transaction.type === 'payment') &&
+          source.object === 'charge'
+        ) {
+          const charge = source as Stripe.Charge
+          moved.push({
+            type: 'charge',
+            id: charge.id,
+            paymentId: idOf(charge.payment_intent),
+            amountCents: transaction.amount,
+            orderPublicId: charge.metadata?.order_id ?? null,
+            purpose: charge.metadata?.purpose ?? null,
+            createdAt,
+          })
+        } else if (
+          (transaction.type === 'refund' || transaction.type === 'payment_refund') &&
+          source.object === 'refund'
+        ) {
+          const refund = source as Stripe.Refund
+          moved.push({
+            type: 'refund',
+            id: refund.id,
+            paymentId: idOf(refund.payment_intent),
+            amountCents: Math.abs(transaction.amount),
+            orderPublicId: refund.metadata?.order_id ?? null,
+            purpose: 'refund',
+            createdAt,
+          })
+        }
+      }
+    } catch (error) {
+      throw this.mapped(error)
+    }
+    return moved
+  }
+
   parseWebhook(rawBody: string, signature: string | undefined): GatewayEvent {
     return verifyStripeStyleWebhook(
       rawBody,
@@ -422,8 +480,17 @@ export class StripeGateway implements PaymentGateway {
     try {
       return await request()
     } catch (error) {
-      throw mapStripeError(error)
+      throw this.mapped(error)
     }
+  }
+
+  /** Our error for the SDK's; a 429 is counted for the alerts. */
+  private mapped(error: unknown): Error {
+    const mapped = mapStripeError(error)
+    if (mapped instanceof GatewayUnavailableError && mapped.code === 'rate_limited') {
+      countRateLimited('stripe')
+    }
+    return mapped
   }
 }
 

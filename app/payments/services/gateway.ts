@@ -38,6 +38,7 @@ const NETWORK_CALLS = new Set<string>([
   'refund',
   'retrievePayment',
   'retrieveRefund',
+  'moneyMoved',
 ])
 
 /** The gateway with every network call waiting for its turn in the shared budget first. */

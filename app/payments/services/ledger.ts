@@ -189,9 +189,46 @@ export class Ledger {
     return { capturedCents: sum('fee'), refundedCents: sum('refund') }
   }
 
+  /**
+   * The money rows of these orders that went through (succeeded fees and refunds), oldest first:
+   * what the release reports count and the reconciliation holds against the gateway's records.
+   */
+  async moneyRowsFor(orderIds: number[]): Promise<MoneyRow[]> {
+    const rows: MoneyRow[] = []
+    for (let start = 0; start < orderIds.length; start += 500) {
+      const found = await db
+        .from('payment_ledger')
+        .whereIn('order_id', orderIds.slice(start, start + 500))
+        .whereIn('kind', ['fee', 'refund'])
+        .where('status', 'succeeded')
+        .select('id', 'order_id', 'kind', 'amount_cents', 'gateway_ref', 'gateway')
+        .orderBy('id', 'asc')
+      for (const row of found) {
+        rows.push({
+          id: Number(row.id),
+          orderId: Number(row.order_id),
+          kind: row.kind,
+          amountCents: Number(row.amount_cents),
+          gatewayRef: row.gateway_ref ?? null,
+          gateway: String(row.gateway),
+        })
+      }
+    }
+    return rows
+  }
+
   async findByGatewayRef(ref: string) {
     return PaymentLedgerEntry.query().where('gateway_ref', ref).orderBy('id', 'asc').first()
   }
+}
+
+export type MoneyRow = {
+  id: number
+  orderId: number
+  kind: 'fee' | 'refund'
+  amountCents: number
+  gatewayRef: string | null
+  gateway: string
 }
 
 export const ledger = new Ledger()

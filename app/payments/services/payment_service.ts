@@ -33,6 +33,13 @@ import { gateway } from '#payments/services/gateway'
 import { crashPoint } from '#core/services/crash_points'
 import { ledger } from '#payments/services/ledger'
 import { opsLog } from '#core/services/ops_log'
+import {
+  fees as feeMetric,
+  feesChargedCents,
+  holds as holdMetric,
+  refundedCents,
+  refunds as refundMetric,
+} from '#core/services/metrics'
 import { feeStatusAfterDecline, feeStatusIsDue } from '#shared/vocabulary'
 
 export const INVALID_CARD = 'Please enter a valid card.'
@@ -372,6 +379,7 @@ export class PaymentService {
         metadata: { order_id: order.publicId, purpose: 'hold' },
         idempotencyKey: entry.idempotencyKey,
       })
+      holdMetric.inc({ result: 'placed' })
       await ledger.succeed(entry, ref.id)
       opsLog('hold.placed', { order: order.publicId, amountCents: order.holdAmountCents, round })
       return {
@@ -382,16 +390,19 @@ export class PaymentService {
       }
     } catch (error) {
       if (isRetryable(error)) {
+        holdMetric.inc({ result: 'retry' })
         await ledger.noteRetry(entry, error.code, error.message)
         return { status: 'retry', code: error.code, message: error.message }
       }
       if (error instanceof CardDeclinedError && error.requiresAuthentication && error.paymentId) {
+        holdMetric.inc({ result: 'requires_action' })
         // Not final: the customer may still authenticate this very payment. The row stays open
         // (a re-run with the same key is answered the same), and is closed by the outcome.
         await ledger.noteRetry(entry, 'authentication_required', error.message)
         return { status: 'requires_action', paymentId: error.paymentId }
       }
       if (error instanceof CardDeclinedError || error instanceof GatewayRequestError) {
+        holdMetric.inc({ result: 'declined' })
         const code =
           error instanceof CardDeclinedError ? (error.declineCode ?? error.code) : error.code
         const kept = error instanceof CardDeclinedError ? error.paymentId : null
@@ -574,7 +585,10 @@ export class PaymentService {
       const payment = await gateway().retrievePayment(paymentId)
       if (payment?.status !== 'requires_capture') return payment
       const entry = await ledger.find(keysOf('hold', order, order.holdRound))
-      if (entry && entry.status !== 'succeeded') await ledger.succeed(entry, paymentId)
+      if (entry && entry.status !== 'succeeded') {
+        holdMetric.inc({ result: 'placed' })
+        await ledger.succeed(entry, paymentId)
+      }
       await orderPaymentState.holdPlaced(order.id, paymentId, {
         times: holdTimesFrom(payment.captureBefore),
       })
@@ -656,10 +670,12 @@ export class PaymentService {
     if (entry.status === 'succeeded') return { status: 'released' }
     try {
       const ref = await gateway().releaseHold({ paymentId, idempotencyKey: entry.idempotencyKey })
+      holdMetric.inc({ result: 'released' })
       await ledger.succeed(entry, ref.id)
       opsLog('hold.released', { order: order.publicId, amountCents: order.holdAmountCents, round })
       return { status: 'released' }
     } catch (error) {
+      holdMetric.inc({ result: 'release_failed' })
       await this.recordFailure(entry, error)
       if (isRetryable(error)) return { status: 'retry', code: error.code, message: error.message }
       if (error instanceof GatewayRequestError || error instanceof CardDeclinedError) {
@@ -719,9 +735,11 @@ export class PaymentService {
           paymentId,
           idempotencyKey: release.idempotencyKey,
         })
+        holdMetric.inc({ result: 'released' })
         await ledger.succeed(release, ref.id)
         opsLog('hold.released', { order: order.publicId, amountCents: order.holdAmountCents })
       } catch (error) {
+        holdMetric.inc({ result: 'release_failed' })
         await this.recordFailure(release, error)
         if (isRetryable(error)) return { status: 'retry', code: error.code, message: error.message }
         if (error instanceof GatewayRequestError || error instanceof CardDeclinedError) {
@@ -826,16 +844,20 @@ export class PaymentService {
         idempotencyKey: entry.idempotencyKey,
       })
       crashPoint('fee-charged')
+      feeMetric.inc({ result: 'charged' })
+      feesChargedCents.inc(order.priceCents)
       await ledger.succeed(entry, ref.id)
       await orderPaymentState.feePaid(order.id, ref.id)
       opsLog('fee.charged', { order: order.publicId, amountCents: order.priceCents, attempt })
       return { status: 'paid', paymentId: ref.id }
     } catch (error) {
       if (isRetryable(error)) {
+        feeMetric.inc({ result: 'retry' })
         await ledger.noteRetry(entry, error.code, error.message)
         return { status: 'retry', code: error.code, message: error.message }
       }
       if (error instanceof CardDeclinedError || error instanceof GatewayRequestError) {
+        feeMetric.inc({ result: 'declined' })
         const code =
           error instanceof CardDeclinedError
             ? error.requiresAuthentication
@@ -946,13 +968,19 @@ export class PaymentService {
           amountCents: amount,
           idempotencyKey: entry.idempotencyKey,
         })
+        refundMetric.inc({ result: 'refunded' })
+        refundedCents.inc(amount)
         await ledger.succeed(entry, ref.id)
         refundId = ref.id
         opsLog('fee.refunded', { order: order.publicId, amountCents: amount })
       } catch (error) {
         await this.recordFailure(entry, error)
-        if (isRetryable(error)) return { status: 'retry', code: error.code, message: error.message }
+        if (isRetryable(error)) {
+          refundMetric.inc({ result: 'retry' })
+          return { status: 'retry', code: error.code, message: error.message }
+        }
         if (error instanceof GatewayRequestError || error instanceof CardDeclinedError) {
+          refundMetric.inc({ result: 'failed' })
           return { status: 'failed', code: error.code, message: error.message }
         }
         throw error

@@ -12,6 +12,8 @@ import { withOrderMoney } from '#payments/services/order_money_lock'
 import { holdWorker } from '#payments/services/hold_worker'
 import { sqlTime } from '#core/helpers/sql_time'
 import { FEE_CHARGEABLE_STATUSES, feeStatusAfterDecline } from '#shared/vocabulary'
+import { WebhookSignatureError } from '#payments/gateways/payment_gateway'
+import { countBadSignature } from '#core/services/bad_signatures'
 
 export type WebhookResult = { eventId: string; type: string; duplicate: boolean; outcome: string }
 
@@ -40,7 +42,13 @@ export class WebhookService {
   constructor(private ledgerBook: Ledger = ledger) {}
 
   async receive(rawBody: string, signature: string | undefined): Promise<WebhookResult> {
-    const event = gateway().parseWebhook(rawBody, signature)
+    let event: GatewayEvent
+    try {
+      event = gateway().parseWebhook(rawBody, signature)
+    } catch (error) {
+      if (error instanceof WebhookSignatureError) countBadSignature('stripe')
+      throw error
+    }
     const provider = 'stripe'
 
     try {

@@ -10,6 +10,7 @@ import { sqlTime } from '#core/helpers/sql_time'
 import { jobs } from '#core/jobs/jobs'
 import { applyResultsJob } from '#release/jobs/apply_results_job'
 import { resultTarget } from '#release/services/task_ids'
+import { countBadSignature } from '#core/services/bad_signatures'
 
 /**
  * Results from a checkout bot (POST /api/hooks/checkout-results), signed like our tasks but with
@@ -65,7 +66,14 @@ export class CheckoutHooks {
    * answer again.
    */
   async receive(rawBody: string, header: string | undefined) {
-    this.verify(rawBody, header)
+    try {
+      this.verify(rawBody, header)
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'invalid_signature') {
+        countBadSignature('checkout-results')
+      }
+      throw error
+    }
     let body: unknown
     try {
       body = JSON.parse(rawBody)

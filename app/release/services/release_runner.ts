@@ -31,6 +31,7 @@ import {
   type CheckoutTask,
 } from '#release/services/checkout_engines'
 import { opsLog } from '#core/services/ops_log'
+import { releaseRunDuration, releaseRuns } from '#core/services/metrics'
 import { releaseStatus } from '#release/services/release_status'
 import { taskIds } from '#release/services/task_ids'
 import { feeStatusIsDue } from '#shared/vocabulary'
@@ -272,6 +273,13 @@ export class ReleaseRunner {
         this.copyCounts(run, report)
         run.finishedAt = DateTime.now()
         await run.save()
+        if (!dryRun) {
+          releaseRuns.inc({ status: run.status })
+          releaseRunDuration.observe(
+            { status: run.status },
+            Math.max(0, run.finishedAt.diff(run.startedAt).as('seconds'))
+          )
+        }
         opsLog('run.end', {
           run: run.id,
           status: run.status,

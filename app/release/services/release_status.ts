@@ -5,6 +5,7 @@ import { AppError } from '#core/exceptions/app_error'
 import { releaseOrderQueries } from '#orders/services/order_queries'
 import { releaseLock, RELEASE_LOCK } from '#release/services/release_lock'
 import { releaseConfig } from '#release/services/release_config'
+import { clock } from '#core/services/clock'
 
 /**
  * The read side of release day: run records as the console and the CLI show them, and the
@@ -75,7 +76,7 @@ export function presentRun(
   const stale =
     run.status === 'running' &&
     !run.dryRun &&
-    beat.toMillis() < Date.now() - releaseConfig().lockTtlMs
+    beat.toMillis() < clock.nowMs() - releaseConfig().lockTtlMs
   const status = stale ? 'interrupted' : run.status
   const tasks = extras.tasks
   const end = run.finishedAt ?? (stale ? beat : null)

@@ -9,6 +9,7 @@ import { AlertProvider } from './shared/ui/alert'
 import { bootChatWidget } from './shared/thirdparty/chat'
 import { startAnalytics } from './shared/thirdparty/analytics'
 import { startCardProvider } from './shared/thirdparty/cardProvider'
+import { registerServiceWorker } from './shared/lib/serviceWorker'
 import './shared/styles.css'
 
 const root = createRoot(document.getElementById('root')!)
@@ -45,6 +46,7 @@ loadConfig()
       bootChatWidget()
       startAnalytics()
       startCardProvider()
+      registerServiceWorker()
     })
   })
   .catch(showStartupError)

@@ -1,7 +1,7 @@
 import { test } from '@japa/runner'
 
 test.group('Public config', () => {
-  test('serves the transport key, the support e-mail and unset integrations as null', async ({
+  test('serves the transport key, the support e-mail, unset integrations as null and the push key', async ({
     client,
   }) => {
     const response = await client.get('/api/config')
@@ -16,6 +16,9 @@ test.group('Public config', () => {
         socialTimelineUrl: null,
         cardProviderKey: null,
       },
+      // The suite's VAPID public key (.env.test): what the storefront subscribes browsers with.
+      pushPublicKey:
+        'BIGClVeOaiBhMnxo6MqpVgBPtyE-g7JCQOyhYM1vkaAuOx-37w9Lq1cazNXUMt5a8dn9MqKtQOejtPbUhG5JoU8',
     })
   })
 })

@@ -5,7 +5,13 @@ import { rm } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 import db from '@adonisjs/lucid/services/db'
 import testUtils from '@adonisjs/core/services/test_utils'
-import DemoSeeder, { DEMO_ADMIN, DEMO_CUSTOMER } from '#database/seeders/demo_seeder'
+import DemoSeeder, {
+  DEMO_ADMIN,
+  DEMO_CUSTOMER,
+  DEMO_DRAWS,
+  DEMO_RELEASE,
+} from '#database/seeders/demo_seeder'
+import { DEMO_PAST_RELEASE } from '#database/demo/demo_outcomes'
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
 
@@ -53,6 +59,93 @@ test.group('Demo seed', (group) => {
     const profiles = await db.from('profiles').where('user_id', customer.id)
     assert.isAtLeast(profiles.length, 2)
   })
+
+  test("the demo customer has orders in every state, and a past release's report is out", async ({
+    assert,
+    client,
+  }) => {
+    await new DemoSeeder(db.connection()).run()
+    const customer = await db.from('users').where('email', DEMO_CUSTOMER.email).firstOrFail()
+    const orders = await db
+      .from('orders')
+      .join('products', 'products.id', 'orders.product_id')
+      .where('orders.user_id', customer.id)
+      .select('products.slug', 'orders.status', 'orders.hold_status', 'orders.fee_status')
+    const of = (slug: string) => orders.filter((order) => order.slug === slug)
+    assert.deepEqual(
+      of(DEMO_RELEASE.slug).map((order) => [order.status, order.hold_status]),
+      [['pending', 'placed']]
+    )
+    assert.deepEqual(
+      of(DEMO_DRAWS.open.slug).map((order) => [order.status, order.hold_status]),
+      [['entered', 'placed']]
+    )
+    assert.sameDeepMembers(
+      of(DEMO_PAST_RELEASE.slug).map((order) => [order.status, order.fee_status]),
+      [
+        ['success', 'paid'],
+        ['fail', 'none'],
+      ]
+    )
+    // Release day's demo: every demo customer's two slots and the demo customer's one.
+    const releaseDay = await db.from('products').where('slug', DEMO_RELEASE.slug).firstOrFail()
+    const waiting = await db.from('orders').where('product_id', releaseDay.id).count('* as total')
+    assert.equal(Number(waiting[0].total), DEMO_RELEASE.customers.length * 2 + 1)
+
+    const past = await db.from('products').where('slug', DEMO_PAST_RELEASE.slug).firstOrFail()
+    const report = await client.get(`/api/releases/${past.id}/report`)
+    report.assertStatus(200)
+    assert.containsSubset(report.body(), {
+      settled: true,
+      orders: 10,
+      submitted: 10,
+      succeeded: 4,
+      cancelledAfterSuccess: 1,
+      product: { retailer: 'adidas' },
+    })
+    assert.deepEqual(
+      report.body().checks.map((check: any) => check.ok),
+      [true, true]
+    )
+    const listed = await client.get('/api/releases')
+    assert.include(
+      listed.body().releases.map((release: any) => release.productId),
+      past.id
+    )
+  })
+})
+
+test.group('Demo seed through ace, as npm start runs it', () => {
+  test('db:seed seeds a fresh database: the demo orders and the settled past release', async ({
+    assert,
+  }) => {
+    const file = `${ROOT}tmp/development-seed-check-${process.pid}.sqlite3`
+    const env = {
+      NODE_ENV: 'development',
+      DB_CONNECTION: 'sqlite',
+      SQLITE_PATH: file,
+      LOG_LEVEL: 'silent',
+    }
+    try {
+      const migrate = await ace(['migration:run', '--force'], env)
+      assert.equal(migrate.code, 0, migrate.output)
+      const seed = await ace(['db:seed'], env)
+      assert.equal(seed.code, 0, seed.output)
+      const driver: any = await import('better-sqlite3' as string)
+      const check = new driver.default(file, { readonly: true })
+      const statuses = check
+        .prepare(
+          `select orders.status from orders join users on users.id = orders.user_id
+           where users.email = ? order by orders.status`
+        )
+        .all(DEMO_CUSTOMER.email)
+        .map((row: { status: string }) => row.status)
+      check.close()
+      assert.deepEqual(statuses, ['entered', 'fail', 'pending', 'success'])
+    } finally {
+      for (const suffix of ['', '-wal', '-shm']) await rm(`${file}${suffix}`, { force: true })
+    }
+  }).timeout(180_000)
 })
 
 test.group('Demo seed in production', () => {

@@ -63,6 +63,7 @@ const emailSamples: Samples<typeof emailKeys> = {
   feeWaived: [[order]],
   refund: [[paymentKeys.refund(order)], [paymentKeys.refund(order, 2)]],
   welcome: [[{ id: 7 }]],
+  incident: [[{ id: 3 }, 'opened'], [{ id: 3 }, 'resolved']],
   newsletter: [['fan@example.test']],
 }
 
@@ -74,6 +75,7 @@ const jobSamples: Record<string, Record<string, unknown>> = {
   'release.complete-result': { orderId: 12 },
   'release.retry-fee': { orderId: 12 },
   'payments.renew-hold': { orderId: 12 },
+  'notifications.deliver-pings': { messageId: 12 },
   'admin.release-run': { productId: null, dryRun: false },
 }
 

@@ -699,4 +699,84 @@ test.group('Stripe gateway (offline, against a local stand-in of the API)', (gro
     stripe.reply({ status: 500, body: { error: { type: 'api_error', message: 'boom' } } })
     await assert.rejects(() => stripe.gateway().retrievePayment('pi_fee'), GatewayUnavailableError)
   })
+
+  test('balance transactions: every page, charges and refunds with their payment, for reconciliation', async ({
+    assert,
+  }) => {
+    const charge = (id: string, pi: string, amount: number, orderId: string) => ({
+      id: `txn_${id}`,
+      object: 'balance_transaction',
+      type: 'charge',
+      amount,
+      created: 1_750_000_000,
+      source: {
+        id,
+        object: 'charge',
+        amount,
+        payment_intent: pi,
+        metadata: { order_id: orderId, purpose: 'fee' },
+      },
+    })
+    stripe.reply(
+      {
+        body: {
+          object: 'list',
+          url: '/v1/balance_transactions',
+          has_more: true,
+          data: [
+            charge('ch_1', 'pi_fee_1', 2500, 'order-a'),
+            {
+              id: 'txn_payout',
+              object: 'balance_transaction',
+              type: 'payout',
+              amount: -9000,
+              created: 1_750_000_100,
+              source: { id: 'po_1', object: 'payout' },
+            },
+          ],
+        },
+      },
+      {
+        body: {
+          object: 'list',
+          url: '/v1/balance_transactions',
+          has_more: false,
+          data: [
+            charge('ch_2', 'pi_fee_2', 3000, 'order-b'),
+            {
+              id: 'txn_re_1',
+              object: 'balance_transaction',
+              type: 'refund',
+              amount: -700,
+              created: 1_750_000_200,
+              source: { id: 're_1', object: 'refund', amount: 700, payment_intent: 'pi_fee_1' },
+            },
+          ],
+        },
+      }
+    )
+    const since = new Date(1_749_990_000 * 1000)
+    const moved = await stripe.gateway().moneyMoved(since)
+    assert.deepEqual(
+      moved.map((item) => [
+        item.type,
+        item.id,
+        item.paymentId,
+        item.amountCents,
+        item.orderPublicId,
+      ]),
+      [
+        ['charge', 'ch_1', 'pi_fee_1', 2500, 'order-a'],
+        ['charge', 'ch_2', 'pi_fee_2', 3000, 'order-b'],
+        ['refund', 're_1', 'pi_fee_1', 700, null],
+      ]
+    )
+    assert.lengthOf(stripe.requests, 2)
+    const [first, second] = stripe.requests
+    assert.equal(first.method, 'GET')
+    assert.equal(first.path, '/v1/balance_transactions')
+    assert.equal(first.body['created[gte]'], '1749990000')
+    assert.equal(first.body['expand[0]'] ?? first.body['expand[]'], 'data.source')
+    assert.equal(second.body.starting_after, 'txn_payout')
+  })
 })

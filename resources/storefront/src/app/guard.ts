@@ -11,6 +11,7 @@ export const PUBLIC_PATHS = [
   '/refund-policy',
   '/shop',
   '/products',
+  '/releases',
 ]
 
 const normalise = (path: string) => (path.length > 1 ? path.replace(/\/+$/, '') : path)
@@ -19,11 +20,13 @@ const normalise = (path: string) => (path.length > 1 ? path.replace(/\/+$/, '') 
 export function guardRedirect(path: string, hasStoredUser: boolean): string | null {
   const target = normalise(path)
   // The reset page is public, matched by a path containing 'reset'; so are a draw's proof and a
-  // waiting room's line, which anyone may check without an account.
+  // waiting room's line, which anyone may check without an account, and a release's outcome
+  // report, which anyone may read.
   const isPublic =
     PUBLIC_PATHS.includes(target) ||
     target.includes('reset') ||
-    /^\/product\/\d+\/(draw|line)$/.test(target)
+    /^\/product\/\d+\/(draw|line)$/.test(target) ||
+    /^\/releases\/\d+$/.test(target)
   if (!isPublic && !hasStoredUser) return '/login'
   if (hasStoredUser && (target === '/login' || target === '/signup')) return '/'
   return null

@@ -28,6 +28,9 @@ const lineProof = page(
   () => import('../features/draw/components/LineProofPage'),
   (m) => m.LineProofPage
 )
+const releases = () => import('../features/releases')
+const releasesList = page(releases, (m) => m.ReleasesPage)
+const releaseReport = page(releases, (m) => m.ReleaseReportPage)
 const auth = () => import('../features/auth')
 const login = page(auth, (m) => m.LoginPage)
 const signup = page(auth, (m) => m.SignupPage)
@@ -76,6 +79,8 @@ export const routes: RouteObject[] = [
       route('/product/:id', product, 'Product'),
       route('/product/:id/draw', drawProof, 'Draw proof'),
       route('/product/:id/line', lineProof, 'Waiting room line'),
+      route('/releases', releasesList, 'Release results'),
+      route('/releases/:id', releaseReport, 'Release report'),
       route('/signup', signup, 'Signup'),
       route('/signup2', addBilling, 'Add your Billing Address'),
       route('/signup3', addCard, 'Add a Card'),

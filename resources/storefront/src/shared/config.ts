@@ -14,6 +14,8 @@ export type PublicConfig = {
   profileTransportKey: string
   supportEmail: string
   integrations: Integrations
+  /** Web push's application server key (VAPID), null when the server has no push set up. */
+  pushPublicKey: string | null
 }
 
 let loaded: PublicConfig | null = null
@@ -30,6 +32,7 @@ export function parseConfig(raw: unknown): PublicConfig {
   const email = typeof value.supportEmail === 'string' ? value.supportEmail : ''
   const integrations = (value.integrations ?? {}) as Record<string, unknown>
   const timeline = optionalString(integrations.socialTimelineUrl)
+  const pushKey = optionalString(value.pushPublicKey)
   return {
     profileTransportKey: key.toLowerCase(),
     supportEmail: email.includes('@') ? email : 'support@dropslot.test',
@@ -40,6 +43,7 @@ export function parseConfig(raw: unknown): PublicConfig {
       socialTimelineUrl: timeline && /^https:\/\//.test(timeline) ? timeline : null,
       cardProviderKey: optionalString(integrations.cardProviderKey),
     },
+    pushPublicKey: pushKey && /^[A-Za-z0-9_-]{80,100}$/.test(pushKey) ? pushKey : null,
   }
 }
 

@@ -19,6 +19,7 @@ export function Footer() {
           <Link to="/shop">Shop</Link>
           <Link to="/how-it-works">How it works</Link>
           <Link to="/testimonials">Testimonials</Link>
+          <Link to="/releases">Release results</Link>
           <Link to="/integrations">Integrations</Link>
         </nav>
         <nav aria-label="Help">

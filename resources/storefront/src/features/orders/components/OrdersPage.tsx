@@ -12,6 +12,9 @@ import { ProductImage } from '../../../shared/ui/ProductImage'
 import { releaseTimes } from '../../../shared/lib/drops'
 import { ConfirmHoldButton, useHoldCheckReturn } from './HoldCheck'
 import { orderStatusLabel } from '@shared/vocabulary'
+import { PingsPanel } from './PingsPanel'
+import { onPing } from '../../../shared/lib/serviceWorker'
+import { invalidate } from '../../../shared/api/query'
 
 /** Stored status to the text customers see (the one table, `@shared/vocabulary`). */
 export const statusLabel = orderStatusLabel
@@ -62,6 +65,9 @@ export function OrdersPage() {
     // On the storefront a failed list is only logged, as the spec says.
     if (orders.error) console.error('Could not load orders', orders.error)
   }, [orders.error])
+
+  // A ping shown by the service worker is about an order: the list is read again at once.
+  useEffect(() => onPing(() => invalidate('user:orders:')), [])
 
   const profileName = (order: Order) =>
     profiles.data?.find((p) => p.profileId === order.profileId)?.profileName ??
@@ -199,11 +205,17 @@ export function OrdersPage() {
                     <ConfirmHoldButton orderId={order.orderId} confirmBy={order.hold.confirmBy} />
                   </div>
                 ) : null}
+                {['success', 'fail'].includes(order.status.toLowerCase()) ? (
+                  <p className="order__report">
+                    <Link to={`/releases/${order.productId}`}>How this release went</Link>
+                  </p>
+                ) : null}
               </li>
             )
           })}
         </ul>
       )}
+      <PingsPanel />
     </AccountLayout>
   )
 }

@@ -1,0 +1,2 @@
+export { ReleasesPage } from './components/ReleasesPage'
+export { ReleaseReportPage } from './components/ReleaseReportPage'

@@ -1,0 +1,109 @@
+import { DateTime } from 'luxon'
+import { test } from '@japa/runner'
+import testUtils from '@adonisjs/core/services/test_utils'
+import db from '@adonisjs/lucid/services/db'
+import type { Browser, Page } from 'playwright-core'
+import Product from '#catalog/models/product'
+import Incident from '#alerts/models/incident'
+import { UserFactory } from '#database/factories/user_factory'
+import { DEMO_PAST_RELEASE } from '#database/demo/demo_outcomes'
+import { assertConsoleBuilt, baseUrl, launchChromium, signIn } from './chromium.js'
+
+const PASSWORD = 'correct-horse-battery'
+
+test.group('Admin console: incidents and release reports', (group) => {
+  let browser: Browser
+  let page: Page
+
+  group.setup(async () => {
+    assertConsoleBuilt()
+    browser = await launchChromium()
+    return () => browser.close()
+  })
+  group.each.setup(async () => {
+    const cleanup = await testUtils.db().withGlobalTransaction()
+    page = await browser.newPage({ viewport: { width: 1400, height: 900 } })
+    page.setDefaultTimeout(60_000)
+    return async () => {
+      await page.close()
+      await cleanup()
+    }
+  })
+
+  test('an open incident is on top of the dashboard and has its page; resolved ones are listed', async ({
+    assert,
+  }) => {
+    const now = DateTime.now()
+    const open = await Incident.create({
+      rule: 'release_run_failed',
+      subject: '',
+      openKey: 'release_run_failed:',
+      status: 'open',
+      title: 'Release run #41 failed',
+      detail: 'checkout engine unreachable at http://127.0.0.1:59999/hook: ECONNREFUSED',
+      value: 41,
+      threshold: 0,
+      openedAt: now.minus({ minutes: 3 }),
+      lastSeenAt: now,
+      resolvedAt: null,
+    })
+    await Incident.create({
+      rule: 'queue_backlog',
+      subject: 'email',
+      openKey: null,
+      status: 'resolved',
+      title: 'Queue email: the oldest job has waited 95 s',
+      detail: 'Are its workers running?',
+      value: 95,
+      threshold: 60,
+      openedAt: now.minus({ hours: 2 }),
+      lastSeenAt: now.minus({ hours: 1 }),
+      resolvedAt: now.minus({ hours: 1 }),
+    })
+    const admin = await UserFactory.apply('admin').create()
+    await signIn(page, admin.email, PASSWORD)
+    const banner = page.getByTestId('open-incidents')
+    await banner.waitFor()
+    assert.include(await banner.textContent(), '1 alert open')
+    await banner.getByRole('link', { name: 'Release run #41 failed' }).click()
+    await page.getByText('ECONNREFUSED').first().waitFor()
+    assert.include(page.url(), `/admin/incidents/${open.id}/show`)
+
+    await page.goto(`${baseUrl()}/admin/incidents`)
+    await page.getByText('Queue email: the oldest job has waited 95 s').waitFor()
+    assert.equal(await page.locator('tbody tr').count(), 2)
+  })
+
+  test("a released product's page shows its report, reconciled with the gateway to the cent", async ({
+    assert,
+  }) => {
+    const product = await Product.findByOrFail('slug', DEMO_PAST_RELEASE.slug)
+    const admin = await UserFactory.apply('admin').create()
+    await signIn(page, admin.email, PASSWORD)
+    await page.getByText('Next release').waitFor()
+    await page.goto(`${baseUrl()}/admin/products/${product.id}/show`)
+    const panel = page.getByTestId('report-panel')
+    await panel.waitFor()
+    assert.include(await panel.textContent(), '10 orders, 10 submitted, 4 succeeded (40.0 %)')
+    await panel.getByText(/Balanced to the cent/).waitFor()
+
+    // A fee the gateway captured for a cent more than the ledger says.
+    const fee = await db
+      .from('payment_ledger')
+      .join('orders', 'orders.id', 'payment_ledger.order_id')
+      .where('orders.product_id', product.id)
+      .where('payment_ledger.kind', 'fee')
+      .where('payment_ledger.status', 'succeeded')
+      .select('payment_ledger.gateway_ref', 'payment_ledger.amount_cents')
+      .firstOrFail()
+    await db
+      .from('sandbox_payment_intents')
+      .where('id', fee.gateway_ref)
+      .update({ amount: Number(fee.amount_cents) + 1 })
+    await page.reload()
+    const reconciliation = page.getByTestId('reconciliation')
+    await reconciliation.getByText('1 difference').waitFor()
+    assert.include(await reconciliation.textContent(), 'Amounts differ (charge)')
+    assert.include(await reconciliation.textContent(), '$28.01')
+  })
+})
