@@ -63,7 +63,10 @@ const emailSamples: Samples<typeof emailKeys> = {
   feeWaived: [[order]],
   refund: [[paymentKeys.refund(order)], [paymentKeys.refund(order, 2)]],
   welcome: [[{ id: 7 }]],
-  incident: [[{ id: 3 }, 'opened'], [{ id: 3 }, 'resolved']],
+  incident: [
+    [{ id: 3 }, 'opened'],
+    [{ id: 3 }, 'resolved'],
+  ],
   newsletter: [['fan@example.test']],
 }
 
