@@ -31,6 +31,8 @@ const alertsConfig = {
     failedJobs: env.get('ALERT_FAILED_JOBS', 0),
     /** A waiting order whose $1.00 check is not placed this long after the order. */
     holdGraceMinutes: env.get('ALERT_HOLD_GRACE_MINUTES', 10),
+    /** A waiting order's hold lapsing within this many hours, its renewal overdue by the grace. */
+    holdExpiryHours: env.get('ALERT_HOLD_EXPIRY_HOURS', 24),
     /** More 429 answers of the payment gateway than this in a minute. */
     gateway429PerMinute: env.get('ALERT_GATEWAY_429_PER_MINUTE', 0),
     /** This many webhook deliveries with a bad signature in a minute, or more: a burst. */

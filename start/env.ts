@@ -138,6 +138,7 @@ export default await Env.create(new URL('../', import.meta.url), {
   ALERT_QUEUE_AGE_SECONDS: Env.schema.number.optional(),
   ALERT_FAILED_JOBS: Env.schema.number.optional(),
   ALERT_HOLD_GRACE_MINUTES: Env.schema.number.optional(),
+  ALERT_HOLD_EXPIRY_HOURS: Env.schema.number.optional(),
   ALERT_GATEWAY_429_PER_MINUTE: Env.schema.number.optional(),
   ALERT_BAD_SIGNATURES_PER_MINUTE: Env.schema.number.optional(),
   ALERT_5XX_PERCENT: Env.schema.number.optional(),

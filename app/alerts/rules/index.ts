@@ -3,6 +3,7 @@ import { releaseRunFailed } from '#alerts/rules/release_run_failed'
 import { queueBacklog } from '#alerts/rules/queue_backlog'
 import { failedJobs } from '#alerts/rules/failed_jobs'
 import { waitingWithoutHold } from '#alerts/rules/waiting_without_hold'
+import { holdsLapsing } from '#alerts/rules/holds_lapsing'
 import { gatewayRateLimited } from '#alerts/rules/gateway_rate_limited'
 import { badWebhookSignatures } from '#alerts/rules/bad_webhook_signatures'
 import { serverErrors } from '#alerts/rules/server_errors'
@@ -16,6 +17,7 @@ export const ALERT_RULES: readonly AlertRule[] = [
   queueBacklog,
   failedJobs,
   waitingWithoutHold,
+  holdsLapsing,
   gatewayRateLimited,
   badWebhookSignatures,
   serverErrors,

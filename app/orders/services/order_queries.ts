@@ -94,6 +94,40 @@ export class OrderQueries {
   }
 
   /**
+   * Waiting orders whose placed $1.00 hold lapses within `withinHours` (or already did) while its
+   * renewal, due since `renewalDueBefore` or earlier, has not happened: the hold sweep or the
+   * gateway is stuck, and the order would reach release day without an authorization.
+   */
+  async holdsLapsingUnrenewed(
+    now: DateTime,
+    options: { withinHours: number; renewalDueBefore: DateTime },
+    sample = 5
+  ) {
+    const scoped = () =>
+      db
+        .from('orders')
+        .whereIn('status', ['pending', 'entered'])
+        .where('hold_status', 'placed')
+        .whereNotNull('hold_expires_at')
+        .where('hold_expires_at', '<=', sqlTime(now.plus({ hours: options.withinHours })))
+        .where((renewal) =>
+          renewal
+            .whereNull('hold_renew_at')
+            .orWhere('hold_renew_at', '<=', sqlTime(options.renewalDueBefore))
+        )
+    const [counted, lapsed, rows] = await Promise.all([
+      scoped().count('* as total'),
+      scoped().where('hold_expires_at', '<=', sqlTime(now)).count('* as total'),
+      scoped().select('id').orderBy('hold_expires_at', 'asc').limit(sample),
+    ])
+    return {
+      count: Number(counted[0]?.total ?? 0),
+      lapsed: Number(lapsed[0]?.total ?? 0),
+      orderNumbers: rows.map((row: { id: number }) => orderNumber(Number(row.id))),
+    }
+  }
+
+  /**
    * Money still open on orders (dashboard): successful orders whose fee is not charged yet
    * (none, failed or waiting for the customer's authentication) and $1.00 holds placed and not
    * released.

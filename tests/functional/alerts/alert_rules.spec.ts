@@ -116,6 +116,16 @@ test.group(
     }) => {
       // The world before the workers start (no job is dispatched yet: nothing runs them).
       const { product } = await releasedProductWithOrders(3)
+      // A placed hold lapsing in two hours whose renewal was due 11 minutes ago.
+      const lapsing = await pendingOrder()
+      await placeHolds()
+      await db
+        .from('orders')
+        .where('id', lapsing.order.id)
+        .update({
+          hold_expires_at: sqlTime(DateTime.now().plus({ hours: 2 })),
+          hold_renew_at: sqlTime(DateTime.now().minus({ minutes: 11 })),
+        })
       const waiting = await pendingOrder()
       await db
         .from('orders')
@@ -167,7 +177,8 @@ test.group(
       await results.close()
       // 3. A failed job.
       await jobs.dispatch(failingJob, { n: 1 })
-      // 4. The waiting order above has no card check 11 minutes after it was placed.
+      // 4. The waiting order above has no card check 11 minutes after it was placed, and the
+      // other's hold lapses soon without its renewal.
       // 5. The gateway answers 429 (a sandbox allowing 1 request a second, asked 3 times).
       const limited = new SandboxGateway({
         ...paymentsConfig.sandbox,
@@ -265,6 +276,8 @@ test.group(
       await placeHolds()
       useGateway(previousGateway!)
       previousGateway = null
+      const renewed = await db.from('orders').where('id', lapsing.order.id).first()
+      assert.equal(renewed.hold_round, 2, 'the lapsing hold renewed by the hold worker')
       await until(
         () => dispatcher.status(),
         (queues) =>
