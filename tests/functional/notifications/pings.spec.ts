@@ -1,5 +1,4 @@
 import { test } from '@japa/runner'
-import { DateTime } from 'luxon'
 import testUtils from '@adonisjs/core/services/test_utils'
 import db from '@adonisjs/lucid/services/db'
 import limiter from '@adonisjs/limiter/services/main'
@@ -19,9 +18,10 @@ import {
   profileFor,
   TEST_CARDS,
 } from '#tests/helpers'
+import { RECORDED_ROUNDS } from '#database/fixtures/quicknet_rounds'
 import { releasedProductWithOrders } from '#tests/support/release'
 import { plannedRelease } from '#tests/support/report'
-import { drawProduct, drawProfileData, DRAW_CARDS } from '#tests/support/draws'
+import { distinctCard, drawProfileData, DRAW_CARDS, recordedDraw } from '#tests/support/draws'
 import { LocalPushService, type PushSubscriptionJson } from '#tests/support/push_service'
 import { HttpSink } from '#tests/support/http_sink'
 
@@ -222,10 +222,16 @@ test.group('Pings: web push and Discord, besides the e-mail', (group) => {
     await placeHolds()
 
     // A draw with one slot and two entries.
-    const draw = await drawProduct({ totalStock: 1 })
+    // Pushed now: the draw below moves the clock to its recorded round's time, in 2023.
+    await pingDelivery.deliverDue()
+
+    // Entries open and close around a recorded beacon round, so the draw is run on it.
+    const recorded = await recordedDraw(657413, { totalStock: 1 })
+    const draw = recorded.product
     const entrants = []
     for (const index of [0, 1]) {
-      const entrant = await customerWithCard()
+      // One entry per card: each entrant's card on file is their own.
+      const entrant = await customerWithCard(distinctCard(index))
       const entryProfile = await profileFor(
         entrant.user,
         drawProfileData(index, DRAW_CARDS[index], `${index + 1} Ping Street`)
@@ -238,8 +244,8 @@ test.group('Pings: web push and Discord, besides the e-mail', (group) => {
       entrants.push({ ...entrant, browser: await turnOn(client, entrant.token) })
     }
     await placeHolds()
-    await draw.merge({ entryClosesAt: DateTime.now().minus({ seconds: 1 }) }).save()
-    await drawRunner.run(draw.id, { label: 'test' })
+    recorded.afterRound()
+    await drawRunner.run(draw.id, { label: 'test' }, { beacon: RECORDED_ROUNDS[657413] })
 
     await pingDelivery.deliverDue()
     for (const [name, browser] of [
