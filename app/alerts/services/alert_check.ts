@@ -36,6 +36,9 @@ export class AlertCheck {
     }
     const context = { thresholds: alertsConfig.thresholds, now: DateTime.now() }
     for (const rule of this.rules) {
+      // Read before the rule looks: an incident another check opens while this one evaluates
+      // (on what it saw earlier) is not this check's to resolve.
+      const open = await incidents.openOf(rule.id)
       let findings: Finding[] | null
       try {
         findings = await rule.evaluate(context)
@@ -47,7 +50,6 @@ export class AlertCheck {
         report.undecided.push(rule.id)
         continue
       }
-      const open = await incidents.openOf(rule.id)
       const seen = new Set<string>()
       for (const finding of findings) {
         seen.add(finding.subject)

@@ -114,13 +114,17 @@ export class Incidents {
     return { incident, opened: false }
   }
 
-  /** Resolves an open incident; true for the one check that did it. */
+  /**
+   * Resolves an open incident, for the one check that does it, as it was read: not if another check has seen it again since (its
+   * last-seen time moved), so two checks at once never resolve what the later one still sees.
+   */
   async resolve(incident: Incident): Promise<Incident | null> {
     const now = DateTime.now()
     const changed = await db
       .from('incidents')
       .where('id', incident.id)
       .where('status', 'open')
+      .where('last_seen_at', sqlTime(incident.lastSeenAt))
       .update({
         status: 'resolved',
         open_key: null,
