@@ -21,7 +21,6 @@ import { priceAfterPromo } from '#shared/pricing'
 import { redeemPromo } from '#checkout/services/promo_redemption'
 import { slotStock } from '#catalog/services/slot_stock'
 import { jobs } from '#core/jobs/jobs'
-import { placeHoldJob } from '#payments/jobs/hold_jobs'
 import { drawEntries } from '#draws/services/draw_entries'
 import { waitingRoom } from '#draws/services/waiting_room'
 
@@ -251,7 +250,7 @@ export class CheckoutService {
       return order
     })
     // After the commit: a worker that ran the jobs earlier would not see the order yet.
-    await jobs.dispatch(placeHoldJob, { orderId: opened.id })
+    await jobs.dispatch('payments.place-hold', { orderId: opened.id })
     if (receipt) await notifications.deliverSoon(receipt.id)
     if (enteredCode) await profileService.rememberCardCode(opened.profileId, enteredCode)
     return opened
