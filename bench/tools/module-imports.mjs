@@ -8,6 +8,7 @@
 |  - the file-level import loops in app/ (static imports, re-exports and `await import()`;
 |    type-only imports count too: a loop of types is a loop of design);
 |  - imports of another module's models/ or validators/ (type-only included);
+|  - imports of a job outside jobs/ (jobs call services; services dispatch a job by its name);
 |  - writes to another module's tables: `db.from('<table>')`, `db.table(...)`, `.into(...)` or
 |    `db.insertQuery().table(...)` followed by `.insert`/`.update`/`.delete`/`.merge`/...,
 |    `<Model>.query()` writes and `<Model>.create(...)` of another module's model, and plain SQL
@@ -121,6 +122,7 @@ const matrix = Object.fromEntries(
   modules.map((from) => [from, Object.fromEntries(modules.map((to) => [to, 0]))])
 )
 const intoInternals = []
+const intoJobs = []
 const foreignWrites = []
 const allowedWrites = []
 
@@ -175,6 +177,15 @@ for (const file of (function* () {
     }
     const match = specifier.match(/^#([a-z_]+)\/(.+)$/)
     if (!match) return target
+    // Jobs call services; nothing else in app/ imports a job (it dispatches by name).
+    if (
+      match[1] !== 'core' &&
+      /^jobs\//.test(match[2]) &&
+      !/^app\/[a-z_]+\/jobs\//.test(relative(root, file))
+    ) {
+      const { line } = source.getLineAndCharacterOfPosition(node.getStart(source))
+      intoJobs.push({ file: relative(root, file), line: line + 1, imports: specifier })
+    }
     const [, to, path] = match
     if (!modules.includes(to) || to === from) return target
     if (!seenModules.has(to)) matrix[from][to] += 1
@@ -356,6 +367,7 @@ if (process.argv.includes('--json')) {
       mutual,
       loops: fileLoops,
       intoInternals,
+      intoJobs,
       foreignWrites,
       allowedWrites,
     })
@@ -387,6 +399,10 @@ if (process.argv.includes('--json')) {
     console.log(`  ${item.file}:${item.line} -> ${item.imports}${item.typeOnly ? ' (type)' : ''}`)
   }
   console.log(
+    `Imports of a job outside jobs/ (${intoJobs.length}): ${intoJobs.length ? '' : 'none'}`
+  )
+  for (const item of intoJobs) console.log(`  ${item.file}:${item.line} -> ${item.imports}`)
+  console.log(
     `Writes to another module's tables (${foreignWrites.length}): ${foreignWrites.length ? '' : 'none'}`
   )
   for (const item of foreignWrites) {
@@ -399,12 +415,14 @@ if (process.argv.includes('--json')) {
 }
 
 if (process.argv.includes('--check')) {
-  const problems = fileLoops.length + foreignWrites.length + intoInternals.length + mutual.length
+  const problems =
+    fileLoops.length + foreignWrites.length + intoInternals.length + mutual.length + intoJobs.length
   if (problems) {
     console.error(
       `module-imports --check: ${fileLoops.length} import loops, ${foreignWrites.length} writes ` +
         `to another module's tables, ${intoInternals.length} imports of another module's ` +
-        `models/validators, ${mutual.length} module pairs importing each other`
+        `models/validators, ${intoJobs.length} imports of a job outside jobs/, ` +
+        `${mutual.length} module pairs importing each other`
     )
     process.exit(1)
   }

@@ -81,7 +81,7 @@ test.group('Module walls', () => {
     assert.deepEqual(lint('database/seeders/example.ts', "db.from('orders').update({})"), [])
   })
 
-  test('module-imports --check: no import loop, foreign write or model import in app/', async ({
+  test('module-imports --check: no import loop, foreign write, model or job import in app/', async ({
     assert,
   }) => {
     const { stdout } = await promisify(execFile)(
@@ -93,6 +93,7 @@ test.group('Module walls', () => {
     assert.deepEqual(map.loops, [])
     assert.deepEqual(map.foreignWrites, [])
     assert.deepEqual(map.intoInternals, [])
+    assert.deepEqual(map.intoJobs, [])
     assert.deepEqual(map.mutual, [])
   }).timeout(30_000)
 })
