@@ -6,7 +6,7 @@ import app from '@adonisjs/core/services/app'
 import queueConfig from '#config/queue'
 import paymentsConfig from '#config/payments'
 import { jobs } from '#core/jobs/jobs'
-import { jobRegistry } from '#core/jobs/job'
+import { jobRegistry, type JobDefinition, type JobName, type JobPayloads } from '#core/jobs/job'
 import { placeHoldJob, renewHoldJob, sweepHoldsJob } from '#payments/jobs/hold_jobs'
 import { deliverEmailJob, deliverPingsJob, sweepOutboxJob } from '#notifications/jobs/email_jobs'
 import { releaseScanJob } from '#release/jobs/release_scan_job'
@@ -20,16 +20,22 @@ import alertsConfig from '#config/alerts'
 
 const embedded = queueConfig.driver === 'database'
 
-jobRegistry.register(
-  placeHoldJob,
-  renewHoldJob,
-  deliverEmailJob,
-  deliverPingsJob,
-  applyResultsJob,
-  completeResultJob,
-  retryFeeJob,
-  consoleReleaseRunJob
-)
+// The jobs services dispatch by name: every name of `JobPayloads` with a definition of that payload
+// (checked by the compiler) under that very name (checked here, at boot).
+const byName = {
+  'payments.place-hold': placeHoldJob,
+  'notifications.deliver-email': deliverEmailJob,
+  'notifications.deliver-pings': deliverPingsJob,
+  'release.apply-results': applyResultsJob,
+  'release.complete-result': completeResultJob,
+  'release.retry-fee': retryFeeJob,
+  'admin.release-run': consoleReleaseRunJob,
+} satisfies { [Name in JobName]: JobDefinition<JobPayloads[Name]> }
+for (const [name, job] of Object.entries(byName)) {
+  if (job.name !== name) throw new Error(`Job ${job.name} is listed under the name ${name}`)
+}
+
+jobRegistry.register(...Object.values(byName), renewHoldJob)
 // In one embedded process the sweeps are the engine, so they run often; with workers they only
 // re-find work whose job was lost.
 jobRegistry.schedule({

@@ -1,10 +1,13 @@
 import type { HttpContext } from '@adonisjs/core/http'
-import type EmailMessage from '#notifications/models/email_message'
-import { emailAdmin, presentEmail } from '#notifications/services/email_admin_service'
+import {
+  emailAdmin,
+  presentEmail,
+  type EmailMessageRecord,
+} from '#notifications/services/email_admin_service'
 import { emailList } from '#admin/services/list_definitions'
-import { runList, sendList } from '#core/services/rest_query'
+import { runList, sendList, type Listed } from '#core/services/rest_query'
 
-function links(email: EmailMessage) {
+function links(email: Listed<EmailMessageRecord>) {
   return {
     orderId: (email.$extras.order_public_id as string | null) ?? null,
     customerId: (email.$extras.customer_uuid as string | null) ?? null,
@@ -18,7 +21,7 @@ export default class EmailsController {
       emailAdmin.query(),
       emailList,
       request.qs(),
-      (email: EmailMessage) => presentEmail(email, links(email))
+      (email: Listed<EmailMessageRecord>) => presentEmail(email, links(email))
     )
     return sendList(response, result)
   }

@@ -1,9 +1,9 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import { DateTime } from 'luxon'
-import type NewsletterSubscriber from '#notifications/models/newsletter_subscriber'
 import {
   newsletterAdmin,
   presentSubscriber,
+  type NewsletterSubscriberRecord,
 } from '#notifications/services/newsletter_admin_service'
 import { auditLog } from '#core/services/audit_log_service'
 import { subscriberList } from '#admin/services/list_definitions'
@@ -42,7 +42,7 @@ export default class SubscribersController {
   async export(ctx: HttpContext) {
     const query = newsletterAdmin.query()
     for (const apply of parseFilter(ctx.request.qs().filter, subscriberList)) apply(query)
-    const subscribers: NewsletterSubscriber[] = await query
+    const subscribers: NewsletterSubscriberRecord[] = await query
       .orderBy('created_at', 'asc')
       .orderBy('id', 'asc')
       .limit(EXPORT_LIMIT)

@@ -1,5 +1,4 @@
-import type User from '#accounts/models/user'
-import { userQueries } from '#accounts/services/user_queries'
+import { userQueries, type UserRecord } from '#accounts/services/user_queries'
 import { productQueries } from '#catalog/services/product_queries'
 import { isLateRefundKey, paymentKeys, paymentService } from '#payments/services/payment_service'
 import { orderPaymentState } from '#orders/services/order_payment_state'
@@ -443,7 +442,7 @@ export class AdminOrderActionsService {
     return refunds.length ? refunds[refunds.length - 1].idempotencyKey : paymentKeys.refund(order)
   }
 
-  private async customer(input: AdminNewOrder): Promise<User> {
+  private async customer(input: AdminNewOrder): Promise<UserRecord> {
     const user = input.userId
       ? await userQueries.findByUuid(input.userId)
       : input.email

@@ -8,10 +8,10 @@ import { runList } from '#core/services/rest_query'
 import { paymentService } from '#payments/services/payment_service'
 import { orderTimeline } from '#orders/services/order_timeline'
 import { releaseResults } from '#release/services/release_results'
-import type PaymentLedgerEntry from '#payments/models/payment_ledger_entry'
+import type { LedgerEntryRecord } from '#payments/services/ledger'
 
 /** A ledger row as the console shows it: what happened to the money, no gateway refs or card data. */
-export function presentAdminLedgerEntry(entry: PaymentLedgerEntry) {
+export function presentAdminLedgerEntry(entry: LedgerEntryRecord) {
   return {
     id: entry.id,
     kind: entry.kind,

@@ -1,7 +1,8 @@
-import type Product from '#catalog/models/product'
-import type Order from '#orders/models/order'
-import type User from '#accounts/models/user'
-import type PromoCode from '#checkout/models/promo_code'
+import type { ProductColumns } from '#catalog/services/product_queries'
+import type { OrderRecord } from '#orders/services/order_queries'
+import type { UserRecord } from '#accounts/services/user_queries'
+import { promoUsableAt, type PromoCodeRecord } from '#checkout/services/promo_code_service'
+import type { Listed } from '#core/services/rest_query'
 import type AuditLog from '#core/models/audit_log'
 import { DateTime } from 'luxon'
 import { presentProduct } from '#catalog/services/product_presenter'
@@ -13,16 +14,19 @@ import { isFeeDue, orderStatusLabel } from '#shared/vocabulary'
 | ids that reach a URL are the public ones (order public id, customer uuid). Never card data.
 */
 
-function extra(model: { $extras: Record<string, unknown> }, key: string) {
-  return model.$extras[key] === undefined ? undefined : model.$extras[key]
+/** What a list's query added to a row; a row read alone may carry none. */
+type MaybeListed<Row> = Row & Partial<Pick<Listed<Row>, '$extras'>>
+
+function extra(model: MaybeListed<object>, key: string) {
+  return model.$extras?.[key]
 }
 
-function count(model: { $extras: Record<string, unknown> }, key: string) {
+function count(model: MaybeListed<object>, key: string) {
   const value = extra(model, key)
   return value === undefined || value === null ? undefined : Number(value)
 }
 
-export function presentAdminProduct(product: Product) {
+export function presentAdminProduct(product: MaybeListed<ProductColumns>) {
   return {
     id: product.id,
     ...presentProduct(product),
@@ -38,7 +42,7 @@ export function presentAdminProduct(product: Product) {
 }
 
 /** What customers see of an order (presentOrder), plus what support needs to act on it. */
-export function presentAdminOrder(order: Order) {
+export function presentAdminOrder(order: MaybeListed<OrderRecord>) {
   return {
     id: order.publicId,
     ...presentOrder(order),
@@ -65,7 +69,7 @@ export function presentAdminOrder(order: Order) {
 }
 
 /** A customer as support sees it: contact details and counts, no card data, no password. */
-export function presentCustomer(user: User) {
+export function presentCustomer(user: MaybeListed<UserRecord>) {
   return {
     id: user.uuid,
     email: user.email,
@@ -83,7 +87,7 @@ export function presentCustomer(user: User) {
   }
 }
 
-export function presentPromoCode(promo: PromoCode) {
+export function presentPromoCode(promo: PromoCodeRecord) {
   return {
     id: promo.id,
     code: promo.code,
@@ -93,7 +97,7 @@ export function presentPromoCode(promo: PromoCode) {
     maxUses: promo.maxUses,
     uses: promo.uses,
     active: promo.active,
-    usableNow: promo.isUsableAt(DateTime.now()),
+    usableNow: promoUsableAt(promo, DateTime.now()),
     createdAt: promo.createdAt.toISO(),
     updatedAt: promo.updatedAt?.toISO() ?? null,
   }

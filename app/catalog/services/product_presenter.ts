@@ -1,7 +1,7 @@
-import type Product from '#catalog/models/product'
+import type { ProductColumns } from '#catalog/services/product_queries'
 
 /** The spec's Product, camelCase; price in dollars as the storefront shows it. */
-export function presentProduct(product: Product) {
+export function presentProduct(product: ProductColumns) {
   return {
     productId: product.id,
     slug: product.slug,

@@ -1,9 +1,13 @@
 import type { DateTime } from 'luxon'
 import Product from '#catalog/models/product'
 import { sqlTime } from '#core/helpers/sql_time'
+import type { ModelAttributes } from '@adonisjs/lucid/types/model'
 import type { ReleaseMode, SizeType } from '#shared/vocabulary'
 
 export { splitList } from '#catalog/models/product'
+
+/** A product's columns, as the console's lists page them (everything the console edits). */
+export type ProductColumns = Readonly<ModelAttributes<Product>>
 
 /**
  * A product as other modules read it: plain, frozen data (no model to save), with whether its

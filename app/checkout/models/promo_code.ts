@@ -34,10 +34,18 @@ export default class PromoCode extends BaseModel {
   declare updatedAt: DateTime | null
 
   isUsableAt(now: DateTime): boolean {
-    if (!this.active) return false
-    if (this.startsAt && this.startsAt > now) return false
-    if (this.expiresAt && this.expiresAt <= now) return false
-    if (this.maxUses !== null && this.uses >= this.maxUses) return false
-    return true
+    return promoUsableAt(this, now)
   }
+}
+
+/** Whether a promo code can be used at `now`: active, started, not expired, uses left. */
+export function promoUsableAt(
+  promo: Pick<PromoCode, 'active' | 'startsAt' | 'expiresAt' | 'maxUses' | 'uses'>,
+  now: DateTime
+): boolean {
+  if (!promo.active) return false
+  if (promo.startsAt && promo.startsAt > now) return false
+  if (promo.expiresAt && promo.expiresAt <= now) return false
+  if (promo.maxUses !== null && promo.uses >= promo.maxUses) return false
+  return true
 }

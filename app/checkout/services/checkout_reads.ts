@@ -1,14 +1,12 @@
-import { splitList } from '#catalog/services/product_queries'
-import type Product from '#catalog/models/product'
-import type Profile from '#profiles/models/profile'
-import type { Address } from '#profiles/models/profile'
+import { splitList, type ProductColumns } from '#catalog/services/product_queries'
+import type { Address, ProfileRecord } from '#profiles/services/profile_queries'
 import { booleanColumn, jsonColumn } from '#core/helpers/columns'
 import { sqlTime } from '#core/helpers/sql_time'
 import type { DriverSession } from '#core/services/driver_session'
 
 /** What a checkout reads of a product, as plain data. */
 export type CheckoutProduct = Pick<
-  Product,
+  ProductColumns,
   'id' | 'title' | 'priceCents' | 'sizeType' | 'sizes' | 'totalStock' | 'stockTaken'
 > & {
   avail: boolean
@@ -28,7 +26,7 @@ export type CheckoutProduct = Pick<
 
 /** What a checkout reads of the customer's profile, as plain data. */
 export type CheckoutProfile = Pick<
-  Profile,
+  ProfileRecord,
   'publicId' | 'profileName' | 'email' | 'phone' | 'shipping' | 'billing' | 'cardVault'
 >
 
@@ -36,7 +34,7 @@ type Row = {
   id: number
   title: string
   price_cents: number
-  size_type: Product['sizeType']
+  size_type: ProductColumns['sizeType']
   styles: string
   sizes: unknown
   avail: unknown

@@ -1,12 +1,12 @@
-import type User from '#accounts/models/user'
+import type { UserRecord } from '#accounts/services/user_queries'
 import { cardOnFile, cardOnFileFingerprint } from '#payments/services/card_on_file'
 import { catalogService, productNotFound } from '#catalog/services/catalog_service'
 import { readProductAndProfile } from '#checkout/services/checkout_reads'
 import { withDriverSession, type DriverSession } from '#core/services/driver_session'
 import { soldOutMemory } from '#catalog/services/sold_out_memory'
 import { PROFILE_NOT_FOUND, profileService } from '#profiles/services/profile_service'
-import type Product from '#catalog/models/product'
-import type Profile from '#profiles/models/profile'
+import type { ProductColumns } from '#catalog/services/product_queries'
+import type { Address } from '#profiles/services/profile_queries'
 import { orderLifecycle, type NewOrder, type OpenedOrder } from '#orders/services/order_lifecycle'
 import { AppError } from '#core/exceptions/app_error'
 import { isUniqueViolation } from '#core/helpers/db_errors'
@@ -21,7 +21,6 @@ import { priceAfterPromo } from '#shared/pricing'
 import { redeemPromo } from '#checkout/services/promo_redemption'
 import { slotStock } from '#catalog/services/slot_stock'
 import { jobs } from '#core/jobs/jobs'
-import { placeHoldJob } from '#payments/jobs/hold_jobs'
 import { drawEntries } from '#draws/services/draw_entries'
 import { waitingRoom } from '#draws/services/waiting_room'
 
@@ -56,8 +55,8 @@ export type AcoSnapshot = {
     profileName: string
     email: string
     phone: string
-    shipping: Profile['shipping']
-    billing: Profile['billing']
+    shipping: Address
+    billing: Address
   }
   card: ReturnType<typeof profileService.openCard>
   order: { productId: number; productTitle: string; style: string; size: string }
@@ -107,7 +106,7 @@ function present(value: unknown): boolean {
  * (`checkoutService.checkout(user, {productId, style, size, profileId, promoCode})`).
  */
 export class CheckoutService {
-  async checkout(user: User, request: CheckoutRequest): Promise<OpenedOrder> {
+  async checkout(user: UserRecord, request: CheckoutRequest): Promise<OpenedOrder> {
     try {
       return await this.checkoutOnce(user, request, user.cardFingerprint)
     } catch (error) {
@@ -119,7 +118,7 @@ export class CheckoutService {
   }
 
   private async checkoutOnce(
-    user: User,
+    user: UserRecord,
     request: CheckoutRequest,
     cardFingerprint: string | null
   ): Promise<OpenedOrder> {
@@ -251,7 +250,7 @@ export class CheckoutService {
       return order
     })
     // After the commit: a worker that ran the jobs earlier would not see the order yet.
-    await jobs.dispatch(placeHoldJob, { orderId: opened.id })
+    await jobs.dispatch('payments.place-hold', { orderId: opened.id })
     if (receipt) await notifications.deliverSoon(receipt.id)
     if (enteredCode) await profileService.rememberCardCode(opened.profileId, enteredCode)
     return opened
@@ -339,7 +338,7 @@ export class CheckoutService {
    * (a single-style product needs none). Matching ignores case; the product's spelling is kept.
    */
   private chooseVariant(
-    product: Pick<Product, 'sizeType' | 'sizes'> & { styleList: string[] },
+    product: Pick<ProductColumns, 'sizeType' | 'sizes'> & { styleList: string[] },
     style: unknown,
     size: unknown
   ) {

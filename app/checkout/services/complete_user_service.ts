@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import vine from '@vinejs/vine'
-import type User from '#accounts/models/user'
+import type { UserRecord } from '#accounts/services/user_queries'
 import { accountService } from '#accounts/services/account_service'
 import { billingCardService } from '#accounts/services/billing_card_service'
 import { profileService } from '#profiles/services/profile_service'
@@ -11,6 +11,9 @@ import { checkoutService, INSUFFICIENT_CHECKOUT_DATA } from '#checkout/services/
 import type { OpenedOrder } from '#orders/services/order_lifecycle'
 import { paymentService } from '#payments/services/payment_service'
 import logger from '@adonisjs/core/services/logger'
+
+/** The account the accounts services act on (the caller, or the one made for this purchase). */
+type Account = Parameters<typeof billingCardService.saveToken>[0]
 
 export const ACCOUNT_EXISTS =
   'An account with this e-mail already exists. Please log in to check out.'
@@ -50,9 +53,9 @@ export type CompleteUserRequest = {
  */
 export class CompleteUserService {
   async complete(
-    caller: User | null,
+    caller: Account | null,
     request: CompleteUserRequest
-  ): Promise<{ order: OpenedOrder; user: User; token: string | null }> {
+  ): Promise<{ order: OpenedOrder; user: UserRecord; token: string | null }> {
     if (
       [
         request.email,
@@ -75,7 +78,7 @@ export class CompleteUserService {
     const variant = await checkoutService.validateVariant(request.productId, style, size)
     const token = typeof request.stripeToken === 'string' ? request.stripeToken.trim() : ''
 
-    let user: User
+    let user: Account
     let issuedToken: string | null = null
     let newCustomerId: string | null = null
     if (caller) {

@@ -1,6 +1,12 @@
 import { DateTime } from 'luxon'
 import vine from '@vinejs/vine'
 import PromoCode from '#checkout/models/promo_code'
+import type { ModelAttributes } from '@adonisjs/lucid/types/model'
+
+export { promoUsableAt } from '#checkout/models/promo_code'
+
+/** A promo code as other modules read it (the console): its columns. */
+export type PromoCodeRecord = Readonly<ModelAttributes<PromoCode>>
 import { AppError } from '#core/exceptions/app_error'
 import { isUniqueViolation } from '#core/helpers/db_errors'
 import { normalizePromoCode } from '#checkout/services/promo_service'

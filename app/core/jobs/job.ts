@@ -25,6 +25,21 @@ export type JobDefinition<Payload extends Record<string, unknown> = Record<strin
   dedupeKey?: (payload: Payload) => string
 }
 
+/**
+ * The payload of each job by its name, for the services that dispatch it: jobs call services,
+ * services never import jobs, so a service names the job (`jobs.dispatch('payments.place-hold',
+ * { orderId })`) and the job declares its payload beside its definition:
+ *
+ *   declare module '#core/jobs/job' {
+ *     interface JobPayloads { 'payments.place-hold': { orderId: number } }
+ *   }
+ *   export const placeHoldJob = defineJob<JobPayloads['payments.place-hold']>({ name: ... })
+ *
+ * The definition (queue, `dedupeKey`) is the registered one (`start/jobs.ts`), found by name.
+ */
+export interface JobPayloads {}
+export type JobName = keyof JobPayloads
+
 /** What a caller may ask of a dispatch; the dedupe id is the job's own (`dedupeKey`). */
 export type DispatchOptions = {
   delayMs?: number

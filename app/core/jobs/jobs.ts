@@ -2,9 +2,12 @@ import queueConfig from '#config/queue'
 import { BullmqDriver } from '#core/jobs/bullmq_driver'
 import { InProcessDriver } from '#core/jobs/in_process_driver'
 import {
+  jobRegistry,
   QUEUE_NAMES,
   type DispatchOptions,
   type JobDefinition,
+  type JobName,
+  type JobPayloads,
   type QueueName,
 } from '#core/jobs/job'
 import type { QueueDriver, WorkOptions } from '#core/jobs/queue_driver'
@@ -31,15 +34,40 @@ export class Jobs {
     return this.driver instanceof BullmqDriver ? 'bullmq' : 'database'
   }
 
+  /**
+   * Services dispatch by the job's name (they never import a job); jobs and schedules may pass
+   * the definition. Either way the job's own `dedupeKey` builds the dedupe id.
+   */
+  async dispatch<Name extends JobName>(
+    job: Name,
+    payload: JobPayloads[Name],
+    options?: DispatchOptions
+  ): Promise<void>
   async dispatch<Payload extends Record<string, unknown>>(
     job: JobDefinition<Payload>,
     payload: Payload,
     options?: DispatchOptions
+  ): Promise<void>
+  async dispatch(
+    job: string | JobDefinition<any>,
+    payload: Record<string, unknown>,
+    options?: DispatchOptions
   ) {
+    const definition = typeof job === 'string' ? jobRegistry.find(job) : job
+    if (!definition) {
+      logger.error({ job }, 'dispatch of a job that is not registered in start/jobs.ts')
+      return
+    }
     try {
-      await this.driver.dispatch(job, payload, { ...options, dedupeId: job.dedupeKey?.(payload) })
+      await this.driver.dispatch(definition, payload, {
+        ...options,
+        dedupeId: definition.dedupeKey?.(payload),
+      })
     } catch (error) {
-      logger.warn({ err: error, job: job.name }, 'dispatch failed; the sweep will find the work')
+      logger.warn(
+        { err: error, job: definition.name },
+        'dispatch failed; the sweep will find the work'
+      )
     }
   }
 

@@ -141,6 +141,12 @@ export function whereContains(query: Query, column: string, term: string) {
  * Runs a list request: filters, counts, sorts, slices. The total counts every row matching the
  * filters, so the console's pagination is right.
  */
+/**
+ * A row of a console list: the owning module's record (its columns) with what the list's query
+ * added (`$extras`: counts, a customer's uuid), as Lucid's paged rows carry them.
+ */
+export type Listed<Row> = Row & { readonly $extras: Record<string, unknown> }
+
 export async function runList<Row>(
   query: Query,
   definition: ListDefinition,

@@ -12,7 +12,6 @@ import { slotStock } from '#catalog/services/slot_stock'
 import { orderLifecycle } from '#orders/services/order_lifecycle'
 import { orderQueries } from '#orders/services/order_queries'
 import { orderSettlement } from '#payments/services/order_settlement'
-import { placeHoldJob } from '#payments/jobs/hold_jobs'
 import { orderEmails } from '#notifications/services/order_emails'
 import drawsConfig from '#config/draws'
 import { beaconSource, BeaconUnavailable } from '#draws/services/beacon_source'
@@ -419,7 +418,7 @@ export class DrawRunner {
       promoted += 1
       // Deduplicated as every hold job of the order; if one is still kept, the hold sweep finds
       // the promoted order (its hold is queued) within its interval.
-      await jobs.dispatch(placeHoldJob, { orderId: promotedId.order_id })
+      await jobs.dispatch('payments.place-hold', { orderId: promotedId.order_id })
       const order = await orderQueries.findById(promotedId.order_id)
       await orderEmails.sendDrawPromoted(order, promotedId.public_id)
     }

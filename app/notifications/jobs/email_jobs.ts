@@ -1,14 +1,21 @@
 import { smtpConfigured } from '#config/mail'
-import { defineJob } from '#core/jobs/job'
+import { defineJob, type JobPayloads } from '#core/jobs/job'
 import { jobs } from '#core/jobs/jobs'
 import { emailDelivery } from '#notifications/services/email_delivery'
 import { pingDelivery } from '#notifications/services/ping_delivery'
+
+declare module '#core/jobs/job' {
+  interface JobPayloads {
+    'notifications.deliver-email': { messageId: number }
+    'notifications.deliver-pings': { messageId: number }
+  }
+}
 
 /**
  * Sends one outbox message. A process without SMTP settings leaves it queued for one that has
  * them (the message is already in the outbox; nothing is lost).
  */
-export const deliverEmailJob = defineJob<{ messageId: number }>({
+export const deliverEmailJob = defineJob<JobPayloads['notifications.deliver-email']>({
   name: 'notifications.deliver-email',
   queue: 'email',
   dedupeKey: ({ messageId }) => `email:${messageId}`,
@@ -19,7 +26,7 @@ export const deliverEmailJob = defineJob<{ messageId: number }>({
 })
 
 /** Sends one outbox message's pings (web push, Discord): once per channel. */
-export const deliverPingsJob = defineJob<{ messageId: number }>({
+export const deliverPingsJob = defineJob<JobPayloads['notifications.deliver-pings']>({
   name: 'notifications.deliver-pings',
   queue: 'email',
   dedupeKey: ({ messageId }) => `pings:${messageId}`,

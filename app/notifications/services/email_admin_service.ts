@@ -1,4 +1,8 @@
 import EmailMessage from '#notifications/models/email_message'
+import type { ModelAttributes } from '@adonisjs/lucid/types/model'
+
+/** An outbox message as other modules read it: its columns. */
+export type EmailMessageRecord = Readonly<ModelAttributes<EmailMessage>>
 import { AppError } from '#core/exceptions/app_error'
 
 /** Templates whose body carries a secret link that even an admin should not be able to use. */
@@ -11,7 +15,7 @@ function hideSecretLinks(body: string | null): string | null {
 
 /** The admin's view of an e-mail in the outbox. Bodies only on `detail`. */
 export function presentEmail(
-  email: EmailMessage,
+  email: EmailMessageRecord,
   links: { orderId?: string | null; customerId?: string | null } = {},
   detail = false
 ) {

@@ -1,9 +1,13 @@
 import { stringify } from 'csv-stringify/sync'
 import NewsletterSubscriber from '#notifications/models/newsletter_subscriber'
+import type { ModelAttributes } from '@adonisjs/lucid/types/model'
+
+/** A newsletter subscriber as other modules read it: its columns. */
+export type NewsletterSubscriberRecord = Readonly<ModelAttributes<NewsletterSubscriber>>
 import { AppError } from '#core/exceptions/app_error'
 
 /** The admin's view of one newsletter subscriber. */
-export function presentSubscriber(subscriber: NewsletterSubscriber) {
+export function presentSubscriber(subscriber: NewsletterSubscriberRecord) {
   return {
     id: subscriber.id,
     email: subscriber.email,
@@ -42,7 +46,7 @@ export class NewsletterAdminService {
     return subscriber
   }
 
-  toCsv(subscribers: NewsletterSubscriber[]): string {
+  toCsv(subscribers: readonly NewsletterSubscriberRecord[]): string {
     const rows = subscribers.map((subscriber) => {
       const row = presentSubscriber(subscriber)
       return [

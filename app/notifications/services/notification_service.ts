@@ -4,7 +4,6 @@ import { sqlTime } from '#core/helpers/sql_time'
 import { type DriverSession, withDriverSession } from '#core/services/driver_session'
 import { jobs } from '#core/jobs/jobs'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
-import { deliverEmailJob, deliverPingsJob } from '#notifications/jobs/email_jobs'
 import { pingChannels } from '#notifications/services/ping_channels'
 
 /**
@@ -109,12 +108,12 @@ export class NotificationService {
 
   /** Rings the pings of a recorded message (the outbox sweep finds them if this is lost). */
   pingSoon(messageId: number) {
-    return jobs.dispatch(deliverPingsJob, { messageId })
+    return jobs.dispatch('notifications.deliver-pings', { messageId })
   }
 
   /** Rings the delivery of a recorded message (the outbox sweep finds it if this is lost). */
   deliverSoon(messageId: number) {
-    return jobs.dispatch(deliverEmailJob, { messageId })
+    return jobs.dispatch('notifications.deliver-email', { messageId })
   }
 }
 

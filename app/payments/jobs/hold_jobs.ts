@@ -1,9 +1,15 @@
-import { defineJob } from '#core/jobs/job'
+import { defineJob, type JobPayloads } from '#core/jobs/job'
 import { jobs } from '#core/jobs/jobs'
 import { holdWorker } from '#payments/services/hold_worker'
 
+declare module '#core/jobs/job' {
+  interface JobPayloads {
+    'payments.place-hold': { orderId: number }
+  }
+}
+
 /** Places one order's $1.00 card check; on the gateway queue, so within its rate. */
-export const placeHoldJob = defineJob<{ orderId: number }>({
+export const placeHoldJob = defineJob<JobPayloads['payments.place-hold']>({
   name: 'payments.place-hold',
   queue: 'gateway',
   dedupeKey: ({ orderId }) => `hold:${orderId}`,

@@ -1,5 +1,9 @@
 import db from '@adonisjs/lucid/services/db'
 import PaymentLedgerEntry, { type LedgerKind } from '#payments/models/payment_ledger_entry'
+import type { ModelAttributes } from '@adonisjs/lucid/types/model'
+
+/** A ledger row as other modules read it (the console's order page): its columns. */
+export type LedgerEntryRecord = Readonly<ModelAttributes<PaymentLedgerEntry>>
 import { affectedRows, isUniqueViolation } from '#core/helpers/db_errors'
 import { sqlTime } from '#core/helpers/sql_time'
 import { AppError } from '#core/exceptions/app_error'

@@ -1,6 +1,14 @@
-import { defineJob } from '#core/jobs/job'
-import { jobs } from '#core/jobs/jobs'
-import type { Completion } from '#release/services/order_outcome'
+import { defineJob, type JobPayloads } from '#core/jobs/job'
+import { orderOutcome, type Completion } from '#release/services/order_outcome'
+import { releaseResults } from '#release/services/release_results'
+import { releaseRunner } from '#release/services/release_runner'
+
+declare module '#core/jobs/job' {
+  interface JobPayloads {
+    'release.complete-result': Completion
+    'release.retry-fee': { orderId: number }
+  }
+}
 
 /*
 | With workers, the money of release day moves on the gateway queue, within the gateway's rate
@@ -9,12 +17,11 @@ import type { Completion } from '#release/services/order_outcome'
 */
 
 /** Applies a recorded result: the order's status, fee or hold release, e-mail, timeline, audit. */
-export const completeResultJob = defineJob<Completion>({
+export const completeResultJob = defineJob<JobPayloads['release.complete-result']>({
   name: 'release.complete-result',
   queue: 'gateway',
   dedupeKey: ({ orderId }) => `result:${orderId}`,
   async handle(completion) {
-    const { orderOutcome } = await import('#release/services/order_outcome')
     const report = await orderOutcome.complete(completion)
     return {
       order: report.order.publicId,
@@ -25,12 +32,11 @@ export const completeResultJob = defineJob<Completion>({
 })
 
 /** Tries a success's due fee again (a decline or an outage left it unpaid). */
-export const retryFeeJob = defineJob<{ orderId: number }>({
+export const retryFeeJob = defineJob<JobPayloads['release.retry-fee']>({
   name: 'release.retry-fee',
   queue: 'gateway',
   dedupeKey: ({ orderId }) => `fee:${orderId}`,
   async handle({ orderId }) {
-    const { releaseRunner } = await import('#release/services/release_runner')
     return { fee: await releaseRunner.retryFee(orderId) }
   },
 })
@@ -41,14 +47,8 @@ export const sweepResultsJob = defineJob({
   queue: 'maintenance',
   attempts: 1,
   async handle() {
-    const { orderOutcome } = await import('#release/services/order_outcome')
-    const { releaseResults } = await import('#release/services/release_results')
     const stale = await releaseResults.unfinished(null, { resultBeforeSeconds: 30 })
     for (const task of stale) await orderOutcome.resume(task.order_id)
     return { dispatched: stale.length }
   },
 })
-
-export function dispatchCompletion(completion: Completion) {
-  return jobs.dispatch(completeResultJob, completion)
-}

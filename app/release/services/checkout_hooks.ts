@@ -8,7 +8,6 @@ import type { CheckoutResult } from '#release/services/release_results'
 import { orderOutcome } from '#release/services/order_outcome'
 import { sqlTime } from '#core/helpers/sql_time'
 import { jobs } from '#core/jobs/jobs'
-import { applyResultsJob } from '#release/jobs/apply_results_job'
 import { resultTarget } from '#release/services/task_ids'
 import { countBadSignature } from '#core/services/bad_signatures'
 
@@ -98,7 +97,7 @@ export class CheckoutHooks {
     // With workers, the results are applied by a job (fees are charged there, not in this
     // request); the bot is answered 202 and a replay before the job is done is not applied twice.
     if (jobs.driverName === 'bullmq') {
-      await jobs.dispatch(applyResultsJob, { eventId, results })
+      await jobs.dispatch('release.apply-results', { eventId, results })
       return { received: true, queued: true, total: results.length, duplicate: false }
     }
     return { ...(await this.applyDelivery(eventId, results)), duplicate: false }

@@ -3,7 +3,6 @@ import { auditLog, type AuditEntry } from '#core/services/audit_log_service'
 import { releaseRunner, presentOneRun, type RunReport } from '#release/services/release_runner'
 import { RELEASE_LOCK, releaseLock } from '#release/services/release_lock'
 import { jobs } from '#core/jobs/jobs'
-import { consoleReleaseRunJob } from '#release/jobs/console_release_run_job'
 
 export type ConsoleRunOptions = { productId?: number | null; dryRun?: boolean }
 
@@ -21,7 +20,7 @@ export class ConsoleReleaseRun {
     if (holder) throw inProgress(holder.owner)
     const productId = options.productId ?? null
     const dryRun = options.dryRun ?? false
-    await jobs.dispatch(consoleReleaseRunJob, {
+    await jobs.dispatch('admin.release-run', {
       productId,
       dryRun,
       actorId: who.actor?.id ?? null,

@@ -13,7 +13,6 @@ import { sqlTime } from '#core/helpers/sql_time'
 import { crashPoint } from '#core/services/crash_points'
 import { opsLog } from '#core/services/ops_log'
 import { jobs } from '#core/jobs/jobs'
-import { dispatchCompletion } from '#release/jobs/settlement_jobs'
 import { withOrderMoney } from '#payments/services/order_money_lock'
 import {
   releaseResults,
@@ -234,7 +233,7 @@ export class OrderOutcome {
     if (changed && ENGINES.has(context.source) && jobs.driverName === 'bullmq') {
       // The money of a result moves on the gateway queue, within the gateway's rate however
       // many results arrive at once; the task stays `resulted` until the job has done it all.
-      await dispatchCompletion(completion)
+      await jobs.dispatch('release.complete-result', completion)
       return {
         order: order!,
         outcome: result.status,
@@ -335,7 +334,7 @@ export class OrderOutcome {
     const engine = task.engine as OutcomeSource
     const source = ENGINES.has(engine) ? engine : 'manual'
     const actor = task.run_id ? { label: `release:run #${task.run_id}` } : { label: source }
-    await dispatchCompletion({
+    await jobs.dispatch('release.complete-result', {
       orderId,
       before: order.status,
       changed: true,

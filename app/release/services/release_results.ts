@@ -7,7 +7,6 @@ import { orderEmails } from '#notifications/services/order_emails'
 import { affectedRows, isUniqueViolation } from '#core/helpers/db_errors'
 import { crashPoint } from '#core/services/crash_points'
 import { removeTaskFile } from '#release/services/checkout_engines'
-import type { OutcomeSource } from '#release/services/order_outcome'
 import { sqlTime } from '#core/helpers/sql_time'
 import { isFeeDue } from '#shared/vocabulary'
 
@@ -162,16 +161,6 @@ export class ReleaseResults {
       )
     }
     return query
-  }
-
-  /**
-   * Records a result of a checkout engine within a run (the release runner) and applies it,
-   * through the one outcome path (`OrderOutcome.apply`: checked first, then applied, timeline
-   * and audit). A refused result throws (409/404) and changes nothing.
-   */
-  async record(result: CheckoutResult, source: OutcomeSource): Promise<FinishReport> {
-    const { orderOutcome } = await import('#release/services/order_outcome')
-    return orderOutcome.apply(result, { source, via: 'release:run' })
   }
 
   /** Applies a recorded result: status, money, e-mail; marks the task done when all happened. */

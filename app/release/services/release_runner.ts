@@ -20,7 +20,6 @@ import { releaseLock, RELEASE_LOCK } from '#release/services/release_lock'
 import { releaseConfig, type EngineName } from '#release/services/release_config'
 import { releaseResults, type FinishReport } from '#release/services/release_results'
 import { orderOutcome } from '#release/services/order_outcome'
-import { retryFeeJob } from '#release/jobs/settlement_jobs'
 import { jobs } from '#core/jobs/jobs'
 import { acoExportService } from '#release/services/aco_export_service'
 import { crashPoint } from '#core/services/crash_points'
@@ -248,7 +247,7 @@ export class ReleaseRunner {
             report.feeRetries++
             if (onWorkers) {
               report.settling++
-              await jobs.dispatch(retryFeeJob, { orderId: order.id })
+              await jobs.dispatch('release.retry-fee', { orderId: order.id })
             } else {
               const outcome = await this.retryFee(order.id)
               if (outcome === 'paid') report.feesCharged++
@@ -432,7 +431,9 @@ export class ReleaseRunner {
     }
     this.count(
       report,
-      await releaseResults.record(
+      // Through the one outcome path: checked first, then applied, timeline and audit. A refused
+      // result throws (409/404) and changes nothing.
+      await orderOutcome.apply(
         {
           orderId: order.publicId,
           round,
@@ -440,7 +441,7 @@ export class ReleaseRunner {
           confirmationNumber: result.status === 'success' ? result.confirmationNumber : null,
           reason: result.status === 'fail' ? result.reason : null,
         },
-        engine.name
+        { source: engine.name, via: 'release:run' }
       )
     )
   }
