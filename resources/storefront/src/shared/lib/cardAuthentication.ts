@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useEffectEvent, useRef, useState } from 'react'
 import { useLocation, useNavigate } from 'react-router-dom'
 import { ApiError } from '../api/client'
 import { useConfirmCard } from '../api/useConfirmCard'
@@ -97,12 +97,11 @@ export function useCardAuthenticationReturn(): CardReturn {
   )
   const started = useRef<string | null>(null)
 
-  useEffect(() => {
-    if (!setupId || started.current === setupId) return
-    started.current = setupId
+  // Asks with the screen's latest calls and address; the effect decides when (once per setup).
+  const ask = useEffectEvent((id: string) => {
     setState({ status: 'confirming' })
     confirm
-      .run(setupId)
+      .run(id)
       .then((result) =>
         setState(
           result.success
@@ -118,6 +117,12 @@ export function useCardAuthenticationReturn(): CardReturn {
         })
       )
       .finally(() => void navigate(currentPath(location), { replace: true }))
+  })
+
+  useEffect(() => {
+    if (!setupId || started.current === setupId) return
+    started.current = setupId
+    ask(setupId)
   }, [setupId])
 
   return state
