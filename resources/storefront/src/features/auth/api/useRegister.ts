@@ -1,6 +1,5 @@
 import { api } from '../../../shared/api/client'
 import { useMutation } from '../../../shared/api/query'
-import type { AuthAnswer } from './useLogin'
 
 export type Registration = {
   email: string
@@ -13,7 +12,5 @@ export type Registration = {
 
 /** POST /register {email, phone, password, name, firstName, lastName} */
 export function useRegister() {
-  return useMutation((payload: Registration) =>
-    api<AuthAnswer>('/register', { method: 'POST', body: payload })
-  )
+  return useMutation((payload: Registration) => api('POST /register', { body: payload }))
 }

@@ -9,7 +9,7 @@ import {
   missingAddressFields,
   type AddressValue,
 } from '../../../shared/ui/AddressFields'
-import type { Profile } from '../../../shared/api/types'
+import type { Profile } from '@shared/api/contract'
 import { useAddProfile } from '../../../shared/api/useAddProfile'
 import {
   formatPhone,

@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import { AccountLayout } from '../../../shared/layout/AccountLayout'
 import { useProfiles } from '../../../shared/api/useProfiles'
-import type { Profile } from '../../../shared/api/types'
+import type { Profile } from '@shared/api/contract'
 import { Button } from '../../../shared/ui/Button'
 import { Modal } from '../../../shared/ui/Modal'
 import { PageLoading } from '../../../shared/ui/Spinner'
