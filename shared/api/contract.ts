@@ -49,6 +49,8 @@ import type { presentUserInfo } from '#accounts/services/user_presenter'
 import type { presentProfile } from '#profiles/services/profile_service'
 import type { presentOrder } from '#orders/services/order_presenter'
 import type { CheckoutRequest } from '#checkout/services/checkout_service'
+import type QueuesController from '#admin/controllers/queues_controller'
+import type { consoleReleaseRun } from '#release/services/console_release_run'
 
 /** What a controller's action answers (a 2xx body it returns). */
 type Answer<Controller, Action extends keyof Controller> = Controller[Action] extends (
@@ -96,6 +98,17 @@ export type ReleasesOverview = Answer<ReleaseReportsController, 'index'>
 export type ReleaseReport = Answer<ReleaseReportsController, 'show'>
 export type Outcome = ReleaseReport['lines'][number]['outcome']
 export type AuthAnswer = Answer<SessionsController, 'login'>
+
+/** The console's answers (`admin/src/dataProvider.ts`). */
+export type QueuesOverview = Answer<QueuesController, 'index'>
+export type QueueCounts = QueuesOverview['queues'][number]
+/** GET /api/admin/draws/:id: a draw's proof, entries and the second entries it refused. */
+export type DrawView = Answer<DrawsController, 'show'>
+export type DrawRunAnswer = Answer<DrawsController, 'run'>
+/** POST /api/admin/release-runs: the run's record (201), or `{queued: true}` for workers (202). */
+export type ReleaseRunAnswer = Awaited<ReturnType<(typeof consoleReleaseRun)['run']>>
+export type QueuedReleaseRun = Extract<ReleaseRunAnswer, { queued: true }>
+export type ReleaseRunResult = Exclude<ReleaseRunAnswer, { queued: true }>
 
 /**
  * Every call: `'METHOD /path/:param'` -> `{ body?, query?, response }`. The clients
