@@ -50,6 +50,10 @@ import type { presentProfile } from '#profiles/services/profile_service'
 import type { presentOrder } from '#orders/services/order_presenter'
 import type { CheckoutRequest } from '#checkout/services/checkout_service'
 import type QueuesController from '#admin/controllers/queues_controller'
+import type AdminOrdersController from '#admin/controllers/orders_controller'
+import type CustomersController from '#admin/controllers/customers_controller'
+import type DashboardController from '#admin/controllers/dashboard_controller'
+import type IncidentsController from '#alerts/controllers/incidents_controller'
 import type { consoleReleaseRun } from '#release/services/console_release_run'
 
 /** What a controller's action answers (a 2xx body it returns). */
@@ -109,6 +113,16 @@ export type DrawRunAnswer = Answer<DrawsController, 'run'>
 export type ReleaseRunAnswer = Awaited<ReturnType<(typeof consoleReleaseRun)['run']>>
 export type QueuedReleaseRun = Extract<ReleaseRunAnswer, { queued: true }>
 export type ReleaseRunResult = Exclude<ReleaseRunAnswer, { queued: true }>
+/** GET /api/admin/orders/:id: the order with its timeline, ledger, e-mails and audit entries. */
+export type AdminOrder = Answer<AdminOrdersController, 'show'>
+/** GET /api/admin/customers/:id: the customer with their profiles. */
+export type AdminCustomer = Answer<CustomersController, 'show'>
+export type DashboardSummary = Answer<DashboardController, 'show'>
+export type Incident = Answer<IncidentsController, 'show'>
+/** GET /api/admin/releases/:productId/report: the outcome report with the reconciliation. */
+export type ConsoleReleaseReport = Answer<ReleaseReportsController, 'console'>
+/** GET /api/admin/products/:id/queue: a waiting room's figures. */
+export type LineFigures = Answer<WaitingRoomsController, 'show'>
 
 /**
  * Every call: `'METHOD /path/:param'` -> `{ body?, query?, response }`. The clients

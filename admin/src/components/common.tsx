@@ -149,3 +149,8 @@ export const cents = (value: number | null | undefined) =>
 export function shortId(id: unknown) {
   return String(id ?? '').slice(0, 8)
 }
+
+/** A time from the API in the reader's locale; a time the server has not got shows as a dash. */
+export function localTime(iso: string | null | undefined, options?: Intl.DateTimeFormatOptions) {
+  return iso ? new Date(iso).toLocaleString(undefined, options) : '—'
+}
