@@ -13,19 +13,10 @@ export const API_URL = '/api/admin'
 export type AcoFormat = 'dropslot' | 'aycd' | 'stellar' | 'cybersole' | 'csv'
 export const ACO_FORMATS: AcoFormat[] = ['dropslot', 'aycd', 'stellar', 'cybersole', 'csv']
 
-export type NewOrder = {
-  userId?: string
-  email?: string
-  productId: number
-  style: string
-  size: string
-  profileId: string
-  promoCode?: string
-}
-
 /** The answers' shapes come from the server's code (`shared/api/contract.ts`). */
 export type {
   DrawView,
+  NewOrder,
   QueueCounts,
   QueuedReleaseRun,
   QueuesOverview,

@@ -54,6 +54,8 @@ import type AdminOrdersController from '#admin/controllers/orders_controller'
 import type CustomersController from '#admin/controllers/customers_controller'
 import type DashboardController from '#admin/controllers/dashboard_controller'
 import type IncidentsController from '#alerts/controllers/incidents_controller'
+import type { createOrderValidator } from '#admin/validators/admin_validators'
+import type { ErrorEnvelope } from '#core/exceptions/handler'
 import type { consoleReleaseRun } from '#release/services/console_release_run'
 
 /** What a controller's action answers (a 2xx body it returns). */
@@ -103,7 +105,12 @@ export type ReleaseReport = Answer<ReleaseReportsController, 'show'>
 export type Outcome = ReleaseReport['lines'][number]['outcome']
 export type AuthAnswer = Answer<SessionsController, 'login'>
 
+/** Every 4xx/5xx answer: `{success: false, error, code, errors?}`. */
+export type { ErrorEnvelope }
+
 /** The console's answers (`admin/src/dataProvider.ts`). */
+/** POST /api/admin/orders: an order placed for a customer. */
+export type NewOrder = Body<typeof createOrderValidator>
 export type QueuesOverview = Answer<QueuesController, 'index'>
 export type QueueCounts = QueuesOverview['queues'][number]
 /** GET /api/admin/draws/:id: a draw's proof, entries and the second entries it refused. */

@@ -1,4 +1,4 @@
-import type { ApiRoute, ApiRoutes } from '@shared/api/contract'
+import type { ApiRoute, ApiRoutes, ErrorEnvelope } from '@shared/api/contract'
 import { session } from '../session/session'
 
 /** The server's error envelope: `{success:false, error, code, errors?}`. */
@@ -86,11 +86,7 @@ export async function api<Key extends ApiRoute>(
       session.clear()
       window.location.reload()
     }
-    const envelope = (payload ?? {}) as {
-      error?: string
-      code?: string
-      errors?: Record<string, string>
-    }
+    const envelope = (payload ?? {}) as Partial<ErrorEnvelope>
     throw new ApiError(
       envelope.error ?? 'Something went wrong. Please try again.',
       response.status,
