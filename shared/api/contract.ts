@@ -99,11 +99,15 @@ export type LineProof = Answer<WaitingRoomsController, 'proof'>
 export type PingsOverview = Answer<PingsController, 'show'>
 export type TestPingReport = Answer<PingsController, 'test'>
 export type Promo = Answer<PromoController, 'lookup'>
-export type HoldAuthentication = Answer<HoldAuthenticationController, 'authenticate'>
+export type HoldAuthenticationAnswer = Answer<HoldAuthenticationController, 'authenticate'>
+/** A card check's 3-D Secure challenge: the sandbox's page on this site, or Stripe.js's secret. */
+export type HoldAuthentication = HoldAuthenticationAnswer['authentication']
 export type ReleasesOverview = Answer<ReleaseReportsController, 'index'>
 export type ReleaseReport = Answer<ReleaseReportsController, 'show'>
 export type Outcome = ReleaseReport['lines'][number]['outcome']
 export type AuthAnswer = Answer<SessionsController, 'login'>
+/** POST /register's body. */
+export type Registration = Body<typeof registerValidator>
 
 /** Every 4xx/5xx answer: `{success: false, error, code, errors?}`. */
 export type { ErrorEnvelope }
@@ -181,7 +185,7 @@ export interface ApiRoutes {
     response: { success: true; order: ReturnType<typeof presentOrder> }
   }
   'GET /api/user/orders': { response: Order[] }
-  'POST /api/user/orders/:orderId/hold/authenticate': { response: HoldAuthentication }
+  'POST /api/user/orders/:orderId/hold/authenticate': { response: HoldAuthenticationAnswer }
   'POST /api/user/orders/:orderId/hold/confirm': {
     response:
       | Answer<HoldAuthenticationController, 'confirm'>

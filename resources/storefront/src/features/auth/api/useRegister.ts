@@ -1,14 +1,9 @@
 import { api } from '../../../shared/api/client'
 import { useMutation } from '../../../shared/api/query'
 
-export type Registration = {
-  email: string
-  phone: string
-  password: string
-  name: string
-  firstName: string
-  lastName: string
-}
+import type { Registration } from '@shared/api/contract'
+
+export type { Registration }
 
 /** POST /register {email, phone, password, name, firstName, lastName} */
 export function useRegister() {

@@ -1,14 +1,7 @@
 import { api } from '../../../shared/api/client'
 import { invalidate, useMutation } from '../../../shared/api/query'
 
-export type HoldAuthentication = {
-  paymentId: string
-  /** The sandbox's challenge page on this site; null with Stripe. */
-  challengeUrl: string | null
-  /** For Stripe.js; null with the sandbox. */
-  clientSecret: string | null
-  paymentMethodId: string | null
-}
+export type { HoldAuthentication } from '@shared/api/contract'
 
 /** POST /api/user/orders/:id/hold/authenticate: the challenge of a card check that waits. */
 export function useAuthenticateHold() {

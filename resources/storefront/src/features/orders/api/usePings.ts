@@ -2,15 +2,9 @@ import { api } from '../../../shared/api/client'
 import { setQueryData, useMutation, useQuery } from '../../../shared/api/query'
 import { useSession } from '../../../shared/session/session'
 
-export type PingsOverview = {
-  push: { available: boolean; publicKey: string | null; subscriptions: number }
-  discord: { configured: boolean; hint: string | null }
-}
+import type { PingsOverview } from '@shared/api/contract'
 
-export type TestPingReport = {
-  push: { sent: number; gone: number; failed: number; retrying: number }
-  discord: { sent: number; gone: number; failed: number; retrying: number }
-}
+export type { PingsOverview, TestPingReport } from '@shared/api/contract'
 
 const keyOf = (uuid: string) => `user:pings:${uuid}`
 
