@@ -1,6 +1,5 @@
 import { api } from '../../../shared/api/client'
 import { useMutation } from '../../../shared/api/query'
-
 import type { Registration } from '@shared/api/contract'
 
 export type { Registration }

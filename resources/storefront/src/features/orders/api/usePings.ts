@@ -1,7 +1,6 @@
 import { api } from '../../../shared/api/client'
 import { setQueryData, useMutation, useQuery } from '../../../shared/api/query'
 import { useSession } from '../../../shared/session/session'
-
 import type { PingsOverview } from '@shared/api/contract'
 
 export type { PingsOverview, TestPingReport } from '@shared/api/contract'
