@@ -1,5 +1,7 @@
 import { readdirSync } from 'node:fs'
-import { configApp } from '@adonisjs/eslint-config'
+import { configApp, RULES_LIST } from '@adonisjs/eslint-config'
+import react from 'eslint-plugin-react'
+import reactHooks from 'eslint-plugin-react-hooks'
 import ownTables from './eslint/own_tables.js'
 
 /*
@@ -54,6 +56,46 @@ const ownTablesRule = {
   rules: { 'dropslot/own-tables': 'error' },
 }
 
+/*
+| The two React apps: the storefront and the console. The React rules, the rules of hooks and the
+| React Compiler's rules (`recommended-latest`: purity, refs, set-state-in-effect, ...), the same
+| formatting as the server. They reach the server only through HTTP: an import of the server's
+| code (`#module/*`) must be type-only (the API contract, `shared/api/contract.ts`), so nothing of
+| the server ends up in a browser bundle.
+*/
+const FRONT_ENDS = ['resources/storefront/**/*.{ts,tsx}', 'admin/**/*.{ts,tsx}']
+
+const frontEnds = [
+  { ...react.configs.flat.recommended, files: FRONT_ENDS },
+  { ...react.configs.flat['jsx-runtime'], files: FRONT_ENDS },
+  { ...reactHooks.configs.flat['recommended-latest'], files: FRONT_ENDS },
+  {
+    name: 'Front ends',
+    files: FRONT_ENDS,
+    settings: { react: { version: 'detect' } },
+    rules: {
+      ...RULES_LIST,
+      // The props are TypeScript types, checked by `npm run typecheck`.
+      'react/prop-types': 'off',
+      // React's naming: a component's file is named after it (ProductCard.tsx), a hook's or a
+      // module's in camelCase (useOrders.ts, dataProvider.ts).
+      '@unicorn/filename-case': ['error', { cases: { camelCase: true, pascalCase: true } }],
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^#',
+              allowTypeImports: true,
+              message: 'The front ends use the server only as types (import type).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+]
+
 export default configApp(
   {
     ignores: [
@@ -61,8 +103,6 @@ export default configApp(
       'public/**',
       'tmp/**',
       'node_modules/**',
-      'resources/storefront/**',
-      'admin/**',
       'bench/**',
       'scripts/**',
       'cli/**/*.js',
@@ -70,5 +110,6 @@ export default configApp(
     ],
   },
   ...walls,
-  ownTablesRule
+  ownTablesRule,
+  ...frontEnds
 )

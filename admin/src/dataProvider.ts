@@ -1,82 +1,27 @@
 import simpleRestProvider from 'ra-data-simple-rest'
 import type { DataProvider, Identifier } from 'react-admin'
 import { downloadResponse, fetchWithToken, httpClient } from './http'
-import type { DrawProof, DrawVerification } from '@shared/draw'
+import type {
+  DrawRunAnswer,
+  DrawView,
+  QueuesOverview,
+  ReleaseRunAnswer,
+} from '@shared/api/contract'
 
 export const API_URL = '/api/admin'
 
 export type AcoFormat = 'dropslot' | 'aycd' | 'stellar' | 'cybersole' | 'csv'
 export const ACO_FORMATS: AcoFormat[] = ['dropslot', 'aycd', 'stellar', 'cybersole', 'csv']
 
-export type NewOrder = {
-  userId?: string
-  email?: string
-  productId: number
-  style: string
-  size: string
-  profileId: string
-  promoCode?: string
-}
-
-export type ReleaseRunResult = {
-  id: number
-  status: 'running' | 'finished' | 'failed'
-  dryRun: boolean
-  engine: string
-  ordersSubmitted: number
-  ordersSucceeded: number
-  ordersFailed: number
-  feesCharged: number
-  feesDue: number
-  error: string | null
-  report: {
-    products: { id: number; title: string }[]
-    awaitingResult: number
-    awaitingHold: number
-    plan: { readyToSubmit: number; toResume: number; toFinish: number; feeRetries: number } | null
-  }
-}
-
-export type QueueCounts = {
-  queue: string
-  waiting: number
-  active: number
-  delayed: number
-  failed: number
-  oldestWaitingSeconds: number | null
-}
-
-export type QueuesOverview = {
-  driver: 'database' | 'bullmq'
-  queues: QueueCounts[]
-  backlog: {
-    holds: { due: number; oldestSeconds: number | null }
-    emails: { due: number; oldestSeconds: number | null }
-  }
-  failed: {
-    id: string
-    queue: string
-    name: string
-    payload: unknown
-    attempts: number
-    error: string
-    failedAt: string | null
-  }[]
-}
-
-/** GET /api/admin/draws/:id: a draw's proof, entries and the second entries it refused. */
-export type DrawView = DrawProof & {
-  blocked: { account: number; card: number; address: number }
-  verification: DrawVerification
-  beaconDueAt: string | null
-  waitingForBeacon: boolean
-  beaconError: string | null
-  beaconCheckedAt: string | null
-  settled: boolean
-}
-
-/** The answer when workers run release day (QUEUE_DRIVER=bullmq): the run starts shortly. */
-export type QueuedReleaseRun = { queued: true; productId: number | null; dryRun: boolean }
+/** The answers' shapes come from the server's code (`shared/api/contract.ts`). */
+export type {
+  DrawView,
+  NewOrder,
+  QueueCounts,
+  QueuedReleaseRun,
+  QueuesOverview,
+  ReleaseRunResult,
+} from '@shared/api/contract'
 
 const base = simpleRestProvider(API_URL, httpClient)
 
@@ -121,16 +66,7 @@ export const dataProvider = {
       method: 'POST',
       body: '{}',
     })
-    return json as {
-      drawnNow: boolean
-      round: number | null
-      entries: number
-      skipped: number
-      winners: string[]
-      alternates: string[]
-      moved: number
-      promoted: number
-    }
+    return json as DrawRunAnswer
   },
 
   async dashboard() {
@@ -147,7 +83,7 @@ export const dataProvider = {
       method: 'POST',
       body: JSON.stringify(options),
     })
-    return json as ReleaseRunResult | QueuedReleaseRun
+    return json as ReleaseRunAnswer
   },
 
   async markOrder(

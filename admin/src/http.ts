@@ -1,13 +1,9 @@
 import { fetchUtils, HttpError } from 'react-admin'
+import type { ErrorEnvelope } from '@shared/api/contract'
 import { session } from './session'
 
 /** The server's error envelope (docs/decisions.md, "Error envelope"). */
-export type Envelope = {
-  success: false
-  error: string
-  code: string
-  errors?: Record<string, string>
-}
+export type Envelope = ErrorEnvelope
 
 function isEnvelope(body: unknown): body is Envelope {
   return typeof body === 'object' && body !== null && 'error' in body && 'code' in body

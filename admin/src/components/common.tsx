@@ -1,6 +1,7 @@
 import { Box, Chip, LinearProgress, Tooltip, Typography } from '@mui/material'
 import { SearchInput, useRecordContext, useTranslate, type SearchInputProps } from 'react-admin'
 import { BRANDS as SHARED_BRANDS, ORDER_STATUSES } from '@shared/vocabulary'
+import { useNow } from './useNow'
 
 /** The list search box, with a translated hint of what it searches. */
 export function Search({ hint, ...props }: SearchInputProps & { hint: string }) {
@@ -114,10 +115,11 @@ export function relativeTime(iso: string | null | undefined, now = Date.now()): 
 
 export function ReleaseTime({ value }: { value?: string | null }) {
   const record = useRecordContext()
+  const now = useNow(30_000)
   const iso = value ?? (record?.releaseAt as string | null | undefined)
   if (!iso) return <Typography variant="body2">—</Typography>
   const date = new Date(iso)
-  const soon = date.getTime() > Date.now() && date.getTime() - Date.now() < 24 * 3600_000
+  const soon = date.getTime() > now && date.getTime() - now < 24 * 3600_000
   return (
     <Box>
       <Typography variant="body2">
@@ -146,4 +148,9 @@ export const cents = (value: number | null | undefined) =>
 
 export function shortId(id: unknown) {
   return String(id ?? '').slice(0, 8)
+}
+
+/** A time from the API in the reader's locale; a time the server has not got shows as a dash. */
+export function localTime(iso: string | null | undefined, options?: Intl.DateTimeFormatOptions) {
+  return iso ? new Date(iso).toLocaleString(undefined, options) : '—'
 }

@@ -21,6 +21,7 @@ import {
   maxLength,
 } from 'react-admin'
 import { Search, StatusChip, money, shortId } from '../components/common'
+import type { AdminCustomer } from '@shared/api/contract'
 
 const ROLES = [
   { id: 'customer', name: 'Customer' },
@@ -50,7 +51,7 @@ export function CustomerList() {
   )
 }
 
-type Profile = { id: string; profileName: string; city?: string; state?: string; country?: string }
+type Profile = AdminCustomer['profiles'][number]
 
 export function CustomerShow() {
   return (

@@ -31,55 +31,14 @@ import {
 } from 'recharts'
 import { Link, Title, useDataProvider, useTranslate } from 'react-admin'
 import type { DropslotDataProvider } from '../dataProvider'
-import { SlotBar, cents, relativeTime } from '../components/common'
+import { SlotBar, cents, localTime, relativeTime } from '../components/common'
 import { QueuesCard } from './QueuesCard'
-import { HoldsCard, type HoldsSummary } from './HoldsCard'
+import { HoldsCard } from './HoldsCard'
 import type { IncidentRecord } from '../incidents'
 import { ORDER_STATUSES } from '@shared/vocabulary'
+import type { DashboardSummary } from '@shared/api/contract'
 
-type ProductRow = {
-  id: number
-  productTitle: string
-  productImage: string
-  releaseAt: string
-  totalStock: number
-  stockTaken: number
-  activeOrders?: number
-  fill: number
-  orders?: Record<string, number>
-}
-
-type Summary = {
-  generatedAt: string
-  upcoming: ProductRow[]
-  recentReleases: ProductRow[]
-  ordersByStatus: Record<string, number>
-  activeOrders: number
-  ordersByDay: Array<Record<string, number | string>>
-  fees: {
-    bookedOnSuccessCents: number
-    capturedCents: number
-    refundedCents: number
-    netCents: number
-    dueCents: number
-    dueOrders: number
-    holdsOpen: number
-    holdsOpenCents: number
-  }
-  holds: HoldsSummary
-  totals: { customers: number; subscribers: number; products: number; emailsFailed: number }
-  lastReleaseRun: {
-    id: number
-    status: string
-    startedAt: string
-    finishedAt: string | null
-    ordersSubmitted: number
-    ordersSucceeded: number
-    ordersFailed: number
-  } | null
-  openIncidents: IncidentRecord[]
-  unavailable: Record<string, string>
-}
+type Summary = DashboardSummary
 
 /** The alert incidents open now, at the top of the release desk, each linked to its page. */
 function OpenIncidents({ incidents }: { incidents: IncidentRecord[] }) {
@@ -96,7 +55,7 @@ function OpenIncidents({ incidents }: { incidents: IncidentRecord[] }) {
             <Link to={`/incidents/${incident.id}/show`}>{incident.title}</Link>{' '}
             <Typography component="span" variant="caption" color="text.secondary">
               {translate('dropslot.incidents.since', {
-                time: new Date(incident.openedAt).toLocaleString(),
+                time: localTime(incident.openedAt),
               })}
             </Typography>
           </li>
@@ -221,7 +180,7 @@ export function Dashboard() {
                     {relativeTime(next.releaseAt)}
                   </Typography>
                   <Typography variant="body2" sx={{ opacity: 0.8, mb: 1 }}>
-                    {new Date(next.releaseAt).toLocaleString()} ·{' '}
+                    {localTime(next.releaseAt)} ·{' '}
                     {translate('dropslot.dashboard.active_count', {
                       smart_count: next.activeOrders ?? 0,
                     })}
@@ -322,7 +281,7 @@ export function Dashboard() {
                     </TableCell>
                     <TableCell>
                       <Typography variant="body2">
-                        {new Date(product.releaseAt).toLocaleString(undefined, {
+                        {localTime(product.releaseAt, {
                           weekday: 'short',
                           month: 'short',
                           day: 'numeric',

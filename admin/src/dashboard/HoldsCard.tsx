@@ -14,24 +14,9 @@ import {
 } from '@mui/material'
 import { Link, useTranslate } from 'react-admin'
 import { relativeTime } from '../components/common'
+import type { DashboardSummary } from '@shared/api/contract'
 
-export type HoldsSummary = {
-  waitingOrders: number
-  waitingWithoutLiveHold: number
-  withoutLiveHoldByStatus: Record<string, number>
-  expiringWithin24h: number
-  renewals: {
-    last24h: number
-    total: number
-    recent: {
-      orderId: string
-      orderNumber: string
-      round: number | null
-      expiresAt: string | null
-      at: string
-    }[]
-  }
-}
+export type HoldsSummary = DashboardSummary['holds']
 
 function Count({
   label,

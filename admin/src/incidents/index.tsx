@@ -14,18 +14,7 @@ import {
 } from 'react-admin'
 import { Search } from '../components/common'
 
-export type IncidentRecord = {
-  id: number
-  rule: string
-  ruleDescription: string | null
-  subject: string
-  status: 'open' | 'resolved'
-  title: string
-  detail: string | null
-  openedAt: string
-  resolvedAt: string | null
-  durationSeconds: number
-}
+export type { Incident as IncidentRecord } from '@shared/api/contract'
 
 export function duration(seconds: number) {
   if (seconds < 120) return `${seconds} s`

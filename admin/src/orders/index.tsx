@@ -41,6 +41,7 @@ import {
   cents,
   money,
   shortId,
+  localTime,
 } from '../components/common'
 import {
   AcoDownloadButton,
@@ -51,6 +52,7 @@ import {
   ResendAllButton,
   ResendEmailButton,
 } from './actions'
+import type { AdminCustomer, AdminOrder } from '@shared/api/contract'
 
 const orderFilters = [
   <Search key="q" source="q" alwaysOn hint="dropslot.search.orders" />,
@@ -180,17 +182,7 @@ function Timeline() {
   )
 }
 
-type OrderEventRow = {
-  id: number
-  kind: string
-  from: string | null
-  to: string | null
-  source: string | null
-  actor: string | null
-  note: string | null
-  meta: { code?: string; round?: number } | null
-  createdAt: string
-}
+type OrderEventRow = AdminOrder['timeline'][number]
 
 /** What happened to the order after checkout, from the server's timeline (`order_events`). */
 function OrderEvents() {
@@ -225,16 +217,7 @@ function OrderEvents() {
   )
 }
 
-type LedgerEntry = {
-  id: number
-  kind: string
-  status: string
-  amountCents: number
-  idempotencyKey: string
-  createdAt: string
-  completedAt: string | null
-  errorCode: string | null
-}
+type LedgerEntry = AdminOrder['ledger'][number]
 
 const LEDGER_TONE: Record<string, string> = {
   succeeded: 'success.main',
@@ -273,7 +256,7 @@ function Ledger() {
             {entry.errorCode ? ` (${entry.errorCode})` : ''}
           </Typography>
           <Typography variant="caption" color="text.secondary" sx={{ textAlign: 'right' }}>
-            {new Date(entry.completedAt ?? entry.createdAt).toLocaleString()}
+            {localTime(entry.completedAt ?? entry.createdAt)}
           </Typography>
         </Box>
       ))}
@@ -281,14 +264,8 @@ function Ledger() {
   )
 }
 
-type EmailRow = { id: number; subject: string; template: string; status: string; createdAt: string }
-type AuditRow = {
-  id: number
-  action: string
-  actorLabel: string
-  reason: string | null
-  createdAt: string
-}
+type EmailRow = AdminOrder['emails'][number]
+type AuditRow = AdminOrder['auditTrail'][number]
 
 function EmailHistory() {
   const record = useRecordContext()
@@ -307,7 +284,7 @@ function EmailHistory() {
         <Box key={email.id} sx={{ display: 'flex', justifyContent: 'space-between', gap: 2 }}>
           <Link to={`/emails/${email.id}/show`}>{email.subject}</Link>
           <Typography variant="body2" color="text.secondary">
-            {email.status} · {new Date(email.createdAt).toLocaleString()}
+            {email.status} · {localTime(email.createdAt)}
           </Typography>
         </Box>
       ))}
@@ -331,8 +308,7 @@ function AuditTrail() {
       {entries.map((entry) => (
         <Box key={entry.id}>
           <Typography variant="body2">
-            <b>{entry.action}</b> by {entry.actorLabel} ·{' '}
-            {new Date(entry.createdAt).toLocaleString()}
+            <b>{entry.action}</b> by {entry.actorLabel} · {localTime(entry.createdAt)}
           </Typography>
           {entry.reason && (
             <Typography variant="caption" color="text.secondary">
@@ -455,7 +431,7 @@ export function OrderShow() {
   )
 }
 
-type ProfileChoice = { id: string; profileName: string; city?: string; state?: string }
+type ProfileChoice = AdminCustomer['profiles'][number]
 
 /** Profiles of the chosen customer, and sizes/styles of the chosen product. */
 function OrderChoices() {

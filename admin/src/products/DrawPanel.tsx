@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react'
 import { Alert, Box, Button, Stack, Typography } from '@mui/material'
 import { useNotify, useRecordContext, useTranslate } from 'react-admin'
 import { dataProvider, type DrawView } from '../dataProvider'
+import { useNow } from '../components/useNow'
 
 /**
  * The draw of a draw product: entries, refusals per rule, the commitment, the beacon round (and
@@ -13,6 +14,7 @@ export function DrawPanel() {
   const notify = useNotify()
   const [view, setView] = useState<DrawView | null>(null)
   const [running, setRunning] = useState(false)
+  const now = useNow(30_000)
   const productId = Number(record?.id)
 
   const load = useCallback(() => {
@@ -25,9 +27,7 @@ export function DrawPanel() {
   useEffect(load, [load])
 
   if (record?.mode !== 'draw' || !view) return null
-  const closed = record.entryClosesAt
-    ? new Date(record.entryClosesAt).getTime() <= Date.now()
-    : false
+  const closed = record.entryClosesAt ? new Date(record.entryClosesAt).getTime() <= now : false
   const drawn = view.status === 'drawn'
   const failed = view.verification.checks.filter((check) => check.status === 'fail')
 

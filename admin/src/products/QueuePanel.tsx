@@ -2,21 +2,11 @@ import { useEffect, useState } from 'react'
 import { Box, Stack, Typography } from '@mui/material'
 import { useRecordContext, useTranslate } from 'react-admin'
 import { httpClient } from '../http'
+import type { LineFigures } from '@shared/api/contract'
 import { API_URL } from '../dataProvider'
+import { localTime } from '../components/common'
 
-type Figures = {
-  opensAt: string
-  minutes: number
-  letThroughPerMinute: number
-  inLine: number
-  letThrough: number
-  waiting: number
-  passesSpent: number
-  round: number | null
-  ordered: boolean
-  waitingForBeacon: boolean
-  beaconError: string | null
-}
+type Figures = LineFigures
 
 /** The waiting room of a first-come drop: people in line, let through, and the pace. */
 export function QueuePanel() {
@@ -40,7 +30,7 @@ export function QueuePanel() {
       <Stack spacing={0.5}>
         <Typography>
           {translate('dropslot.products.queue_opens', {
-            time: new Date(figures.opensAt).toLocaleString(),
+            time: localTime(figures.opensAt),
             minutes: figures.minutes,
           })}
         </Typography>

@@ -12,40 +12,11 @@ import {
 } from '@mui/material'
 import { useRecordContext, useTranslate } from 'react-admin'
 import { httpClient } from '../http'
+import type { ConsoleReleaseReport } from '@shared/api/contract'
 import { API_URL } from '../dataProvider'
 import { cents } from '../components/common'
 
-type Difference = {
-  kind: 'missing_at_gateway' | 'missing_in_ledger' | 'amount_differs'
-  money: 'charge' | 'refund'
-  orderNumber: string | null
-  gatewayRef: string | null
-  ledgerCents: number | null
-  gatewayCents: number | null
-  note: string
-}
-
-type ConsoleReport = {
-  settled: boolean
-  open: number
-  orders: number
-  submitted: number
-  succeeded: number
-  successRate: number | null
-  failed: { total: number; soldOut: number; declined: number; address: number; other: number }
-  cancelledAfterSuccess: number
-  notSubmitted: number
-  fees: { chargedCents: number; refundedCents: number; netCents: number; dueCents: number }
-  checks: { name: string; ok: boolean; detail: string }[]
-  reconciliation: {
-    gateway: string
-    ledger: { chargedCents: number; refundedCents: number }
-    gatewayRecords: { chargedCents: number; refundedCents: number }
-    matched: number
-    differences: Difference[]
-    balanced: boolean
-  }
-}
+type ConsoleReport = ConsoleReleaseReport
 
 /**
  * A released product's outcome report as the console sees it (open or settled): the figures,

@@ -151,13 +151,14 @@ function SizesInput() {
   const sizeType = (useWatch({ name: 'sizeType' }) as string) ?? 'shoe'
   const { getValues, setValue } = useFormContext()
   const choices = SIZES[sizeType] ?? SIZES.shoe
+  // `choices` is one constant list per size type, so this runs when the size type changes.
   useEffect(() => {
     const current: string[] = getValues('sizes') ?? []
     const kept = current.filter((size) => choices.includes(size))
     if (current.length === 0 || kept.length !== current.length) {
       setValue('sizes', kept.length > 0 ? kept : [...choices], { shouldDirty: true })
     }
-  }, [sizeType]) // eslint-disable-line react-hooks/exhaustive-deps
+  }, [choices, getValues, setValue])
   const atLeastOne: Validator = (value) =>
     Array.isArray(value) && value.length > 0 ? undefined : translate('dropslot.products.pick_size')
   return (
@@ -302,22 +303,20 @@ function ProductForm({ creating }: { creating: boolean }) {
 }
 
 /** Never send what the server owns (slots taken move only through orders). */
-const withoutServerFields = (data: Record<string, unknown>) => {
-  const {
-    stockTaken: _taken,
-    activeOrders: _active,
-    createdAt: _created,
-    updatedAt: _updated,
-    priceCents: _cents,
-    productId: _productId,
-    fill: _fill,
-    mode: _mode,
-    draw: _draw,
-    queue: _queue,
-    ...rest
-  } = data
-  return rest
-}
+const SERVER_FIELDS = new Set([
+  'stockTaken',
+  'activeOrders',
+  'createdAt',
+  'updatedAt',
+  'priceCents',
+  'productId',
+  'fill',
+  'mode',
+  'draw',
+  'queue',
+])
+const withoutServerFields = (data: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(data).filter(([field]) => !SERVER_FIELDS.has(field)))
 
 export function ProductCreate() {
   return (

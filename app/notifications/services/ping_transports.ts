@@ -64,7 +64,7 @@ export async function sendWebPush(target: PushTarget, message: PingMessage): Pro
   const status = await post(details.endpoint, {
     method: details.method,
     headers,
-    body: details.body as Buffer,
+    body: details.body as Buffer<ArrayBuffer>,
   })
   if (typeof status !== 'number') return { result: 'retry', detail: status.error }
   return outcomeOf(status, [404, 410])

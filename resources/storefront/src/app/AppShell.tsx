@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useLayoutEffect, useMemo } from 'react'
+import { Suspense, useEffect, useLayoutEffect, useState } from 'react'
 import { Navigate, Outlet, ScrollRestoration, useLocation, useMatches } from 'react-router-dom'
 import { Header } from '../shared/layout/Header'
 import { Footer } from '../shared/layout/Footer'
@@ -23,11 +23,15 @@ export function AppShell() {
   const { clear } = useAlert()
 
   // Decided once per navigation (location.key), not when the session changes under a page.
-  const redirect = useMemo(
-    () => guardRedirect(location.pathname, session.get() !== null),
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [location.key]
-  )
+  const [guard, setGuard] = useState(() => ({
+    key: location.key,
+    redirect: guardRedirect(location.pathname, session.get() !== null),
+  }))
+  let redirect = guard.redirect
+  if (guard.key !== location.key) {
+    redirect = guardRedirect(location.pathname, session.get() !== null)
+    setGuard({ key: location.key, redirect })
+  }
 
   const handle = [...matches].reverse().find((match) => (match.handle as RouteHandle)?.title)
     ?.handle as RouteHandle | undefined

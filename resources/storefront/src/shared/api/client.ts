@@ -1,3 +1,4 @@
+import type { ApiRoute, ApiRoutes, ErrorEnvelope } from '@shared/api/contract'
 import { session } from '../session/session'
 
 /** The server's error envelope: `{success:false, error, code, errors?}`. */
@@ -12,21 +13,56 @@ export class ApiError extends Error {
   }
 }
 
-type Options = {
-  method?: 'GET' | 'POST' | 'PUT' | 'DELETE'
-  body?: unknown
-  query?: Record<string, string>
+/** The names of a path's parameters: `/api/products/:id/draw/entries/:entryId` -> id | entryId. */
+type ParamNames<Path extends string> = Path extends `${string}:${infer Name}/${infer Rest}`
+  ? Name | ParamNames<`/${Rest}`>
+  : Path extends `${string}:${infer Name}`
+    ? Name
+    : never
+
+type Route<Key extends ApiRoute> = ApiRoutes[Key]
+
+/** A call's options, from the contract: its path's parameters, its body and its query. */
+export type CallOptions<Key extends ApiRoute> = {
   /** Send the stored bearer token (protected calls). */
   auth?: boolean
-}
+} & ([ParamNames<Key>] extends [never]
+  ? { params?: undefined }
+  : { params: Record<ParamNames<Key>, string | number> }) &
+  (Route<Key> extends { body: infer Body } ? { body: Body } : { body?: undefined }) &
+  (Route<Key> extends { query: infer Query } ? { query: Query } : { query?: undefined })
+
+type Args<Key extends ApiRoute> =
+  object extends CallOptions<Key> ? [options?: CallOptions<Key>] : [options: CallOptions<Key>]
+
+/** What a call answers, read from the server's code (`shared/api/contract.ts`). */
+export type Answer<Key extends ApiRoute> = Route<Key>['response']
 
 /**
- * One place for every call: JSON in and out, the bearer token on protected calls, and errors as
+ * One place for every call, named by the contract's key (`'POST /api/user/billing/set'`): the
+ * path's parameters filled in, JSON in and out, the bearer token on protected calls, and errors as
  * ApiError with the server's message. A 401 on a protected call means the stored token is dead:
  * the session is cleared and the page reloads, so the guard sends the visitor to /login.
  */
-export async function api<T>(path: string, options: Options = {}): Promise<T> {
-  const { method = 'GET', body, query, auth = false } = options
+export async function api<Key extends ApiRoute>(
+  route: Key,
+  ...[options]: Args<Key>
+): Promise<Answer<Key>> {
+  const [method, template] = route.split(' ') as ['GET' | 'POST' | 'PUT' | 'DELETE', string]
+  const {
+    params,
+    body,
+    query,
+    auth = false,
+  } = (options ?? {}) as {
+    params?: Record<string, string | number>
+    body?: unknown
+    query?: Record<string, string>
+    auth?: boolean
+  }
+  const path = template.replace(/:(\w+)/g, (_, name: string) =>
+    encodeURIComponent(String(params?.[name] ?? ''))
+  )
   const headers: Record<string, string> = { accept: 'application/json' }
   if (body !== undefined) headers['content-type'] = 'application/json'
   const token = auth ? session.token() : null
@@ -50,11 +86,7 @@ export async function api<T>(path: string, options: Options = {}): Promise<T> {
       session.clear()
       window.location.reload()
     }
-    const envelope = (payload ?? {}) as {
-      error?: string
-      code?: string
-      errors?: Record<string, string>
-    }
+    const envelope = (payload ?? {}) as Partial<ErrorEnvelope>
     throw new ApiError(
       envelope.error ?? 'Something went wrong. Please try again.',
       response.status,
@@ -62,5 +94,5 @@ export async function api<T>(path: string, options: Options = {}): Promise<T> {
       envelope.errors ?? {}
     )
   }
-  return payload as T
+  return payload as Answer<Key>
 }

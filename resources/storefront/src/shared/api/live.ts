@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useEffectEvent, useState } from 'react'
 import { Transmit } from '@adonisjs/transmit-client'
 import { session } from '../session/session'
 
@@ -52,15 +52,14 @@ function leaveClient() {
  */
 export function useLiveChannel(channel: string | null, onChange: () => void): boolean {
   const [live, setLive] = useState(false)
-  const latest = useRef(onChange)
-  latest.current = onChange
+  const changed = useEffectEvent(onChange)
 
   useEffect(() => {
     if (!channel || typeof EventSource === 'undefined') return
     let active = true
     const transmit = openClient()
     const subscription = transmit.subscription(channel)
-    const stopListening = subscription.onMessage(() => latest.current())
+    const stopListening = subscription.onMessage(() => changed())
     const follow = async () => {
       await subscription.create()
       if (active) setLive(subscription.isCreated)
@@ -71,7 +70,7 @@ export function useLiveChannel(channel: string | null, onChange: () => void): bo
       setLive(false)
     }
     const restored = () => {
-      if (missed) latest.current()
+      if (missed) changed()
       missed = false
       void follow()
     }

@@ -1,6 +1,6 @@
 import { api } from './client'
 import { invalidate, useMutation } from './query'
-import type { Address, Profile } from './types'
+import type { ProfileAddress as Address } from '@shared/api/contract'
 import { seal } from '../lib/envelope'
 import { getConfig } from '../config'
 
@@ -20,8 +20,7 @@ export type ProfileInput = {
 export function useAddProfile() {
   return useMutation(async (profile: ProfileInput) => {
     const eProfile = await seal(getConfig().profileTransportKey, profile)
-    const answer = await api<{ success: boolean; profile: Profile }>('/api/user/profiles/add', {
-      method: 'POST',
+    const answer = await api('POST /api/user/profiles/add', {
       auth: true,
       body: { eProfile },
     })

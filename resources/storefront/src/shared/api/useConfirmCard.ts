@@ -1,6 +1,5 @@
 import { api } from './client'
 import { setQueryData, useMutation } from './query'
-import type { CardSaveAnswer } from './types'
 
 /**
  * POST /api/user/billing/confirmCard after the 3-D Secure challenge: the card saved (the user),
@@ -8,8 +7,7 @@ import type { CardSaveAnswer } from './types'
  */
 export function useConfirmCard() {
   return useMutation(async (setupId: string) => {
-    const result = await api<CardSaveAnswer>('/api/user/billing/confirmCard', {
-      method: 'POST',
+    const result = await api('POST /api/user/billing/confirmCard', {
       auth: true,
       body: { setupId },
     })

@@ -16,8 +16,7 @@ export type CardObject = {
 export function useGenCardToken() {
   return useMutation(async (card: CardObject) => {
     const encrypted = await seal(getConfig().profileTransportKey, card)
-    const result = await api<{ id: string }>('/api/user/billing/genToken', {
-      method: 'POST',
+    const result = await api('POST /api/user/billing/genToken', {
       auth: true,
       body: { encrypted },
     })

@@ -1,8 +1,7 @@
 import { api } from './client'
 import { useQuery } from './query'
-import type { Product } from './types'
 
-export const fetchProducts = () => api<Product[]>('/api/products')
+export const fetchProducts = () => api('GET /api/products')
 
 /** GET /api/products: the available catalogue. */
 export function useProducts() {

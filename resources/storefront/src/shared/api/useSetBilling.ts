@@ -1,6 +1,6 @@
 import { api } from './client'
 import { setQueryData, useMutation } from './query'
-import type { BillingPayload, CardSaveAnswer } from './types'
+import type { BillingPayload } from '@shared/api/contract'
 
 /**
  * POST /api/user/billing/set; with a card token it also saves that card on file. A card whose
@@ -8,8 +8,7 @@ import type { BillingPayload, CardSaveAnswer } from './types'
  */
 export function useSetBilling() {
   return useMutation(async (billingAddress: BillingPayload, token?: string) => {
-    const result = await api<CardSaveAnswer>('/api/user/billing/set', {
-      method: 'POST',
+    const result = await api('POST /api/user/billing/set', {
       auth: true,
       body: token ? { billingAddress, token } : { billingAddress },
     })

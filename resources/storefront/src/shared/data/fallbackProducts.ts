@@ -1,4 +1,4 @@
-import type { Product } from '../api/types'
+import type { Product } from '@shared/api/contract'
 
 /**
  * The built-in default list the spec falls back to when the catalogue cannot be loaded or is
@@ -6,9 +6,15 @@ import type { Product } from '../api/types'
  * They link to the shop, never to a product page that does not exist.
  */
 const base = {
+  slug: '',
   description: null,
   avail: true,
   releaseAt: null,
+  releaseTimeZone: 'America/New_York',
+  mode: 'first-come' as const,
+  entryOpensAt: null,
+  entryClosesAt: null,
+  queue: null,
 }
 
 export const FALLBACK_PRODUCTS: Product[] = [

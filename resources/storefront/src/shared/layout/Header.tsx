@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import { Link, NavLink, useLocation } from 'react-router-dom'
 import { useSession } from '../session/session'
 import { IconClose, IconMenu } from '../ui/icons'
@@ -23,10 +23,10 @@ const NAV = [
 
 export function Header() {
   const user = useSession()
-  const [open, setOpen] = useState(false)
   const location = useLocation()
-
-  useEffect(() => setOpen(false), [location.pathname])
+  // The menu stays open on the page it was opened on: any navigation closes it.
+  const [openOn, setOpenOn] = useState<string | null>(null)
+  const open = openOn === location.pathname
 
   const account = user ? (
     <>
@@ -66,7 +66,7 @@ export function Header() {
           aria-expanded={open}
           aria-controls="mobile-menu"
           aria-label={open ? 'Close menu' : 'Open menu'}
-          onClick={() => setOpen((value) => !value)}
+          onClick={() => setOpenOn(open ? null : location.pathname)}
         >
           {open ? <IconClose /> : <IconMenu />}
         </button>

@@ -1,8 +1,8 @@
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useEffectEvent, useRef, useState } from 'react'
 import { useLocation, useNavigate } from 'react-router-dom'
 import { ApiError } from '../api/client'
 import { useConfirmCard } from '../api/useConfirmCard'
-import type { CardAuthentication, CardSaveAnswer, UserInfo } from '../api/types'
+import type { CardAuthentication, CardSaveAnswer, UserInfo } from '@shared/api/contract'
 import { handleCardAction } from '../thirdparty/cardProvider'
 
 /** The query parameter a challenge page returns with (Stripe's redirect uses the same name). */
@@ -61,11 +61,11 @@ export async function finishCardSave(
   returnTo: string,
   confirm: (setupId: string) => Promise<CardSaveAnswer>
 ): Promise<UserInfo | 'redirected'> {
-  if (answer.success) return answer.user
+  if ('user' in answer) return answer.user
   const how = await authenticateCard(answer.authentication, returnTo)
   if (how === 'redirected') return how
   const confirmed = await confirm(answer.authentication.setupId)
-  if (!confirmed.success) throw new ApiError(NOT_CONFIRMED, 402, 'card_authentication_failed')
+  if (!('user' in confirmed)) throw new ApiError(NOT_CONFIRMED, 402, 'card_authentication_failed')
   return confirmed.user
 }
 
@@ -97,12 +97,11 @@ export function useCardAuthenticationReturn(): CardReturn {
   )
   const started = useRef<string | null>(null)
 
-  useEffect(() => {
-    if (!setupId || started.current === setupId) return
-    started.current = setupId
+  // Asks with the screen's latest calls and address; the effect decides when (once per setup).
+  const ask = useEffectEvent((id: string) => {
     setState({ status: 'confirming' })
     confirm
-      .run(setupId)
+      .run(id)
       .then((result) =>
         setState(
           result.success
@@ -118,6 +117,12 @@ export function useCardAuthenticationReturn(): CardReturn {
         })
       )
       .finally(() => void navigate(currentPath(location), { replace: true }))
+  })
+
+  useEffect(() => {
+    if (!setupId || started.current === setupId) return
+    started.current = setupId
+    ask(setupId)
   }, [setupId])
 
   return state

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import type { Product } from '../api/types'
+import type { Product } from '@shared/api/contract'
 
 /** Where a drop stands for a visitor right now. */
 export type DropState = 'open' | 'upcoming' | 'sold-out' | 'closed' | 'released'

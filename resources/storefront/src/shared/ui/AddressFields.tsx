@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react'
+import { useEffect, useEffectEvent, useRef } from 'react'
 import { Field, SelectField } from './Field'
 import { COUNTRIES, US_STATES } from '../data/geo'
 import { attachAddressAutocomplete, type PickedAddress } from '../thirdparty/maps'
@@ -44,26 +44,25 @@ export function AddressFields({
   labels?: Partial<Record<keyof AddressValue, string>>
 }) {
   const address1Ref = useRef<HTMLInputElement>(null)
-  const latest = useRef(value)
-  latest.current = value
-  const set = (field: keyof AddressValue) => (next: string) =>
-    onChange({ ...latest.current, [field]: next })
+  const set = (field: keyof AddressValue) => (next: string) => onChange({ ...value, [field]: next })
 
+  // A picked suggestion fills in the address as it is when it is picked.
+  const picked = useEffectEvent((place: PickedAddress) => {
+    const knownCountry = COUNTRIES.some((c) => c.code === place.country)
+    onChange({
+      ...value,
+      address1: place.address1 || value.address1,
+      city: place.city || value.city,
+      zip: place.zip || value.zip,
+      state: place.state || value.state,
+      country: knownCountry ? place.country : value.country,
+    })
+  })
+
+  // Attached once per mounted input.
   useEffect(() => {
     if (!address1Ref.current) return
-    return attachAddressAutocomplete(address1Ref.current, (picked: PickedAddress) => {
-      const knownCountry = COUNTRIES.some((c) => c.code === picked.country)
-      onChange({
-        ...latest.current,
-        address1: picked.address1 || latest.current.address1,
-        city: picked.city || latest.current.city,
-        zip: picked.zip || latest.current.zip,
-        state: picked.state || latest.current.state,
-        country: knownCountry ? picked.country : latest.current.country,
-      })
-    })
-    // Attached once per mounted input.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    return attachAddressAutocomplete(address1Ref.current, (place) => picked(place))
   }, [])
 
   const required = (field: keyof AddressValue) => (invalid.includes(field) ? 'Required' : null)
@@ -115,9 +114,9 @@ export function AddressFields({
           value={value.country}
           onValue={(country) =>
             onChange({
-              ...latest.current,
+              ...value,
               country,
-              state: country === latest.current.country ? latest.current.state : '',
+              state: country === value.country ? value.state : '',
             })
           }
         />

@@ -1,5 +1,5 @@
 import { Link } from 'react-router-dom'
-import type { Product } from '../api/types'
+import type { Product } from '@shared/api/contract'
 import { ProductImage } from './ProductImage'
 import { brandOf, money } from '../lib/format'
 import {

@@ -8,8 +8,7 @@ import { session } from '../../../shared/session/session'
  */
 export function useDeleteAccount() {
   return useMutation(async (password: string) => {
-    await api<{ success: boolean }>('/api/user/delete', {
-      method: 'POST',
+    await api('POST /api/user/delete', {
       auth: true,
       body: { password },
     })

@@ -7,7 +7,7 @@ import { useGenCardToken } from '../../../shared/api/useGenCardToken'
 import { useSetBilling } from '../../../shared/api/useSetBilling'
 import { useConfirmCard } from '../../../shared/api/useConfirmCard'
 import { currentPath, finishCardSave, isCardRefusal } from '../../../shared/lib/cardAuthentication'
-import type { UserInfo } from '../../../shared/api/types'
+import type { UserInfo } from '@shared/api/contract'
 import { INVALID_CARD, validateCard, type CardFields as CardValue } from '../../../shared/lib/cards'
 
 const EMPTY = { number: '', expiry: '', cvv: '' }

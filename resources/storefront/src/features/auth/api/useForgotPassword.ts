@@ -3,7 +3,5 @@ import { useMutation } from '../../../shared/api/query'
 
 /** POST /api/forgotpw {email}: the answer never says whether the e-mail has an account. */
 export function useForgotPassword() {
-  return useMutation((email: string) =>
-    api<{ success: boolean; message: string }>('/api/forgotpw', { method: 'POST', body: { email } })
-  )
+  return useMutation((email: string) => api('POST /api/forgotpw', { body: { email } }))
 }

@@ -1,19 +1,10 @@
 import { api } from '../../../shared/api/client'
 import { useMutation } from '../../../shared/api/query'
-import type { AuthAnswer } from './useLogin'
+import type { Registration } from '@shared/api/contract'
 
-export type Registration = {
-  email: string
-  phone: string
-  password: string
-  name: string
-  firstName: string
-  lastName: string
-}
+export type { Registration }
 
 /** POST /register {email, phone, password, name, firstName, lastName} */
 export function useRegister() {
-  return useMutation((payload: Registration) =>
-    api<AuthAnswer>('/register', { method: 'POST', body: payload })
-  )
+  return useMutation((payload: Registration) => api('POST /register', { body: payload }))
 }

@@ -4,8 +4,7 @@ import { useMutation } from '../../../shared/api/query'
 /** POST /api/resetpassword {hash, password, confirmPassword}; hash is the link's token. */
 export function useResetPassword() {
   return useMutation((hash: string, password: string, confirmPassword: string) =>
-    api<{ success: boolean; message: string }>('/api/resetpassword', {
-      method: 'POST',
+    api('POST /api/resetpassword', {
       body: { hash, password, confirmPassword },
     })
   )

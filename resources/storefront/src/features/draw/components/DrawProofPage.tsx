@@ -60,12 +60,12 @@ export function DrawProofPage() {
       <h1>Draw proof</h1>
       <p>
         When entries opened we published a commitment: the SHA-256 of a secret seed, the number of
-        slots, the entry window and a future round of drand's public randomness (quicknet), the
+        slots, the entry window and a future round of drand&apos;s public randomness (quicknet), the
         first at least 60 seconds after entries close. When they closed, every entry id and their
-        Merkle root were published. Each entry's score is HMAC-SHA256(seed, that round's randomness
-        and the entry id); the lowest {data.slots} win and the next ones are the alternates. Nobody,
-        not even we, knew the randomness while entries were open, so nobody could tell which entries
-        would win.
+        Merkle root were published. Each entry&apos;s score is HMAC-SHA256(seed, that round&apos;s
+        randomness and the entry id); the lowest {data.slots} win and the next ones are the
+        alternates. Nobody, not even we, knew the randomness while entries were open, so nobody
+        could tell which entries would win.
       </p>
       {verification ? (
         <p className={verification.ok ? 'notice' : 'form-error'} role="status">
@@ -123,9 +123,11 @@ export function DrawProofPage() {
         <>
           <h2>Winners, in order</h2>
           <ol className="draw-proof__list">
-            {data.winners.map((id) => (
-              <li key={id}>
-                <code className={id === entryId ? 'draw-proof__mine' : undefined}>{id}</code>
+            {data.winners.map((listed) => (
+              <li key={listed}>
+                <code className={listed === entryId ? 'draw-proof__mine' : undefined}>
+                  {listed}
+                </code>
               </li>
             ))}
           </ol>
@@ -133,9 +135,11 @@ export function DrawProofPage() {
             <>
               <h2>Alternates, in order</h2>
               <ol className="draw-proof__list draw-proof__alternates">
-                {data.alternates.map((id) => (
-                  <li key={id}>
-                    <code className={id === entryId ? 'draw-proof__mine' : undefined}>{id}</code>
+                {data.alternates.map((listed) => (
+                  <li key={listed}>
+                    <code className={listed === entryId ? 'draw-proof__mine' : undefined}>
+                      {listed}
+                    </code>
                   </li>
                 ))}
               </ol>
@@ -147,9 +151,11 @@ export function DrawProofPage() {
         <>
           <h2>Every entry</h2>
           <ul className="draw-proof__list draw-proof__entries">
-            {data.entries.map((id) => (
-              <li key={id}>
-                <code className={id === entryId ? 'draw-proof__mine' : undefined}>{id}</code>
+            {data.entries.map((listed) => (
+              <li key={listed}>
+                <code className={listed === entryId ? 'draw-proof__mine' : undefined}>
+                  {listed}
+                </code>
               </li>
             ))}
           </ul>

@@ -49,8 +49,8 @@ export function LineProofPage() {
       <h1>Waiting room line</h1>
       <p>
         When the line formed we published a commitment: the SHA-256 of a secret seed and a future
-        round of drand's public randomness, after the line closes a minute before the sale. The
-        places are that round's ranking of everyone in line, so arriving earlier gave nobody an
+        round of drand&apos;s public randomness, after the line closes a minute before the sale. The
+        places are that round&apos;s ranking of everyone in line, so arriving earlier gave nobody an
         advantage and nobody could choose the order.
       </p>
       {verification ? (
@@ -76,9 +76,9 @@ export function LineProofPage() {
         <>
           <h2>Places</h2>
           <ol className="draw-proof__list">
-            {data.order.map((id) => (
-              <li key={id}>
-                <code className={id === member ? 'draw-proof__mine' : undefined}>{id}</code>
+            {data.order.map((listed) => (
+              <li key={listed}>
+                <code className={listed === member ? 'draw-proof__mine' : undefined}>{listed}</code>
               </li>
             ))}
           </ol>

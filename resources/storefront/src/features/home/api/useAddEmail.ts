@@ -3,7 +3,5 @@ import { useMutation } from '../../../shared/api/query'
 
 /** GET /api/addEmail?email= : the newsletter sign-up. */
 export function useAddEmail() {
-  return useMutation((email: string) =>
-    api<{ success: boolean; subscribed: boolean }>('/api/addEmail', { query: { email } })
-  )
+  return useMutation((email: string) => api('GET /api/addEmail', { query: { email } }))
 }

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react'
 import { Link } from 'react-router-dom'
-import type { Product } from '../../../shared/api/types'
+import type { Product } from '@shared/api/contract'
 import { ProductImage } from '../../../shared/ui/ProductImage'
 import { brandOf, money, releaseLabel } from '../../../shared/lib/format'
 import { countdown, releaseTimes, useNow } from '../../../shared/lib/drops'

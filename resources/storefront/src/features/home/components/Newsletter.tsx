@@ -59,7 +59,7 @@ export function Newsletter() {
         ) : null}
         {done ? (
           <p className="newsletter__ok" role="status">
-            You're on the list. Watch your inbox on drop week.
+            You&apos;re on the list. Watch your inbox on drop week.
           </p>
         ) : null}
       </form>

@@ -40,21 +40,22 @@ export function HowItWorksPage() {
           <span className="step-card__num">02</span>
           <h2>Checkout Details</h2>
           <p>
-            When you buy a slot we place a $1.00 authorization on the profile's card to verify it.
-            It is never captured and is released automatically within a week.
+            When you buy a slot we place a $1.00 authorization on the profile&apos;s card to verify
+            it. It is never captured and is released automatically within a week.
           </p>
           <p>
             The price shown is our service fee only; it does not include the cost of the item, which
-            the retailer charges to your profile's card at checkout. One slot per profile per drop.
+            the retailer charges to your profile&apos;s card at checkout. One slot per profile per
+            drop.
           </p>
         </section>
         <section className="card info-section">
           <span className="step-card__num">03</span>
           <h2>Set for Success</h2>
           <p>
-            You pay only for success. Our fee is charged after the retailer's confirmation e-mail
-            proves your order went through. If the checkout fails, the order shows as Refunded and
-            you pay nothing.
+            You pay only for success. Our fee is charged after the retailer&apos;s confirmation
+            e-mail proves your order went through. If the checkout fails, the order shows as
+            Refunded and you pay nothing.
           </p>
           <p>Completed, shipped orders are not refunded.</p>
         </section>

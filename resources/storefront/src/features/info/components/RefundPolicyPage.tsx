@@ -16,15 +16,15 @@ export function RefundPolicyPage() {
         </p>
         <h2>The $1.00 card check</h2>
         <p>
-          When you buy a slot we place a $1.00 authorization on the profile's card to verify it.
-          This is a hold, not a charge: it is never captured and is released automatically, normally
-          within a week depending on your bank.
+          When you buy a slot we place a $1.00 authorization on the profile&apos;s card to verify
+          it. This is a hold, not a charge: it is never captured and is released automatically,
+          normally within a week depending on your bank.
         </p>
         <h2>The service fee is charged only on success</h2>
         <p>
           The price shown on a product is our service fee. It does not include the cost of the item,
           which the retailer charges to your card at checkout. We charge our fee only after the
-          retailer's confirmation e-mail shows that the order succeeded.
+          retailer&apos;s confirmation e-mail shows that the order succeeded.
         </p>
         <h2>Failed orders</h2>
         <p>
@@ -35,7 +35,7 @@ export function RefundPolicyPage() {
         <h2>Completed orders</h2>
         <p>
           Completed, shipped orders are not refunded: the service was delivered. Returns of the item
-          itself follow the retailer's own return policy.
+          itself follow the retailer&apos;s own return policy.
         </p>
         <h2>Promo codes</h2>
         <p>A promo code lowers the service fee by its percentage. It has no cash value.</p>

@@ -37,8 +37,8 @@ export function TermsPage() {
         </p>
         <h2>5. Fair use</h2>
         <p>
-          One slot per profile per product. Profiles that use someone else's card or identity, or
-          that exist only to get around limits, may be removed and their orders cancelled.
+          One slot per profile per product. Profiles that use someone else&apos;s card or identity,
+          or that exist only to get around limits, may be removed and their orders cancelled.
         </p>
         <h2>6. Privacy</h2>
         <p>

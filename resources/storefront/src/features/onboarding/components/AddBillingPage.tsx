@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react'
+import { useState, type FormEvent } from 'react'
 import { useLocation, useNavigate } from 'react-router-dom'
 import { returnPath, withReturnPath } from '../../../shared/lib/returnTo'
 import { SplitLayout } from '../../../shared/layout/SplitLayout'
@@ -17,24 +17,23 @@ export function AddBillingPage() {
   const next = returnPath(useLocation().search)
   const info = useUserInfo()
   const setBilling = useSetBilling()
-  const [address, setAddress] = useState<AddressValue>(EMPTY_ADDRESS)
+  const [edited, setEdited] = useState<AddressValue | null>(null)
   const [invalid, setInvalid] = useState<string[]>([])
-  const [touched, setTouched] = useState(false)
 
-  // Someone coming back to this step sees the address they saved before.
+  // Someone coming back to this step sees the address they saved before, until they edit it.
   const saved = info.data?.billingAddress
-  useEffect(() => {
-    if (saved && !touched) {
-      setAddress({
-        address1: saved.line1,
-        address2: saved.line2 ?? '',
-        city: saved.city,
-        zip: saved.postal_code,
-        state: saved.state,
-        country: saved.country || 'US',
-      })
-    }
-  }, [saved, touched])
+  const address: AddressValue =
+    edited ??
+    (saved
+      ? {
+          address1: saved.line1,
+          address2: saved.line2 ?? '',
+          city: saved.city,
+          zip: saved.postal_code,
+          state: saved.state,
+          country: saved.country || 'US',
+        }
+      : EMPTY_ADDRESS)
 
   async function submit(event: FormEvent) {
     event.preventDefault()
@@ -56,14 +55,7 @@ export function AddBillingPage() {
           <h1>Add your Billing Address</h1>
           <p className="muted">It must match the address of the card you will add next.</p>
         </div>
-        <AddressFields
-          value={address}
-          onChange={(next) => {
-            setTouched(true)
-            setAddress(next)
-          }}
-          invalid={invalid}
-        />
+        <AddressFields value={address} onChange={setEdited} invalid={invalid} />
         {setBilling.error ? (
           <p className="form-error" role="alert">
             {setBilling.error.message}

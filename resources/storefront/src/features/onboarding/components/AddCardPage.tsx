@@ -31,13 +31,15 @@ export function AddCardPage() {
   const [error, setError] = useState(false)
   const [declined, setDeclined] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
+  const [retried, setRetried] = useState(false)
   const confirmCard = useConfirmCard()
   // Back from the bank's 3-D Secure check: a confirmed card continues to the next step.
   const returned = useCardAuthenticationReturn()
   useEffect(() => {
     if (returned.status === 'saved') void navigate(next ?? '/shop')
-    if (returned.status === 'failed') setDeclined(returned.message)
   }, [returned, navigate, next])
+  // The bank's refusal shows until the customer tries again.
+  const refusal = declined ?? (!retried && returned.status === 'failed' ? returned.message : null)
 
   if (info.loading || returned.status === 'confirming' || returned.status === 'saved') {
     return <PageLoading />
@@ -58,6 +60,7 @@ export function AddCardPage() {
     }
     setError(false)
     setDeclined(null)
+    setRetried(true)
     setBusy(true)
     try {
       const token = await genToken.run({
@@ -125,9 +128,9 @@ export function AddCardPage() {
           </p>
         </div>
         <CardFields value={card} onChange={setCard} grouped />
-        {error || declined ? (
+        {error || refusal ? (
           <p className="form-error" role="alert">
-            {declined ?? INVALID_CARD}
+            {refusal ?? INVALID_CARD}
           </p>
         ) : null}
         <div className="actions">

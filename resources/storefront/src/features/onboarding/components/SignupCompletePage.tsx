@@ -7,7 +7,7 @@ export function SignupCompletePage() {
       <span className="big-check" aria-hidden="true">
         <IconCheck width={36} height={36} />
       </span>
-      <h1>You're all set</h1>
+      <h1>You&apos;re all set</h1>
       <p className="muted">
         Your account, billing address and card are saved. Pick a drop, choose a size and a profile,
         and we will check it out for you on release day.

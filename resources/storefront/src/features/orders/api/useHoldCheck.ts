@@ -1,22 +1,15 @@
 import { api } from '../../../shared/api/client'
 import { invalidate, useMutation } from '../../../shared/api/query'
 
-export type HoldAuthentication = {
-  paymentId: string
-  /** The sandbox's challenge page on this site; null with Stripe. */
-  challengeUrl: string | null
-  /** For Stripe.js; null with the sandbox. */
-  clientSecret: string | null
-  paymentMethodId: string | null
-}
+export type { HoldAuthentication } from '@shared/api/contract'
 
 /** POST /api/user/orders/:id/hold/authenticate: the challenge of a card check that waits. */
 export function useAuthenticateHold() {
   return useMutation(async (orderId: string) => {
-    const result = await api<{ authentication: HoldAuthentication }>(
-      `/api/user/orders/${encodeURIComponent(orderId)}/hold/authenticate`,
-      { method: 'POST', auth: true }
-    )
+    const result = await api('POST /api/user/orders/:orderId/hold/authenticate', {
+      params: { orderId },
+      auth: true,
+    })
     return result.authentication
   })
 }
@@ -27,10 +20,10 @@ export function useAuthenticateHold() {
  */
 export function useConfirmHold() {
   return useMutation(async (orderId: string) => {
-    const result = await api<{ success: boolean }>(
-      `/api/user/orders/${encodeURIComponent(orderId)}/hold/confirm`,
-      { method: 'POST', auth: true }
-    )
+    const result = await api('POST /api/user/orders/:orderId/hold/confirm', {
+      params: { orderId },
+      auth: true,
+    })
     invalidate('user:orders:')
     return result.success
   })

@@ -1,7 +1,6 @@
 import { api } from '../../../shared/api/client'
 import { invalidate, useQuery } from '../../../shared/api/query'
 import { useLiveChannel } from '../../../shared/api/live'
-import type { Order } from '../../../shared/api/types'
 import { useSession } from '../../../shared/session/session'
 
 /** Statuses that still change on their own (a card check, a draw, release day). */
@@ -21,7 +20,7 @@ export function useOrders() {
   const live = useLiveChannel(user ? `users/${user.uuid}/orders` : null, () => {
     if (key) invalidate(key)
   })
-  const query = useQuery(key, () => api<Order[]>('/api/user/orders', { auth: true }), {
+  const query = useQuery(key, () => api('GET /api/user/orders', { auth: true }), {
     refetchInterval: (orders) =>
       !live && orders?.some((order) => MOVING.includes(String(order.status).toLowerCase()))
         ? FALLBACK_POLL_MS

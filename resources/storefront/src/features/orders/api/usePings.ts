@@ -1,25 +1,16 @@
 import { api } from '../../../shared/api/client'
 import { setQueryData, useMutation, useQuery } from '../../../shared/api/query'
 import { useSession } from '../../../shared/session/session'
+import type { PingsOverview } from '@shared/api/contract'
 
-export type PingsOverview = {
-  push: { available: boolean; publicKey: string | null; subscriptions: number }
-  discord: { configured: boolean; hint: string | null }
-}
-
-export type TestPingReport = {
-  push: { sent: number; gone: number; failed: number; retrying: number }
-  discord: { sent: number; gone: number; failed: number; retrying: number }
-}
+export type { PingsOverview, TestPingReport } from '@shared/api/contract'
 
 const keyOf = (uuid: string) => `user:pings:${uuid}`
 
 /** GET /api/user/pings: where the customer's release-day pings go. */
 export function usePings() {
   const user = useSession()
-  return useQuery(user ? keyOf(user.uuid) : null, () =>
-    api<PingsOverview>('/api/user/pings', { auth: true })
-  )
+  return useQuery(user ? keyOf(user.uuid) : null, () => api('GET /api/user/pings', { auth: true }))
 }
 
 /** The calls that change them; each answers the new overview, kept in the cache. */
@@ -31,31 +22,29 @@ export function usePingActions() {
   }
   return {
     subscribe: useMutation((subscription: PushSubscriptionJSON) =>
-      api<PingsOverview>('/api/user/pings/push', {
-        method: 'POST',
+      api('POST /api/user/pings/push', {
         auth: true,
-        body: subscription,
+        body: {
+          endpoint: subscription.endpoint ?? '',
+          keys: { auth: subscription.keys?.auth ?? '', p256dh: subscription.keys?.p256dh ?? '' },
+        },
       }).then(keep)
     ),
     unsubscribe: useMutation((endpoint: string) =>
-      api<PingsOverview>('/api/user/pings/push/delete', {
-        method: 'POST',
+      api('POST /api/user/pings/push/delete', {
         auth: true,
         body: { endpoint },
       }).then(keep)
     ),
     setDiscord: useMutation((url: string) =>
-      api<PingsOverview>('/api/user/pings/discord', {
-        method: 'PUT',
+      api('PUT /api/user/pings/discord', {
         auth: true,
         body: { url },
       }).then(keep)
     ),
     clearDiscord: useMutation(() =>
-      api<PingsOverview>('/api/user/pings/discord', { method: 'DELETE', auth: true }).then(keep)
+      api('DELETE /api/user/pings/discord', { auth: true }).then(keep)
     ),
-    test: useMutation(() =>
-      api<TestPingReport>('/api/user/pings/test', { method: 'POST', auth: true })
-    ),
+    test: useMutation(() => api('POST /api/user/pings/test', { auth: true })),
   }
 }

@@ -2,7 +2,7 @@ import { useEffect } from 'react'
 import { Link } from 'react-router-dom'
 import { AccountLayout } from '../../../shared/layout/AccountLayout'
 import { useProfiles } from '../../../shared/api/useProfiles'
-import type { Order } from '../../../shared/api/types'
+import type { Order } from '@shared/api/contract'
 import { PageLoading } from '../../../shared/ui/Spinner'
 import { IconCheck, IconCross } from '../../../shared/ui/icons'
 import { money } from '../../../shared/lib/format'
@@ -74,7 +74,7 @@ export function OrdersPage() {
     (profiles.data ? 'gone' : '…')
 
   const sorted = [...(orders.data ?? [])].sort(
-    (a, b) => new Date(b.orderDate).getTime() - new Date(a.orderDate).getTime()
+    (a, b) => new Date(b.orderDate ?? 0).getTime() - new Date(a.orderDate ?? 0).getTime()
   )
 
   return (
@@ -192,11 +192,13 @@ export function OrdersPage() {
                   <div>
                     <dt>Date</dt>
                     <dd>
-                      {new Date(order.orderDate).toLocaleDateString('en-US', {
-                        month: 'short',
-                        day: 'numeric',
-                        year: 'numeric',
-                      })}
+                      {order.orderDate
+                        ? new Date(order.orderDate).toLocaleDateString('en-US', {
+                            month: 'short',
+                            day: 'numeric',
+                            year: 'numeric',
+                          })
+                        : '—'}
                     </dd>
                   </div>
                 </dl>

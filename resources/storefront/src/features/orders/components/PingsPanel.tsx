@@ -31,17 +31,16 @@ export function PingsPanel() {
   const overview = usePings()
   const actions = usePingActions()
   const publicKey = getConfig().pushPublicKey
-  const [browser, setBrowser] = useState<BrowserState>('checking')
+  const [checked, setBrowser] = useState<BrowserState>('checking')
+  const supported = pushSupported() && Boolean(publicKey)
+  const browser: BrowserState = supported ? checked : 'unsupported'
   const [message, setMessage] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null)
   const [discordUrl, setDiscordUrl] = useState('')
   const [discordError, setDiscordError] = useState<string | null>(null)
   const [turningOn, setTurningOn] = useState(false)
 
   useEffect(() => {
-    if (!pushSupported() || !publicKey) {
-      setBrowser('unsupported')
-      return
-    }
+    if (!supported) return
     let current = true
     void registration().then(async (ready) => {
       const subscription = ready ? await ready.pushManager.getSubscription() : null
@@ -50,7 +49,7 @@ export function PingsPanel() {
     return () => {
       current = false
     }
-  }, [publicKey])
+  }, [supported])
 
   const turnOn = async () => {
     setTurningOn(true)

@@ -1,6 +1,5 @@
 import { api } from '../../../shared/api/client'
 import { invalidate, useMutation } from '../../../shared/api/query'
-import type { Order } from '../../../shared/api/types'
 import { getConfig } from '../../../shared/config'
 import { seal } from '../../../shared/lib/envelope'
 
@@ -25,8 +24,7 @@ export function useCheckout() {
     const eCardCode = cardCode
       ? await seal(getConfig().profileTransportKey, { code: cardCode })
       : undefined
-    const answer = await api<{ success: boolean; order: Order }>('/api/checkout/withprofile', {
-      method: 'POST',
+    const answer = await api('POST /api/checkout/withprofile', {
       auth: true,
       body: eCardCode ? { ...request, eCardCode } : request,
     })

@@ -3,8 +3,6 @@ import { api } from '../../../shared/api/client'
 import { useQuery } from '../../../shared/api/query'
 import { promoStore, useStoredPromoCode } from '../../../shared/promo'
 
-type Promo = { success: boolean; code: string; percent: number }
-
 /**
  * GET /api/promoLookup?promoCode= for the stored code (fetched only if one is stored). A code
  * that does not look up is cleared, so it stops being sent with checkouts.
@@ -12,7 +10,7 @@ type Promo = { success: boolean; code: string; percent: number }
 export function usePromoLookup() {
   const code = useStoredPromoCode()
   const query = useQuery(code ? `promo:${code}` : null, () =>
-    api<Promo>('/api/promoLookup', { query: { promoCode: code ?? '' } })
+    api('GET /api/promoLookup', { query: { promoCode: code ?? '' } })
   )
   useEffect(() => {
     if (code && query.error) promoStore.clear()

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react'
 import { api, ApiError } from '../../../shared/api/client'
-import type { LineStatus } from '../../../shared/api/types'
+import type { LineStatus } from '@shared/api/contract'
 
 const POLL_MS = 3000
 
@@ -18,7 +18,7 @@ export function useWaitingRoom(productId: number | undefined, enabled: boolean) 
     setError(null)
     try {
       setStatus(
-        await api<LineStatus>(`/api/products/${productId}/queue`, { method: 'POST', auth: true })
+        await api('POST /api/products/:id/queue', { params: { id: productId }, auth: true })
       )
       setJoined(true)
     } catch (failure) {
@@ -30,7 +30,7 @@ export function useWaitingRoom(productId: number | undefined, enabled: boolean) 
     const settled = ['admitted', 'spent', 'expired'].includes(status?.state ?? '')
     if (!enabled || !joined || !productId || settled) return
     const timer = setInterval(() => {
-      api<LineStatus>(`/api/products/${productId}/queue`, { auth: true })
+      api('GET /api/products/:id/queue', { params: { id: productId }, auth: true })
         .then(setStatus)
         .catch((failure) =>
           setError(failure instanceof ApiError ? failure.message : 'Could not reach the line.')

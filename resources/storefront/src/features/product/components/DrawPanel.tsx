@@ -1,5 +1,5 @@
 import { Link } from 'react-router-dom'
-import type { Product } from '../../../shared/api/types'
+import type { Product } from '@shared/api/contract'
 import { useDrawProof } from '../../draw/api/useDrawProof'
 
 const when = (value: string | null | undefined) =>

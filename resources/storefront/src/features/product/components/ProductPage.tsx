@@ -23,12 +23,18 @@ import { DrawPanel } from './DrawPanel'
 import { releaseTimes } from '../../../shared/lib/drops'
 import { WaitingRoomPanel } from './WaitingRoomPanel'
 import { useWaitingRoom } from '../api/useWaitingRoom'
+import { useNow } from '../../../shared/lib/useNow'
 
 const AFTER_SUCCESS_MS = 2000
 const AFTER_ERROR_MS = 3000
 
+/** Another product starts afresh: no size, style, step or problem carried over. */
 export function ProductPage() {
   const { id } = useParams()
+  return <ProductScreen key={id} id={id} />
+}
+
+function ProductScreen({ id }: { id: string | undefined }) {
   const navigate = useNavigate()
   const product = useProduct(id)
   const hasWaitingRoom = Boolean(product.data?.queue)
@@ -41,7 +47,7 @@ export function ProductPage() {
 
   const [size, setSize] = useState('')
   const [style, setStyle] = useState('')
-  const [profileId, setProfileId] = useState('')
+  const [pickedProfileId, setProfileId] = useState('')
   const [phase, setPhase] = useState<CheckoutPhase>('idle')
   const [problem, setProblem] = useState<string | null>(null)
   const [cardCode, setCardCode] = useState('')
@@ -49,7 +55,6 @@ export function ProductPage() {
   const [cardCodeError, setCardCodeError] = useState<string | null>(null)
   const [promoOpen, setPromoOpen] = useState(false)
   const [promoInput, setPromoInput] = useState('')
-  const [promoMessage, setPromoMessage] = useState<string | null>(null)
   const timers = useRef<number[]>([])
   const promoId = useId()
 
@@ -71,20 +76,10 @@ export function ProductPage() {
   }, [info.data, info.fetching, navigate, id])
 
   // The first profile is preselected.
-  useEffect(() => {
-    if (!profileId && profiles.data?.length) setProfileId(profiles.data[0].profileId)
-  }, [profiles.data, profileId])
-
-  useEffect(() => {
-    if (promoFailed && promoInput) setPromoMessage('That promo code is not valid.')
-  }, [promoFailed, promoInput])
-
-  useEffect(() => {
-    setPhase('idle')
-    setSize('')
-    setStyle('')
-    setProblem(null)
-  }, [id])
+  const profileId = pickedProfileId || profiles.data?.[0]?.profileId || ''
+  const now = useNow()
+  // A code the customer typed that the lookup refused.
+  const promoMessage = promoFailed && promoInput ? 'That promo code is not valid.' : null
 
   if (product.error) {
     return (
@@ -109,11 +104,11 @@ export function ProductPage() {
   const left = Math.max(0, item.totalStock - item.stockTaken)
   const isDraw = item.mode === 'draw'
   const entriesClosed =
-    isDraw && item.entryClosesAt ? new Date(item.entryClosesAt).getTime() <= Date.now() : false
+    isDraw && item.entryClosesAt ? new Date(item.entryClosesAt).getTime() <= now : false
   const entriesNotOpen =
-    isDraw && item.entryOpensAt ? new Date(item.entryOpensAt).getTime() > Date.now() : false
+    isDraw && item.entryOpensAt ? new Date(item.entryOpensAt).getTime() > now : false
   const soldOut = !isDraw && left === 0
-  const released = item.releaseAt ? new Date(item.releaseAt).getTime() <= Date.now() : false
+  const released = item.releaseAt ? new Date(item.releaseAt).getTime() <= now : false
   const chosenProfile = profiles.data?.find((p) => p.profileId === profileId)
   const needsCardCode = cardCodeAsked || chosenProfile?.card.codeKept === false
   // The fee the server will charge: the one promo rule, in cents (shared/pricing.ts).
@@ -192,7 +187,6 @@ export function ProductPage() {
   function applyPromo() {
     const value = promoInput.trim().toUpperCase()
     if (!value) return
-    setPromoMessage(null)
     promoStore.set(value)
   }
 
@@ -402,13 +396,13 @@ export function ProductPage() {
             ) : null}
             {phase === 'confirm' && isDraw ? (
               <p className="fine-print" role="status">
-                Confirm to enter the draw. We place a $1.00 hold on the profile's card now; the{' '}
+                Confirm to enter the draw. We place a $1.00 hold on the profile&apos;s card now; the{' '}
                 {finalPrice} fee is charged only if you win and the order succeeds.
               </p>
             ) : phase === 'confirm' ? (
               <p className="fine-print" role="status">
-                Confirm to secure the slot. We place a $1.00 hold on the profile's card now; the{' '}
-                {finalPrice} fee is charged only if the order succeeds.
+                Confirm to secure the slot. We place a $1.00 hold on the profile&apos;s card now;
+                the {finalPrice} fee is charged only if the order succeeds.
               </p>
             ) : null}
           </div>
@@ -426,8 +420,8 @@ export function ProductPage() {
                 week.
               </li>
               <li>
-                The full fee is charged only after the retailer's confirmation e-mail. Failed orders
-                are refunded automatically and cost nothing.
+                The full fee is charged only after the retailer&apos;s confirmation e-mail. Failed
+                orders are refunded automatically and cost nothing.
               </li>
             </ul>
           </div>

@@ -1,5 +1,5 @@
 import { Link } from 'react-router-dom'
-import type { LineStatus, Product } from '../../../shared/api/types'
+import type { LineStatus, Product } from '@shared/api/contract'
 import { Button } from '../../../shared/ui/Button'
 
 const ordinal = (value: number) => {
@@ -38,11 +38,13 @@ export function WaitingRoomPanel({
         <>
           <p>
             Slots go on sale{' '}
-            {new Date(queue.opensAt).toLocaleString(undefined, {
-              hour: 'numeric',
-              minute: '2-digit',
-              timeZoneName: 'short',
-            })}
+            {queue.opensAt
+              ? new Date(queue.opensAt).toLocaleString(undefined, {
+                  hour: 'numeric',
+                  minute: '2-digit',
+                  timeZoneName: 'short',
+                })
+              : 'soon'}
             . Everyone who joins in the {queue.minutes} minutes before (until a minute before the
             sale) gets a place drawn from public randomness nobody knows in advance, so arriving
             earlier gives no advantage. You need a card on file; one place per card and billing

@@ -4,8 +4,7 @@ import { invalidate, useMutation } from '../../../shared/api/query'
 /** POST /api/user/profiles/delete {profileId} */
 export function useDeleteProfile() {
   return useMutation(async (profileId: string) => {
-    await api<{ success: boolean }>('/api/user/profiles/delete', {
-      method: 'POST',
+    await api('POST /api/user/profiles/delete', {
       auth: true,
       body: { profileId },
     })

@@ -1,6 +1,5 @@
 import { api } from '../../../shared/api/client'
 import { invalidate, useMutation } from '../../../shared/api/query'
-import type { Profile } from '../../../shared/api/types'
 import type { ProfileInput } from '../../../shared/api/useAddProfile'
 import { seal } from '../../../shared/lib/envelope'
 import { getConfig } from '../../../shared/config'
@@ -9,8 +8,7 @@ import { getConfig } from '../../../shared/config'
 export function useEditProfile() {
   return useMutation(async (profile: ProfileInput & { profileId: string }) => {
     const eProfile = await seal(getConfig().profileTransportKey, profile)
-    const answer = await api<{ success: boolean; profile: Profile }>('/api/user/profiles/edit', {
-      method: 'POST',
+    const answer = await api('POST /api/user/profiles/edit', {
       auth: true,
       body: { eProfile },
     })

@@ -9,7 +9,7 @@ import {
   missingAddressFields,
   type AddressValue,
 } from '../../../shared/ui/AddressFields'
-import type { Profile } from '../../../shared/api/types'
+import type { Profile } from '@shared/api/contract'
 import { useAddProfile } from '../../../shared/api/useAddProfile'
 import {
   formatPhone,
@@ -24,9 +24,26 @@ import { useEditProfile } from '../api/useEditProfile'
 const INCOMPLETE = 'Please complete the form.'
 type Step = 1 | 2 | 3
 
+const generalOf = (profile: Profile | null) =>
+  profile
+    ? {
+        profileName: profile.profileName,
+        email: profile.email,
+        fullName: `${profile.shipping.firstName} ${profile.shipping.lastName}`.trim(),
+        phone: formatPhone(profile.phone),
+      }
+    : { profileName: '', email: '', fullName: '', phone: '' }
+
+const addressOf = (profile: Profile | null): AddressValue => {
+  if (!profile) return EMPTY_ADDRESS
+  const { address1, address2, city, zip, state, country } = profile.shipping
+  return { address1, address2: address2 ?? '', city, zip, state, country: country || 'US' }
+}
+
 /**
  * The 3-step profile wizard: general details, address, card. "New Profile" creates, "Edit
- * Profile" edits (a blank card keeps the saved one).
+ * Profile" edits (a blank card keeps the saved one). It starts from `profile` (or blank) when it
+ * mounts: the page gives it a new key each time it opens.
  */
 export function ProfileWizard({
   open,
@@ -39,35 +56,14 @@ export function ProfileWizard({
 }) {
   const editing = profile !== null
   const [step, setStep] = useState<Step>(1)
-  const [general, setGeneral] = useState({ profileName: '', email: '', fullName: '', phone: '' })
-  const [address, setAddress] = useState<AddressValue>(EMPTY_ADDRESS)
+  const [general, setGeneral] = useState(() => generalOf(profile))
+  const [address, setAddress] = useState<AddressValue>(() => addressOf(profile))
   const [card, setCard] = useState<CardValue>({ number: '', expiry: '', cvv: '' })
-  const [keepCardCode, setKeepCardCode] = useState(false)
+  const [keepCardCode, setKeepCardCode] = useState(profile?.keepCardCode ?? false)
   const [error, setError] = useState<string | null>(null)
   const add = useAddProfile()
   const edit = useEditProfile()
   const bodyRef = useRef<HTMLFormElement>(null)
-
-  useEffect(() => {
-    if (!open) return
-    setStep(1)
-    setError(null)
-    setCard({ number: '', expiry: '', cvv: '' })
-    setKeepCardCode(profile?.keepCardCode ?? false)
-    if (profile) {
-      setGeneral({
-        profileName: profile.profileName,
-        email: profile.email,
-        fullName: `${profile.shipping.firstName} ${profile.shipping.lastName}`.trim(),
-        phone: formatPhone(profile.phone),
-      })
-      const { address1, address2, city, zip, state, country } = profile.shipping
-      setAddress({ address1, address2: address2 ?? '', city, zip, state, country: country || 'US' })
-    } else {
-      setGeneral({ profileName: '', email: '', fullName: '', phone: '' })
-      setAddress(EMPTY_ADDRESS)
-    }
-  }, [open, profile])
 
   // Keyboard users land on the first field of each step.
   useEffect(() => {

@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import { AccountLayout } from '../../../shared/layout/AccountLayout'
 import { useProfiles } from '../../../shared/api/useProfiles'
-import type { Profile } from '../../../shared/api/types'
+import type { Profile } from '@shared/api/contract'
 import { Button } from '../../../shared/ui/Button'
 import { Modal } from '../../../shared/ui/Modal'
 import { PageLoading } from '../../../shared/ui/Spinner'
@@ -17,6 +17,13 @@ export function ProfilesPage() {
     open: false,
     profile: null,
   })
+  // Each opening starts the wizard afresh from the profile (or blank); closing keeps it mounted
+  // so the dialog closes and gives focus back.
+  const [opened, setOpened] = useState(0)
+  const openWizard = (profile: Profile | null) => {
+    setOpened((count) => count + 1)
+    setWizard({ open: true, profile })
+  }
   const [deleting, setDeleting] = useState<Profile | null>(null)
 
   async function confirmDelete() {
@@ -33,7 +40,7 @@ export function ProfilesPage() {
     <AccountLayout
       title="Profiles"
       actions={
-        <Button onClick={() => setWizard({ open: true, profile: null })}>
+        <Button onClick={() => openWizard(null)}>
           <IconPlus width={18} height={18} /> Add a New Profile
         </Button>
       }
@@ -55,7 +62,7 @@ export function ProfilesPage() {
                     type="button"
                     className="icon-btn"
                     aria-label={`Edit ${profile.profileName}`}
-                    onClick={() => setWizard({ open: true, profile })}
+                    onClick={() => openWizard(profile)}
                   >
                     <IconEdit width={18} height={18} />
                   </button>
@@ -84,12 +91,11 @@ export function ProfilesPage() {
         <div className="card empty-state">
           <h2>No profiles yet</h2>
           <p className="muted">Add a profile to check out on release day.</p>
-          <Button onClick={() => setWizard({ open: true, profile: null })}>
-            Add a New Profile
-          </Button>
+          <Button onClick={() => openWizard(null)}>Add a New Profile</Button>
         </div>
       )}
       <ProfileWizard
+        key={opened}
         open={wizard.open}
         profile={wizard.profile}
         onClose={() => setWizard({ open: false, profile: null })}

@@ -1,7 +1,6 @@
 import { api } from '../../../shared/api/client'
 import { useQuery } from '../../../shared/api/query'
 import { useSession } from '../../../shared/session/session'
-import type { ReleaseReport } from './types'
 
 /**
  * GET /api/releases/:id/report. Signed in, the token goes along so the customer's own orders
@@ -10,7 +9,8 @@ import type { ReleaseReport } from './types'
 export function useReleaseReport(id: string | undefined) {
   const user = useSession()
   return useQuery(id ? `release-report:${id}:${user?.uuid ?? 'anonymous'}` : null, () =>
-    api<ReleaseReport>(`/api/releases/${encodeURIComponent(id ?? '')}/report`, {
+    api('GET /api/releases/:productId/report', {
+      params: { productId: id ?? '' },
       auth: Boolean(user),
     })
   )

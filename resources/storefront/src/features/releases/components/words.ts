@@ -1,4 +1,4 @@
-import type { Outcome } from '../api/types'
+import type { Outcome } from '@shared/api/contract'
 
 export const percent = (rate: number | null) =>
   rate === null ? '–' : `${(rate * 100).toFixed(rate === 1 || rate === 0 ? 0 : 1)} %`
