@@ -11,6 +11,7 @@ export const ORDER_STATUSES = [
   'success',
   'fail',
   'cancelled',
+  'retailer_cancelled',
 ] as const
 export type OrderStatus = (typeof ORDER_STATUSES)[number]
 
@@ -25,6 +26,7 @@ export const ORDER_STATUS_LABELS: Record<OrderStatus, string> = {
   success: 'Success',
   fail: 'Refunded',
   cancelled: 'Cancelled',
+  retailer_cancelled: 'Cancelled by retailer',
 }
 
 /** The label of a stored status, whatever its case (the spec's orders say `Pending` too). */

@@ -103,7 +103,14 @@ export type Profile = {
   keepCardCode?: boolean
 }
 
-export type OrderStatus = 'entered' | 'pending' | 'processing' | 'success' | 'fail' | 'cancelled'
+export type OrderStatus =
+  | 'entered'
+  | 'pending'
+  | 'processing'
+  | 'success'
+  | 'fail'
+  | 'cancelled'
+  | 'retailer_cancelled'
 
 export type Order = {
   orderId: string
