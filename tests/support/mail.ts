@@ -90,7 +90,9 @@ export async function retailerMail(mail: RetailerMail) {
 /** Signs a message as `domain` (DKIM, selector `test`) with the test key of that domain. */
 export async function sign(message: string, domain: string) {
   const signed = await dkimSign(message, {
-    signatureData: [{ signingDomain: domain, selector: 'test', privateKey: keyFor(domain).privateKey }],
+    signatureData: [
+      { signingDomain: domain, selector: 'test', privateKey: keyFor(domain).privateKey },
+    ],
   } as any)
   return Buffer.from(signed.signatures + message)
 }

@@ -15,7 +15,10 @@ async function fileRecords(path: string): Promise<Records> {
   }
   const records: Records = {}
   for (const [name, value] of Object.entries(parsed as Record<string, unknown>)) {
-    if (typeof value === 'string' || (Array.isArray(value) && value.every((v) => typeof v === 'string'))) {
+    if (
+      typeof value === 'string' ||
+      (Array.isArray(value) && value.every((v) => typeof v === 'string'))
+    ) {
       records[name.toLowerCase().replace(/\.$/, '')] = value as string | string[]
     }
   }
@@ -34,7 +37,10 @@ function notFound(name: string) {
  * makes): the TXT records of MAIL_INTAKE_DNS_FILE when it is set (installs without outside DNS,
  * and the tests, which sign with their own keys), otherwise the system's DNS.
  */
-export async function mailDnsResolver(name: string, rrtype: string): Promise<string[][] | string[]> {
+export async function mailDnsResolver(
+  name: string,
+  rrtype: string
+): Promise<string[][] | string[]> {
   const file = mailIntakeConfig().dnsFile
   if (!file) return dns.resolve(name, rrtype as 'TXT') as Promise<string[][] | string[]>
   const records = await fileRecords(file)

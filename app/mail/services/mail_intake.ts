@@ -140,8 +140,9 @@ export class MailIntake {
       const value = parsed.headers.get(name)
       return typeof value === 'string' ? [value.replace(/[<>]/g, '').trim().toLowerCase()] : []
     })
-    const intake = (list: string[]) =>
-      [...new Set(list.filter((item) => orderMailAddress.isIntakeAddress(item)))]
+    const intake = (list: string[]) => [
+      ...new Set(list.filter((item) => orderMailAddress.isIntakeAddress(item))),
+    ]
     const auth = await authenticate(raw, {
       resolver: mailDnsResolver,
       ip: envelope.ip ?? '127.0.0.1',
@@ -169,12 +170,14 @@ export class MailIntake {
       sender,
       fromDomain: domainOf(sender),
       headerAddresses: intake([...addressesOf(parsed.to), ...addressesOf(parsed.cc)]),
-      envelopeAddresses: intake([...(envelope.to ?? []).map((to) => to.toLowerCase()), ...delivered]),
+      envelopeAddresses: intake([
+        ...(envelope.to ?? []).map((to) => to.toLowerCase()),
+        ...delivered,
+      ]),
       text: parsed.text ?? (typeof parsed.html === 'string' ? parsed.html : ''),
       dkim: passing.length ? 'pass' : signed.length ? 'fail' : 'none',
       passing,
-      signingDomain:
-        passing[0]?.domain ?? (signed[0] as any)?.signingDomain?.toLowerCase() ?? null,
+      signingDomain: passing[0]?.domain ?? (signed[0] as any)?.signingDomain?.toLowerCase() ?? null,
     }
   }
 
@@ -343,7 +346,8 @@ export class MailIntake {
         return review('The message was delivered to another order’s address than the one it names.')
       }
     }
-    if (parsed.kind === 'unknown') return review('No parser of the retailer recognises this message.')
+    if (parsed.kind === 'unknown')
+      return review('No parser of the retailer recognises this message.')
     if (parsed.size && order.size && normalSize(parsed.size) !== normalSize(order.size)) {
       return review(`The e-mail is for size ${parsed.size}; the order is for size ${order.size}.`)
     }
@@ -362,9 +366,7 @@ export class MailIntake {
         reason: result.reason?.slice(0, 255) ?? null,
         // A message in review moved nothing: it keeps no claim on its key, so a copy that can
         // act (delivered to the right address, or once its order is ready) still does.
-        ...(result.action === 'review'
-          ? { message_key: `review:${id}` }
-          : {}),
+        ...(result.action === 'review' ? { message_key: `review:${id}` } : {}),
         updated_at: sqlTime(),
       })
     intakeMetric.inc({ action: result.action })
@@ -419,7 +421,10 @@ export class MailIntake {
 }
 
 function normalSize(size: string) {
-  return size.trim().toUpperCase().replace(/^US\s*/, '')
+  return size
+    .trim()
+    .toUpperCase()
+    .replace(/^US\s*/, '')
 }
 
 export const mailIntake = new MailIntake()

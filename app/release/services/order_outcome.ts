@@ -489,10 +489,11 @@ export class OrderOutcome {
         }
       }
       const reason = 'Cancelled by the retailer after confirming it.'
-      const { order: after, changed, settlement } = await orderSettlement.retailerCancel(
-        before.id,
-        { reason }
-      )
+      const {
+        order: after,
+        changed,
+        settlement,
+      } = await orderSettlement.retailerCancel(before.id, { reason })
       if (!changed) return { action: 'review', reason: 'The order changed meanwhile.' }
       const refund = settlement.refund?.status ?? null
       await orderEmails.sendRetailerCancelled(after)

@@ -1,0 +1,124 @@
+import type { Command } from 'commander'
+import { readFile } from 'node:fs/promises'
+import { basename } from 'node:path'
+import { bootApp } from '../app.js'
+import { printResult, printTable, UsageError } from '../output.js'
+
+export function registerMailCommands(program: Command) {
+  program
+    .command('mail:import')
+    .description(
+      'Read retailer e-mails from .eml files through the mail intake (the same path as the ' +
+        'mailbox and the SMTP listener): a verified confirmation succeeds its order, a ' +
+        'cancellation refunds it, anything unverified goes to review. --json: one line per message'
+    )
+    .argument('<files...>', '.eml files (RFC 822 messages)')
+    .action(async (files: string[]) => {
+      const raws: { file: string; raw: Buffer }[] = []
+      for (const file of files) {
+        try {
+          raws.push({ file, raw: await readFile(file) })
+        } catch {
+          throw new UsageError(`Cannot read ${file}.`)
+        }
+      }
+      await bootApp()
+      const { mailIntake } = await import('#mail/services/mail_intake')
+      const json = Boolean(program.opts().json)
+      const rows = []
+      for (const { file, raw } of raws) {
+        const report = await mailIntake.receive(raw, 'file')
+        const line = {
+          file,
+          messageId: report.messageId,
+          retailer: report.retailer,
+          kind: report.kind,
+          orderId: report.orderId,
+          dkim: report.dkim,
+          action: report.action,
+          reason: report.reason,
+        }
+        if (json) process.stdout.write(`${JSON.stringify(line)}\n`)
+        rows.push({ ...line, file: basename(file) })
+      }
+      if (!json) {
+        for (const line of printTable(
+          rows.map((row) => ({
+            file: row.file,
+            retailer: row.retailer ?? '-',
+            kind: row.kind,
+            order: row.orderId ?? '-',
+            dkim: row.dkim,
+            action: row.action,
+            reason: row.reason ?? '',
+          }))
+        )) {
+          process.stdout.write(`${line}\n`)
+        }
+      }
+    })
+
+  program
+    .command('mail:status')
+    .description('The mail intake: its doors, the messages of the last 24 hours, the review list')
+    .action(async () => {
+      await bootApp()
+      const { mailStatus } = await import('#mail/services/mail_status')
+      const status = await mailStatus.summary()
+      printResult(program.opts(), { success: true, ...status }, [
+        status.domain
+          ? `Intake domain: ${status.domain}`
+          : 'Mail intake is off (MAIL_INTAKE_DOMAIN is not set).',
+        `Doors: IMAP ${status.imap}, SMTP ${status.smtp}`,
+        ...status.doors.map(
+          (door) =>
+            `  ${door.door}: ${door.unreadable ? 'UNREADABLE' : door.failingSince ? 'failing' : 'ok'}` +
+            (door.lastOkAt ? `, last read ${door.lastOkAt}` : '') +
+            (door.lastError ? ` (${door.lastError})` : '')
+        ),
+        `Last 24 h: ${
+          Object.entries(status.last24h)
+            .map(([action, count]) => `${count} ${action}`)
+            .join(', ') || 'no message'
+        }`,
+        `Waiting in review: ${status.inReview}`,
+      ])
+    })
+
+  program
+    .command('mail:listen')
+    .description(
+      'Run the intake doors in the foreground: the inbound SMTP listener (MAIL_INTAKE_SMTP_PORT) ' +
+        'and the IMAP reader of MAIL_INTAKE_IMAP_URL in IDLE, until stopped'
+    )
+    .action(async () => {
+      await bootApp()
+      const { mailIntakeConfig } = await import('#config/mail_intake')
+      const { startSmtpListener } = await import('#mail/services/smtp_listener')
+      const { configuredImapReader } = await import('#mail/services/imap_reader')
+      const config = mailIntakeConfig()
+      if (!config.domain) throw new UsageError('Set MAIL_INTAKE_DOMAIN first.')
+      const reader = configuredImapReader()
+      if (!config.smtpPort && !reader) {
+        throw new UsageError('Set MAIL_INTAKE_SMTP_PORT or MAIL_INTAKE_IMAP_URL (or both).')
+      }
+      const stop = new AbortController()
+      const print = (report: { action: string; kind: string; orderId: string | null }) =>
+        process.stdout.write(`${report.action} ${report.kind} ${report.orderId ?? '-'}\n`)
+      const smtp = config.smtpPort
+        ? await startSmtpListener({
+            port: config.smtpPort,
+            host: config.smtpHost,
+            onMessage: print,
+          })
+        : null
+      if (smtp) process.stdout.write(`SMTP listener on port ${smtp.port}\n`)
+      process.once('SIGINT', () => stop.abort())
+      process.once('SIGTERM', () => stop.abort())
+      const watching = reader ? reader.watch(stop.signal, print) : Promise.resolve()
+      if (reader) process.stdout.write('Reading the mailbox (IMAP)\n')
+      await new Promise<void>((resolve) => stop.signal.addEventListener('abort', () => resolve()))
+      await watching
+      await smtp?.close()
+    })
+}
