@@ -86,6 +86,54 @@ export function registerMailCommands(program: Command) {
     })
 
   program
+    .command('mail:demo')
+    .description(
+      'Demo only: write Kith e-mails for the demo release (signed with a demo key) into a ' +
+        'folder: a confirmation, a confirmation and a cancellation of another order, and two ' +
+        'forged copies; import them with mail:import (MAIL_INTAKE_DNS_FILE must name the ' +
+        "folder's dkim.json). Refused in production"
+    )
+    .option('--out <dir>', 'where to write the files', 'tmp/mail-demo')
+    .action(async (options: { out: string }) => {
+      await bootApp()
+      const { default: app } = await import('@adonisjs/core/services/app')
+      if (app.inProduction) throw new UsageError('mail:demo is for demo installs only.')
+      const { mailIntakeConfig } = await import('#config/mail_intake')
+      if (!mailIntakeConfig().domain) throw new UsageError('Set MAIL_INTAKE_DOMAIN first.')
+      const { DEMO_RELEASE } = await import('#database/seeders/demo_seeder')
+      const { productQueries } = await import('#catalog/services/product_queries')
+      const { releaseOrderQueries } = await import('#orders/services/order_queries')
+      const { writeDemoMail } = await import('#mail/services/demo_mail')
+      const product = await productQueries.findBySlug(DEMO_RELEASE.slug)
+      if (!product) throw new UsageError('No demo release: run `node ace db:seed` first.')
+      const orders = await releaseOrderQueries.withStatuses(['processing'], product.id)
+      if (orders.length < 2) {
+        throw new UsageError(
+          'The demo release needs two orders handed to the checkout bot: run ' +
+            '`CHECKOUT_ENGINE=files npx dropslot release:run` first.'
+        )
+      }
+      const { resolve } = await import('node:path')
+      const written = await writeDemoMail(options.out, orders[0], orders[1])
+      const { orderNumber } = await import('#orders/services/order_numbers')
+      printResult(
+        program.opts(),
+        {
+          success: true,
+          confirmed: orders[0].publicId,
+          cancelled: orders[1].publicId,
+          ...written,
+        },
+        [
+          `Wrote ${written.files.length} e-mails for orders ${orderNumber(orders[0].id)} (confirmed) and ${orderNumber(orders[1].id)} (confirmed, then cancelled by the retailer):`,
+          ...written.files.map((file) => `  ${file}`),
+          `Trust the demo keys: MAIL_INTAKE_DNS_FILE=${resolve(written.dnsFile)}`,
+          `Then: npx dropslot mail:import ${written.files.join(' ')}`,
+        ]
+      )
+    })
+
+  program
     .command('mail:listen')
     .description(
       'Run the intake doors in the foreground: the inbound SMTP listener (MAIL_INTAKE_SMTP_PORT) ' +

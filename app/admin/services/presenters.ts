@@ -29,6 +29,7 @@ export function presentAdminProduct(product: Product) {
     activeOrders: count(product, 'active_orders'),
     // The console's form edits the mode under the name the API takes.
     releaseMode: product.releaseMode,
+    retailer: product.retailer,
     queueOpensAt: product.queueOpensAt?.toISO() ?? null,
     queueMinutes: product.queueMinutes,
     queueRatePerMinute: product.queueRatePerMinute,

@@ -72,6 +72,11 @@ export const productQueries = {
     return product ? toRecord(product) : null
   },
 
+  async findBySlug(slug: string): Promise<ProductRecord | null> {
+    const product = await Product.findBy('slug', slug)
+    return product ? toRecord(product) : null
+  },
+
   /** Products released between `since` and now, latest first (the public release reports). */
   async releasedBetween(since: DateTime, limit = 200): Promise<ProductRecord[]> {
     const products = await Product.query()
