@@ -1,3 +1,4 @@
+import { orderMailAddress } from '#orders/services/order_mail_address'
 import type Product from '#catalog/models/product'
 import type Order from '#orders/models/order'
 import type User from '#accounts/models/user'
@@ -53,6 +54,8 @@ export function presentAdminOrder(order: Order) {
     failReason: order.failReason,
     failCode: order.failCode ?? null,
     refundedCents: order.refundedCents,
+    /** The order's own intake address (MAIL_INTAKE_DOMAIN), once given to the checkout bot. */
+    mailAddress: orderMailAddress.of(order),
     holdRound: order.holdRound ?? 1,
     /** When the placed hold's authorization lapses, and when a waiting order's is renewed. */
     holdExpiresAt: order.holdExpiresAt?.toUTC().toISO() ?? null,

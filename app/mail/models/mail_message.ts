@@ -17,7 +17,7 @@ export default class MailMessage extends BaseModel {
   @column()
   declare messageId: string | null
 
-  @column()
+  @column({ columnName: 'sha256' })
   declare sha256: string
 
   @column()
