@@ -82,6 +82,11 @@ export function registerMailCommands(program: Command) {
             .join(', ') || 'no message'
         }`,
         `Waiting in review: ${status.inReview}`,
+        ...(status.awaitingMailOverdue.length
+          ? [
+              `Bot successes still without the retailer's e-mail after SUCCESS_EVIDENCE_WAIT_HOURS: ${status.awaitingMailOverdue.join(', ')}`,
+            ]
+          : []),
       ])
     })
 

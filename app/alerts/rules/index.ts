@@ -6,6 +6,7 @@ import { waitingWithoutHold } from '#alerts/rules/waiting_without_hold'
 import { gatewayRateLimited } from '#alerts/rules/gateway_rate_limited'
 import { badWebhookSignatures } from '#alerts/rules/bad_webhook_signatures'
 import { serverErrors } from '#alerts/rules/server_errors'
+import { mailUnreadable } from '#alerts/rules/mail_unreadable'
 
 /**
  * Every alert rule the check evaluates, in this order. A new rule is one file in this folder
@@ -19,4 +20,5 @@ export const ALERT_RULES: readonly AlertRule[] = [
   gatewayRateLimited,
   badWebhookSignatures,
   serverErrors,
+  mailUnreadable,
 ]

@@ -274,7 +274,9 @@ export class MailIntake {
 
     const evidence = { messageId: reading.messageId!, retailerOrderNumber: parsed.orderNumber }
     let outcome: MailOutcome
-    if (parsed.kind === 'confirmation') {
+    if (parsed.kind === 'confirmation' && mailIntakeConfig().successEvidence === 'bot') {
+      outcome = { action: 'recorded', note: 'SUCCESS_EVIDENCE=bot: the bot’s result decides.' }
+    } else if (parsed.kind === 'confirmation') {
       outcome = await orderOutcome.confirmByRetailer(order!.publicId, evidence)
     } else if (parsed.kind === 'cancelled') {
       outcome = await orderOutcome.cancelByRetailer(

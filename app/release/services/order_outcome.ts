@@ -18,6 +18,7 @@ import { withOrderMoney } from '#payments/services/order_money_lock'
 import { orderSettlement } from '#payments/services/order_settlement'
 import { orderEmails } from '#notifications/services/order_emails'
 import { clock } from '#core/services/clock'
+import { mailIntakeConfig } from '#config/mail_intake'
 import {
   releaseResults,
   type CheckoutResult,
@@ -235,11 +236,22 @@ export class OrderOutcome {
     }
 
     const code = result.status === 'fail' ? failureCode(result.reasonCode, result.reason) : null
+    // SUCCESS_EVIDENCE=mail: a bot's success leaves the order processing, its fee waiting for
+    // the retailer's signed confirmation (which comes back here as `mail`).
+    const evidence = mailIntakeConfig().successEvidence
+    if (evidence === 'mail' && ENGINES.has(context.source) && result.status === 'success') {
+      return this.awaitMail(order!, result, context, actor)
+    }
     await releaseResults.ensureTask(order!, context.source, null)
     const recorded = await db
       .from('release_tasks')
       .where('order_id', order!.id)
-      .whereIn('status', ['submitting', 'submitted'])
+      .whereIn(
+        'status',
+        context.source === 'mail'
+          ? ['submitting', 'submitted', 'awaiting_mail']
+          : ['submitting', 'submitted']
+      )
       .update({
         status: 'resulted',
         outcome: result.status,
@@ -347,6 +359,60 @@ export class OrderOutcome {
       })
     }
     return finished
+  }
+
+  /**
+   * A bot's success while SUCCESS_EVIDENCE=mail: recorded on the task (`awaiting_mail`, with the
+   * bot's confirmation) and the timeline; the order stays processing and nothing is charged
+   * until the retailer's e-mail confirms it. A repeat of the bot's success changes nothing.
+   */
+  private async awaitMail(
+    order: OrderRecord,
+    result: CheckoutResult,
+    context: OutcomeContext,
+    actor: AuditActor
+  ): Promise<FinishReport> {
+    await releaseResults.ensureTask(order, context.source, null)
+    const recorded = await db
+      .from('release_tasks')
+      .where('order_id', order.id)
+      .whereIn('status', ['submitting', 'submitted'])
+      .update({
+        status: 'awaiting_mail',
+        outcome: 'success',
+        confirmation_number: result.confirmationNumber?.slice(0, 120) ?? null,
+        result_at: sqlTime(),
+      })
+    if (affectedRows(recorded) === 1) {
+      await orderTimeline.append({
+        orderId: order.id,
+        kind: 'mail_evidence',
+        from: order.status,
+        to: order.status,
+        source: context.source,
+        actor: labelOf(actor),
+        note: "The bot reported success; the fee waits for the retailer's e-mail (SUCCESS_EVIDENCE=mail).",
+        meta: { awaiting: 'mail', confirmationNumber: result.confirmationNumber ?? null },
+      })
+    }
+    return {
+      order: await orderQueries.findById(order.id),
+      outcome: 'success',
+      done: false,
+      feeCharged: false,
+      feeDue: false,
+    }
+  }
+
+  /** Orders whose bot success has waited for the retailer's e-mail longer than `hours`. */
+  async awaitingMailLongerThan(hours: number) {
+    const rows = await db
+      .from('release_tasks')
+      .join('orders', 'orders.id', 'release_tasks.order_id')
+      .where('release_tasks.status', 'awaiting_mail')
+      .where('release_tasks.result_at', '<', sqlTime(new Date(clock.nowMs() - hours * 3_600_000)))
+      .select('orders.public_id')
+    return rows.map((row) => String(row.public_id))
   }
 
   /**

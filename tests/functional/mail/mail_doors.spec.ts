@@ -17,6 +17,9 @@ import { ImapReader, imapSettings } from '#mail/services/imap_reader'
 import { mailDoors } from '#mail/services/mail_doors'
 import { mailStatus } from '#mail/services/mail_status'
 import { clock } from '#core/services/clock'
+import { DateTime } from 'luxon'
+import alertsConfig from '#config/alerts'
+import { mailUnreadable } from '#alerts/rules/mail_unreadable'
 import { releasedProductWithOrders } from '#tests/support/release'
 import { signedRetailerMail, useMailIntake } from '#tests/support/mail'
 
@@ -168,8 +171,16 @@ test.group('Mail intake: the SMTP and IMAP doors', (group) => {
     clock.travel(5 * 60_000)
     status = await mailStatus.summary()
     assert.deepEqual(status.unreadable, ['imap'])
+    const context = { thresholds: alertsConfig.thresholds, now: DateTime.now() }
+    const findings = await mailUnreadable.evaluate(context)
+    assert.deepEqual(
+      findings?.map((finding) => finding.subject),
+      ['imap']
+    )
+    assert.match(findings![0].title, /Mail intake unreadable for 5 minutes/)
     await mailDoors.ok('imap')
     status = await mailStatus.summary()
     assert.deepEqual(status.unreadable, [])
+    assert.deepEqual(await mailUnreadable.evaluate(context), [])
   })
 })

@@ -254,6 +254,70 @@ test.group('Mail intake: the retailer’s signed e-mail proves the outcome', (gr
     assert.lengthOf(await feeRows(order.id), 1)
   })
 
+  test('SUCCESS_EVIDENCE=mail: the bot’s success waits for the retailer’s e-mail, then one fee', async ({
+    assert,
+  }) => {
+    env.set('SUCCESS_EVIDENCE', 'mail')
+    try {
+      const { orders } = await submitted(1, 'palace')
+      const [order] = orders
+      await orderOutcome.apply(
+        { orderId: order.publicId, status: 'success', confirmationNumber: 'BOT-1' },
+        { source: 'files' }
+      )
+      await orderOutcome.apply(
+        { orderId: order.publicId, status: 'success', confirmationNumber: 'BOT-1' },
+        { source: 'files' }
+      )
+      await order.refresh()
+      assert.equal(order.status, 'processing')
+      assert.equal(order.feeStatus, 'none')
+      assert.lengthOf(await feeRows(order.id), 0)
+
+      clock.travel(49 * 3_600_000)
+      const { mailStatus } = await import('#mail/services/mail_status')
+      const status = await mailStatus.summary()
+      assert.deepEqual(status.awaitingMailOverdue, [order.publicId])
+
+      const report = await mailIntake.receive(
+        await signedRetailerMail({
+          retailer: 'palace',
+          kind: 'confirmation',
+          to: orderMailAddress.of(order)!,
+          orderNumber: 'PAL-77',
+        }),
+        'imap'
+      )
+      assert.equal(report.action, 'success')
+      await order.refresh()
+      assert.equal(order.status, 'success')
+      assert.equal(order.confirmationNumber, 'PAL-77')
+      assert.lengthOf(await feeRows(order.id), 1)
+    } finally {
+      env.set('SUCCESS_EVIDENCE', 'either')
+    }
+  })
+
+  test('SUCCESS_EVIDENCE=bot: a confirmation is recorded and moves nothing', async ({ assert }) => {
+    env.set('SUCCESS_EVIDENCE', 'bot')
+    try {
+      const { orders } = await submitted(1, 'kith')
+      const report = await mailIntake.receive(
+        await signedRetailerMail({
+          retailer: 'kith',
+          kind: 'confirmation',
+          to: orderMailAddress.of(orders[0])!,
+        }),
+        'file'
+      )
+      assert.equal(report.action, 'recorded')
+      await orders[0].refresh()
+      assert.equal(orders[0].status, 'processing')
+    } finally {
+      env.set('SUCCESS_EVIDENCE', 'either')
+    }
+  })
+
   test('the raw message is sealed, then deleted after MAIL_RETENTION_DAYS; the evidence stays', async ({
     assert,
   }) => {
