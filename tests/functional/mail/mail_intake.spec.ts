@@ -1,5 +1,5 @@
 import { test } from '@japa/runner'
-import { mkdtemp } from 'node:fs/promises'
+import { mkdtemp, readFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import testUtils from '@adonisjs/core/services/test_utils'
@@ -9,6 +9,7 @@ import Product from '#catalog/models/product'
 import { releaseRunner } from '#release/services/release_runner'
 import { FilesEngine } from '#release/services/checkout_engines'
 import { orderOutcome } from '#release/services/order_outcome'
+import { acoExportService } from '#release/services/aco_export_service'
 import { mailIntake } from '#mail/services/mail_intake'
 import { orderMailAddress } from '#orders/services/order_mail_address'
 import { releasedProductWithOrders } from '#tests/support/release'
@@ -28,7 +29,7 @@ async function submitted(count: number, retailer = 'kith') {
   const directory = await mkdtemp(join(tmpdir(), 'dropslot-mail-tasks-'))
   await releaseRunner.run({ productId: product.id, engine: new FilesEngine(directory) })
   for (const order of orders) await order.refresh()
-  return { product, orders }
+  return { product, orders, directory }
 }
 
 const feeRows = (orderId: number) =>
@@ -49,12 +50,36 @@ test.group('Mail intake: the retailer’s signed e-mail proves the outcome', (gr
   test('the bot’s task names the order’s own address, random and not its number', async ({
     assert,
   }) => {
-    const { orders } = await submitted(2)
+    const { product, orders, directory } = await submitted(2)
     const [first, second] = orders
     assert.match(first.mailToken!, /^ds-[a-z0-9]{10}$/)
     assert.notEqual(first.mailToken, second.mailToken)
     assert.notInclude(first.mailToken!, String(first.id))
-    assert.equal(orderMailAddress.of(first), `${first.mailToken}@in.dropslot.test`)
+    const address = `${first.mailToken}@in.dropslot.test`
+    assert.equal(orderMailAddress.of(first), address)
+
+    // The files engine's task gives it as the profile's e-mail; the customer keeps theirs.
+    const task = JSON.parse(await readFile(join(directory, `${first.publicId}.json`), 'utf8'))
+    assert.equal(task.aco.profile.email, address)
+    assert.notEqual(first.email, address)
+    // So does every export format.
+    for (const format of ['dropslot', 'aycd', 'stellar', 'cybersole', 'csv']) {
+      const { file } = await acoExportService.forProduct(product.id, {
+        format,
+        reason: 'mail intake test',
+        actor: { label: 'test' },
+      })
+      assert.include(String(file.body), address, format)
+    }
+
+    // Without the setting, nothing changes: no address, the customer's e-mail in the task.
+    env.set('MAIL_INTAKE_DOMAIN', '')
+    const { orders: plain, directory: plainDirectory } = await submitted(1)
+    assert.isNull(plain[0].mailToken)
+    const plainTask = JSON.parse(
+      await readFile(join(plainDirectory, `${plain[0].publicId}.json`), 'utf8')
+    )
+    assert.equal(plainTask.aco.profile.email, plain[0].email)
   })
 
   for (const retailer of ['nike', 'adidas', 'footlocker', 'kith', 'palace', 'union']) {
