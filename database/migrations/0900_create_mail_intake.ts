@@ -4,8 +4,9 @@ import { BaseSchema } from '@adonisjs/lucid/schema'
  * The retailer's own e-mail as the proof of an order's outcome (docs/architecture.md, mail):
  * - `orders.mail_token`: the order's own intake address (`<token>@MAIL_INTAKE_DOMAIN`), random
  *   and unique, given out the first time the order is handed to a checkout bot or exported;
- * - `orders.status` holds `retailer_cancelled` (18 characters: the column is widened on
- *   MariaDB/MySQL; SQLite does not enforce a string's length);
+ * - `orders.status` holds `retailer_cancelled` (18 characters: the column and the timeline's
+ *   `order_events.from_status`/`to_status` are widened on MariaDB/MySQL; SQLite does not enforce
+ *   a string's length);
  * - `products.retailer`: who sells the product (`nike`, `adidas`, `footlocker`, `kith`,
  *   `palace`, `union`): only that retailer's signed mail moves the money of its orders;
  * - `mail_messages`: every message the intake read, once (`message_key` unique: the signed
@@ -22,6 +23,9 @@ export default class extends BaseSchema {
     })
     if (this.db.dialect.name === 'mysql') {
       this.schema.raw("ALTER TABLE orders MODIFY status VARCHAR(24) NOT NULL DEFAULT 'pending'")
+      this.schema.raw(
+        'ALTER TABLE order_events MODIFY from_status VARCHAR(24) NULL, MODIFY to_status VARCHAR(24) NULL'
+      )
     }
     this.schema.alterTable('products', (table) => {
       table.string('retailer', 32).nullable()

@@ -380,11 +380,7 @@ export class ReleaseRunner {
       aco: null,
     }
     if (engine.needsCardData) {
-      payload.aco = acoExportService.entryFor(
-        order,
-        round,
-        await orderMailAddress.ensure(order)
-      )
+      payload.aco = acoExportService.entryFor(order, round, await orderMailAddress.ensure(order))
       await auditLog.record({
         actor: { label: `release:run #${run.id}` },
         action: 'order.aco_submit',

@@ -104,13 +104,7 @@ export type Profile = {
 }
 
 export type OrderStatus =
-  | 'entered'
-  | 'pending'
-  | 'processing'
-  | 'success'
-  | 'fail'
-  | 'cancelled'
-  | 'retailer_cancelled'
+  'entered' | 'pending' | 'processing' | 'success' | 'fail' | 'cancelled' | 'retailer_cancelled'
 
 export type Order = {
   orderId: string
