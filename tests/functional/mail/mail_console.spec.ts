@@ -13,6 +13,9 @@ import { mailIntake } from '#mail/services/mail_intake'
 import { releasedProductWithOrders } from '#tests/support/release'
 import { adminWithToken, customerWithToken } from '#tests/helpers'
 import { retailerMail, sign, SIGNING_DOMAINS, useMailIntake } from '#tests/support/mail'
+import { productBody } from '../admin/fixtures.js'
+import { importProducts } from '#catalog/services/product_import'
+import { writeFile } from 'node:fs/promises'
 
 async function submitted(count: number, retailer = 'kith') {
   const { product, orders } = await releasedProductWithOrders(count, { priceCents: 2200 })
@@ -154,5 +157,42 @@ test.group('Mail intake: the console’s Mail page', (group) => {
     status.assertStatus(200)
     assert.equal(status.body().domain, 'in.dropslot.test')
     assert.equal(status.body().inReview, 0)
+  })
+
+  test('a product names its retailer in the console and in products:import; an unknown one is a 422', async ({
+    client,
+    assert,
+  }) => {
+    const { token } = await adminWithToken()
+    const created = await client
+      .post('/api/admin/products')
+      .bearerToken(token)
+      .json(productBody({ retailer: 'palace', slug: 'palace-mail-test' }))
+    created.assertStatus(201)
+    assert.equal(created.body().retailer, 'palace')
+    const wrong = await client
+      .post('/api/admin/products')
+      .bearerToken(token)
+      .json(productBody({ retailer: 'somewhere', slug: 'palace-mail-test-2' }))
+    wrong.assertStatus(422)
+    assert.property(wrong.body().errors, 'retailer')
+
+    const directory = await mkdtemp(join(tmpdir(), 'dropslot-products-'))
+    const file = join(directory, 'products.json')
+    await writeFile(
+      file,
+      JSON.stringify([
+        {
+          productTitle: 'Union Import Test',
+          slug: 'union-import-test',
+          price: 20,
+          totalStock: 5,
+          retailer: 'union',
+        },
+      ])
+    )
+    await importProducts(file, { label: 'test' })
+    const imported = await Product.findByOrFail('slug', 'union-import-test')
+    assert.equal(imported.retailer, 'union')
   })
 })
