@@ -84,7 +84,11 @@ export class ImapReader {
       for (const message of messages) {
         const report = await mailIntake.receive(message.source, 'imap')
         reports.push(report)
-        await imap.messageMove(String(message.uid), this.settings.doneFolder, { uid: true })
+        // Another reader (a second process) may have moved it first: it was handled either way,
+        // and a message left behind is read again next time as a duplicate, then moved.
+        await imap
+          .messageMove(String(message.uid), this.settings.doneFolder, { uid: true })
+          .catch(() => null)
       }
     } finally {
       lock.release()
