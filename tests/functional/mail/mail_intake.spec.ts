@@ -165,6 +165,16 @@ test.group('Mail intake: the retailer’s signed e-mail proves the outcome', (gr
         /not by Kith/,
       ],
       [
+        'a format no parser knows',
+        await sign(
+          `From: Kith <orders@kith.com>\r\nTo: ${to}\r\nSubject: Hello from Kith\r\n` +
+            `Message-ID: <newsletter-1@kith.com>\r\n\r\nOur spring lookbook is out.\r\n`,
+          SIGNING_DOMAINS.kith
+        ),
+        {},
+        /No parser/,
+      ],
+      [
         'sent to another order’s address',
         signed,
         { to: [orderMailAddress.of(other)!] },
