@@ -100,7 +100,7 @@ test.group('Mail intake: the SMTP and IMAP doors', (group) => {
     }
   })
 
-  test('the IMAP reader reads the catch-all mailbox once and moves each message', async ({
+  test('the IMAP reader reads the catch-all mailbox once, moves each message, and in IDLE reads mail as it lands', async ({
     assert,
   }) => {
     if (!(await reachable(IMAP_URL))) {
@@ -147,8 +147,20 @@ test.group('Mail intake: the SMTP and IMAP doors', (group) => {
       assert.lengthOf(fees, 1)
 
       assert.deepEqual(await reader.readOnce(), [])
+
+      // Held open (IDLE): a message landing in the mailbox is read as it arrives.
+      const stop = new AbortController()
+      const arrived = new Promise<string>((resolve) => {
+        void reader.watch(stop.signal, (report) => resolve(report.action))
+      })
+      await imap.append(
+        'INBOX',
+        await signedRetailerMail({ retailer: 'kith', kind: 'shipped', to })
+      )
+      assert.equal(await arrived, 'recorded')
+      stop.abort()
       const done = await imap.status(settings.doneFolder, { messages: true })
-      assert.equal(done.messages, 2)
+      assert.equal(done.messages, 3)
       const states = await mailDoors.states()
       const [state] = states.filter((item) => item.door === 'imap')
       assert.isNull(state.failingSince)
