@@ -12,6 +12,7 @@ import { registerCardCommands } from './commands/cards.js'
 import { registerQueueCommands } from './commands/queues.js'
 import { registerDrawCommands } from './commands/draws.js'
 import { registerAlertCommands } from './commands/alerts.js'
+import { registerMailCommands } from './commands/mail.js'
 
 const program = new Command()
   .name('dropslot')
@@ -32,6 +33,7 @@ registerCardCommands(program)
 registerQueueCommands(program)
 registerDrawCommands(program)
 registerAlertCommands(program)
+registerMailCommands(program)
 
 function messageOf(error: unknown): string {
   const candidate = error as { messages?: { field: string; message: string }[]; message?: string }

@@ -41,6 +41,8 @@ const alertsConfig = {
     serverErrorPercent: env.get('ALERT_5XX_PERCENT', 1),
     /** ...once the minute has at least this many answers (one 500 of three is not a trend). */
     serverErrorMinAnswers: env.get('ALERT_5XX_MIN_ANSWERS', 20),
+    /** The retailers' mailbox (the mail intake's IMAP door) failing to be read this long. */
+    mailUnreadableMinutes: env.get('ALERT_MAIL_UNREADABLE_MINUTES', 5),
   },
   /** Webhook notices are tried this many times (with back-off) before they are given up. */
   noticeMaxAttempts: 8,

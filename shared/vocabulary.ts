@@ -11,6 +11,7 @@ export const ORDER_STATUSES = [
   'success',
   'fail',
   'cancelled',
+  'retailer_cancelled',
 ] as const
 export type OrderStatus = (typeof ORDER_STATUSES)[number]
 
@@ -25,6 +26,7 @@ export const ORDER_STATUS_LABELS: Record<OrderStatus, string> = {
   success: 'Success',
   fail: 'Refunded',
   cancelled: 'Cancelled',
+  retailer_cancelled: 'Cancelled by retailer',
 }
 
 /** The label of a stored status, whatever its case (the spec's orders say `Pending` too). */
@@ -91,6 +93,21 @@ export const SIZES_BY_TYPE: Record<SizeType, string[]> = {
   clothing: ADMIN_CLOTHING_SIZES,
   OS: ONE_SIZE,
 }
+
+/**
+ * The retailers a product may name (its seller: whose signed e-mail proves its orders'
+ * outcomes): id and display name. The mail intake's sending domains and parsers are keyed by id.
+ */
+export const RETAILERS = [
+  { value: 'nike', label: 'Nike' },
+  { value: 'adidas', label: 'adidas' },
+  { value: 'footlocker', label: 'Foot Locker' },
+  { value: 'kith', label: 'Kith' },
+  { value: 'palace', label: 'Palace' },
+  { value: 'union', label: 'Union' },
+] as const
+export type RetailerId = (typeof RETAILERS)[number]['value']
+export const RETAILER_IDS = RETAILERS.map((retailer) => retailer.value) as RetailerId[]
 
 /** The brands of the shop's filter and the console's tags: tag value and its display name. */
 export const BRANDS = [

@@ -143,6 +143,20 @@ export default await Env.create(new URL('../', import.meta.url), {
   ALERT_BAD_SIGNATURES_PER_MINUTE: Env.schema.number.optional(),
   ALERT_5XX_PERCENT: Env.schema.number.optional(),
   ALERT_5XX_MIN_ANSWERS: Env.schema.number.optional(),
+  ALERT_MAIL_UNREADABLE_MINUTES: Env.schema.number.optional(),
+
+  // Mail intake (config/mail_intake.ts): the retailer's signed e-mail as the proof of an outcome.
+  MAIL_INTAKE_DOMAIN: Env.schema.string.optional(),
+  MAIL_INTAKE_IMAP_URL: Env.schema.string.optional(),
+  MAIL_INTAKE_IMAP_DONE_FOLDER: Env.schema.string.optional(),
+  MAIL_INTAKE_IMAP_POLL_SECONDS: Env.schema.number.optional(),
+  MAIL_INTAKE_SMTP_PORT: Env.schema.number.optional(),
+  MAIL_INTAKE_SMTP_HOST: Env.schema.string.optional(),
+  MAIL_INTAKE_DNS_FILE: Env.schema.string.optional(),
+  SUCCESS_EVIDENCE: Env.schema.enum.optional(['either', 'mail', 'bot'] as const),
+  SUCCESS_EVIDENCE_WAIT_HOURS: Env.schema.number.optional(),
+  REFUND_ON_CANCEL_DAYS: Env.schema.number.optional(),
+  MAIL_RETENTION_DAYS: Env.schema.number.optional(),
 
   // Customer pings (config/pings.ts): web push and Discord.
   VAPID_PUBLIC_KEY: Env.schema.string.optional(),

@@ -60,6 +60,29 @@ export class BeaconCheck extends BaseCheck {
   }
 }
 
+/**
+ * The mail intake's mailbox: a door (IMAP) that could not be read for 5 minutes warns (the
+ * retailers' e-mails are not arriving), without failing the process.
+ */
+export class MailIntakeCheck extends BaseCheck {
+  name = 'Mail intake'
+
+  async run() {
+    try {
+      const { mailDoors } = await import('#mail/services/mail_doors')
+      const doors = await mailDoors.unreadable()
+      const unreadable = doors.map((door) => door.door)
+      return unreadable.length > 0
+        ? Result.warning(
+            `Mail intake unreadable for 5 minutes: ${unreadable.join(', ')}`
+          ).mergeMetaData({ unreadable })
+        : Result.ok('The mail intake reads its mailbox').mergeMetaData({ unreadable })
+    } catch (error) {
+      return Result.failed('The mail intake cannot be read', error as Error)
+    }
+  }
+}
+
 /** Redis's check, after opening the connection: it is opened lazily, on its first command. */
 class RedisConnectedCheck extends RedisCheck {
   async run() {
@@ -75,5 +98,6 @@ export function healthChecks() {
     ...(env.get('REDIS_URL') ? [new RedisConnectedCheck(redis.connection('main'))] : []),
     new QueueCheck(),
     new BeaconCheck(),
+    new MailIntakeCheck(),
   ])
 }

@@ -17,6 +17,8 @@ import { purgeCardCodesJob } from '#profiles/jobs/purge_card_codes_job'
 import { runDueDrawsJob } from '#draws/jobs/draw_jobs'
 import { checkAlertsJob } from '#alerts/jobs/alert_jobs'
 import alertsConfig from '#config/alerts'
+import { purgeMailJob, readMailboxJob } from '#mail/jobs/mail_jobs'
+import { mailIntakeConfig } from '#config/mail_intake'
 
 const embedded = queueConfig.driver === 'database'
 
@@ -54,6 +56,18 @@ jobRegistry.schedule({
   job: checkAlertsJob,
   everyMs: alertsConfig.checkEverySeconds * 1000,
 })
+// The retailers' e-mail: the catch-all mailbox read on a timer (when one is configured), and
+// the raw messages past their retention deleted.
+jobRegistry.schedule({ id: 'purge-mail', job: purgeMailJob, everyMs: 60 * 60 * 1000 })
+if (mailIntakeConfig().imapUrl) {
+  jobRegistry.schedule({
+    id: 'read-mailbox',
+    job: readMailboxJob,
+    everyMs: mailIntakeConfig().imapPollSeconds * 1000,
+  })
+} else {
+  jobRegistry.register(readMailboxJob)
+}
 // Embedded installs run releases from cron or `dropslot schedule:work` (and the next run applies
 // results left unapplied); workers need neither.
 if (!embedded) {

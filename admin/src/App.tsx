@@ -25,6 +25,7 @@ import emails from './emails'
 import auditLog from './auditLog'
 import releaseRuns from './releaseRuns'
 import incidents from './incidents'
+import mail from './mail'
 
 /**
  * A 4xx or a signed-out session is an answer, not a hiccup: never retried (react-query would
@@ -68,6 +69,7 @@ export function App() {
         <Resource name="emails" {...emails} />
         <Resource name="release-runs" {...releaseRuns} />
         <Resource name="incidents" {...incidents} />
+        <Resource name="mail-messages" {...mail} />
         <Resource name="audit-log" {...auditLog} />
       </Admin>
     </BrowserRouter>

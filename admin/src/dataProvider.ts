@@ -150,6 +150,27 @@ export const dataProvider = {
     await downloadResponse(response, `order-${id}-${format}.${format === 'csv' ? 'csv' : 'json'}`)
   },
 
+  /** A message in review tried against an order (audited; it still needs a valid signature). */
+  async assignMail(id: Identifier, orderId: string) {
+    const { json } = await httpClient(`${API_URL}/mail-messages/${encodeURIComponent(id)}/assign`, {
+      method: 'POST',
+      body: JSON.stringify({ orderId }),
+    })
+    return json
+  },
+
+  /** A message in review set aside for good (audited). */
+  async dismissMail(id: Identifier, reason: string) {
+    const { json } = await httpClient(
+      `${API_URL}/mail-messages/${encodeURIComponent(id)}/dismiss`,
+      {
+        method: 'POST',
+        body: JSON.stringify({ reason }),
+      }
+    )
+    return json
+  },
+
   async exportSubscribers(filter: Record<string, unknown>) {
     const query = new URLSearchParams({ filter: JSON.stringify(filter ?? {}) })
     const response = await fetchWithToken(`${API_URL}/subscribers/export.csv?${query}`)

@@ -229,6 +229,19 @@ export const templates = {
     ])
   },
 
+  retailerCancelled(order: {
+    productTitle: string
+    orderId: string
+    refundedCents: number
+  }): RenderedEmail {
+    return layout(`The retailer cancelled your ${order.productTitle} order`, [
+      `The retailer told us it cancelled order ${order.orderId} after confirming it.`,
+      order.refundedCents > 0
+        ? `We refunded the whole service fee (${dollars(order.refundedCents)}) to your card; refunds can take 5-10 days to show on your statement.`
+        : 'You owe us no service fee for it.',
+    ])
+  },
+
   feeWaived(order: { productTitle: string; orderId: string; amountCents: number }): RenderedEmail {
     return layout(`No fee for your ${order.productTitle} order`, [
       `We have waived the ${dollars(order.amountCents)} service fee of order ${order.orderId}: you owe us nothing for it, and we will not try your card again.`,

@@ -66,6 +66,8 @@ type DemoProduct = {
   sizes: string[]
   styles: string
   tags: string
+  /** Who sells it (the mail intake's retailers). */
+  retailer: string
   totalStock: number
   stockTaken: number
   releaseInHours: number
@@ -79,6 +81,7 @@ export const DEMO_PRODUCTS: DemoProduct[] = [
   {
     // The spec's fallback sample product.
     slug: 'dropslot-sample-tee',
+    retailer: 'kith',
     title: 'Dropslot Sample Tee',
     priceCents: 5000,
     sizeType: 'clothing',
@@ -92,6 +95,7 @@ export const DEMO_PRODUCTS: DemoProduct[] = [
   },
   {
     slug: 'adidas-samba-og-cloud-white',
+    retailer: 'adidas',
     title: "adidas Samba OG 'Cloud White'",
     priceCents: 2500,
     sizeType: 'shoe',
@@ -105,6 +109,7 @@ export const DEMO_PRODUCTS: DemoProduct[] = [
   },
   {
     slug: 'nike-air-jordan-1-high-og-chicago',
+    retailer: 'nike',
     title: "Air Jordan 1 Retro High OG 'Chicago'",
     priceCents: 4500,
     sizeType: 'shoe',
@@ -118,6 +123,7 @@ export const DEMO_PRODUCTS: DemoProduct[] = [
   },
   {
     slug: 'nike-sb-dunk-low-pro-chocolate',
+    retailer: 'nike',
     title: "Nike SB Dunk Low Pro 'Chocolate'",
     priceCents: 3000,
     sizeType: 'shoe',
@@ -131,6 +137,7 @@ export const DEMO_PRODUCTS: DemoProduct[] = [
   },
   {
     slug: 'kith-box-logo-hoodie-nocturnal',
+    retailer: 'kith',
     title: "Kith Box Logo Hoodie 'Nocturnal'",
     priceCents: 2000,
     sizeType: 'clothing',
@@ -144,6 +151,7 @@ export const DEMO_PRODUCTS: DemoProduct[] = [
   },
   {
     slug: 'kith-new-balance-990v6-daytona',
+    retailer: 'kith',
     title: "Kith x New Balance 990v6 'Daytona'",
     priceCents: 3500,
     sizeType: 'shoe',
@@ -157,6 +165,7 @@ export const DEMO_PRODUCTS: DemoProduct[] = [
   },
   {
     slug: 'palace-tri-ferg-cap',
+    retailer: 'palace',
     title: 'Palace Tri-Ferg 6-Panel Cap',
     priceCents: 1500,
     sizeType: 'OS',
@@ -170,6 +179,7 @@ export const DEMO_PRODUCTS: DemoProduct[] = [
   },
   {
     slug: 'union-jordan-4-off-noir',
+    retailer: 'union',
     title: "Union LA x Air Jordan 4 'Off Noir'",
     priceCents: 5500,
     sizeType: 'shoe',
@@ -214,6 +224,7 @@ export default class DemoSeeder extends BaseSeeder {
           sizes: item.sizes,
           styles: item.styles,
           tags: item.tags,
+          retailer: item.retailer,
           avail: true,
           totalStock: item.totalStock,
           stockTaken: item.stockTaken,
@@ -332,6 +343,7 @@ export default class DemoSeeder extends BaseSeeder {
         sizeType: 'shoe',
         styles: 'White / Black',
         tags: 'nike',
+        retailer: 'nike',
         totalStock: 100,
         releaseAt: hour(24 * 4),
         releaseMode: 'draw',
@@ -350,6 +362,7 @@ export default class DemoSeeder extends BaseSeeder {
         sizeType: 'shoe',
         styles: 'Sport Red',
         tags: 'nike',
+        retailer: 'nike',
         totalStock: 200,
         releaseAt: hour(24 * 3),
         queueOpensAt: DateTime.now().plus({ minutes: 10 }).startOf('minute'),
@@ -390,6 +403,7 @@ export default class DemoSeeder extends BaseSeeder {
       sizeType: 'shoe',
       styles: 'Cyclades',
       tags: 'kith',
+      retailer: 'kith',
       totalStock: 2,
       releaseAt,
       releaseMode: 'draw',
@@ -441,6 +455,8 @@ export default class DemoSeeder extends BaseSeeder {
       sizes: SHOE_SIZES,
       styles: 'Grey / Grey',
       tags: 'new balance',
+      // Sold through Kith's Shopify store: its signed e-mail proves the orders (mail:demo).
+      retailer: 'kith',
       avail: true,
       totalStock: 50,
       stockTaken: 0,

@@ -126,6 +126,28 @@ function useSummary() {
   return { summary, error }
 }
 
+/** A mailbox nobody could read for 5 minutes, and the review list waiting, on top. */
+function MailIntakeNotice({ mail }: { mail: Summary['mailIntake'] }) {
+  if (!mail?.domain) return null
+  const unreadable = mail.unreadable.length > 0
+  if (!unreadable && mail.inReview === 0 && mail.awaitingMailOverdue.length === 0) return null
+  return (
+    <Alert severity={unreadable ? 'error' : 'warning'} sx={{ mb: 2 }}>
+      {unreadable
+        ? `Mail intake unreadable for 5 minutes (${mail.unreadable.join(', ')}): retailers' confirmations and cancellations are not being read. `
+        : ''}
+      {mail.inReview > 0 ? (
+        <Link to="/mail-messages?filter=%7B%22action%22%3A%22review%22%7D">
+          {mail.inReview} retailer e-mail(s) wait in review.
+        </Link>
+      ) : null}
+      {mail.awaitingMailOverdue.length > 0
+        ? ` ${mail.awaitingMailOverdue.length} bot success(es) still wait for the retailer's e-mail.`
+        : ''}
+    </Alert>
+  )
+}
+
 export function Dashboard() {
   const translate = useTranslate()
   const theme = useTheme()
@@ -157,6 +179,7 @@ export function Dashboard() {
     <Box sx={{ p: { xs: 1, md: 2 } }}>
       <Title title="dropslot.dashboard.title" />
       <OpenIncidents incidents={summary.openIncidents ?? []} />
+      <MailIntakeNotice mail={summary.mailIntake} />
       <Grid container spacing={2}>
         <Grid size={{ xs: 12, md: 4 }}>
           <Card

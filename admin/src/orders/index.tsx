@@ -1,4 +1,5 @@
-import { Box, Card, CardContent, Divider, Grid, Stack, Typography } from '@mui/material'
+import { DkimChip, MailActionChip, type MailMessageRecord } from '../mail'
+import { Box, Card, CardContent, Chip, Divider, Grid, Stack, Typography } from '@mui/material'
 import ShoppingCartIcon from '@mui/icons-material/ShoppingCart'
 import { formatCents } from '@shared/pricing'
 import { useWatch } from 'react-hook-form'
@@ -327,6 +328,45 @@ function OrderTitle() {
   return <span>{translate('dropslot.orders.title', { id: record ? shortId(record.id) : '' })}</span>
 }
 
+/**
+ * The retailer's e-mails about the order (the mail intake): the evidence of its outcome, with
+ * their DKIM result and what each did; a flag when the retailer contradicted the checkout bot.
+ */
+function RetailerMail() {
+  const record = useRecordContext()
+  const mail = (record?.mail ?? []) as MailMessageRecord[]
+  return (
+    <Stack spacing={1} sx={{ mt: 1 }}>
+      {record?.mailFlag ? (
+        <Chip
+          color="warning"
+          size="small"
+          label="The bot reported a failure; the retailer's e-mail confirmed the order"
+        />
+      ) : null}
+      {mail.length === 0 ? (
+        <Typography variant="body2" color="text.secondary">
+          No e-mail from the retailer yet.
+        </Typography>
+      ) : (
+        mail.map((message) => (
+          <Stack key={message.id} direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+            <Link to={`/mail-messages/${message.id}/show`}>
+              {new Date(message.receivedAt).toLocaleString()}
+            </Link>
+            <Typography variant="body2">{message.kind}</Typography>
+            <DkimChip dkim={message.dkim} />
+            <MailActionChip action={message.action} />
+            <Typography variant="caption" color="text.secondary">
+              {message.retailerOrderNumber ?? ''} {message.trackingNumber ?? ''}
+            </Typography>
+          </Stack>
+        ))
+      )}
+    </Stack>
+  )
+}
+
 function OrderShowLayout() {
   const { record } = useShowContext()
   if (!record) return null
@@ -395,6 +435,9 @@ function OrderShowLayout() {
               <Labeled source="confirmationNumber">
                 <TextField source="confirmationNumber" emptyText="—" />
               </Labeled>
+              <Labeled source="mailAddress">
+                <TextField source="mailAddress" sx={{ fontFamily: 'monospace' }} emptyText="—" />
+              </Labeled>
             </Stack>
           </Section>
         </Grid>
@@ -407,6 +450,11 @@ function OrderShowLayout() {
               <Ledger />
             </Section>
           </Stack>
+        </Grid>
+        <Grid size={{ xs: 12, md: 6 }}>
+          <Section title="dropslot.orders.retailer_mail">
+            <RetailerMail />
+          </Section>
         </Grid>
         <Grid size={{ xs: 12, md: 6 }}>
           <Section title="dropslot.orders.emails">

@@ -53,7 +53,7 @@ import {
   money,
   shortId,
 } from '../components/common'
-import { SIZES_BY_TYPE } from '@shared/vocabulary'
+import { RETAILERS, SIZES_BY_TYPE } from '@shared/vocabulary'
 import { DrawPanel } from './DrawPanel'
 import { QueuePanel } from './QueuePanel'
 import { ReportPanel } from './ReportPanel'
@@ -274,6 +274,12 @@ function ProductForm({ creating }: { creating: boolean }) {
         <TextInput source="productImage" helperText="dropslot.products.image_hint" fullWidth />
         <ImagePreview />
         <BrandInput />
+        <SelectInput
+          source="retailer"
+          choices={RETAILERS.map((retailer) => ({ id: retailer.value, name: retailer.label }))}
+          emptyText="—"
+          helperText="dropslot.products.retailer_hint"
+        />
         <TextInput source="description" multiline minRows={2} fullWidth />
         {!creating && <TextInput source="slug" fullWidth />}
       </TabbedForm.Tab>

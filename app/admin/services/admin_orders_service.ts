@@ -1,3 +1,4 @@
+import { mailReview } from '#mail/services/mail_review'
 import { orderQueries } from '#orders/services/order_queries'
 import AuditLog from '#core/models/audit_log'
 import { AppError } from '#core/exceptions/app_error'
@@ -44,7 +45,7 @@ export class AdminOrdersService {
 
   async show(publicId: string) {
     const order = await this.find(publicId)
-    const [emails, audit, ledger, timeline, task] = await Promise.all([
+    const [emails, audit, ledger, timeline, task, mail] = await Promise.all([
       emailAdmin.forOrder(order.id),
       AuditLog.query()
         .where('subject_type', 'order')
@@ -55,6 +56,7 @@ export class AdminOrdersService {
       paymentService.ledgerFor(order.id),
       orderTimeline.forOrder(order.id),
       releaseResults.task(order.id),
+      mailReview.forOrder(order.id),
     ])
     const customerId = presentAdminOrder(order).customerId
     return {
@@ -65,6 +67,10 @@ export class AdminOrdersService {
       auditTrail: audit.map(presentAuditEntry),
       ledger: ledger.map(presentAdminLedgerEntry),
       timeline,
+      /** The retailer's e-mails about the order: the evidence of its outcome. */
+      mail,
+      /** The retailer's e-mail contradicted the checkout bot (the retailer's word was taken). */
+      mailFlag: timeline.some((event) => event.meta?.flag === 'bot_disagreed'),
     }
   }
 }

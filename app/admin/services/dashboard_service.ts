@@ -1,3 +1,4 @@
+import { mailStatus } from '#mail/services/mail_status'
 import db from '@adonisjs/lucid/services/db'
 import { DateTime } from 'luxon'
 import { productQueries } from '#catalog/services/product_queries'
@@ -84,6 +85,7 @@ export class DashboardService {
       holdRenewals(),
       incidents.open(),
     ])
+    const mail = await mailStatus.summary()
 
     const ordersByStatus = Object.fromEntries(ORDER_STATUSES.map((status) => [status, 0]))
     for (const row of byStatus) ordersByStatus[row.status] = Number(row.total)
@@ -148,6 +150,15 @@ export class DashboardService {
       lastReleaseRun: lastRun,
       /** Alert incidents open now, oldest first: shown at the top of the dashboard. */
       openIncidents: openIncidents.map(presentIncident),
+      /** The retailers' e-mail: doors unreadable for 5 minutes and messages waiting in review. */
+      mailIntake: {
+        domain: mail.domain,
+        unreadable: mail.unreadable,
+        doors: mail.doors,
+        inReview: mail.inReview,
+        awaitingMailOverdue: mail.awaitingMailOverdue,
+        last24h: mail.last24h,
+      },
       unavailable: {} as Record<string, string>,
     }
   }

@@ -3,6 +3,7 @@ import type { OrderRecord } from '#orders/services/order_queries'
 import type { UserRecord } from '#accounts/services/user_queries'
 import { promoUsableAt, type PromoCodeRecord } from '#checkout/services/promo_code_service'
 import type { Listed } from '#core/services/rest_query'
+import { orderMailAddress } from '#orders/services/order_mail_address'
 import type AuditLog from '#core/models/audit_log'
 import { DateTime } from 'luxon'
 import { presentProduct } from '#catalog/services/product_presenter'
@@ -33,6 +34,7 @@ export function presentAdminProduct(product: MaybeListed<ProductColumns>) {
     activeOrders: count(product, 'active_orders'),
     // The console's form edits the mode under the name the API takes.
     releaseMode: product.releaseMode,
+    retailer: product.retailer,
     queueOpensAt: product.queueOpensAt?.toISO() ?? null,
     queueMinutes: product.queueMinutes,
     queueRatePerMinute: product.queueRatePerMinute,
@@ -56,6 +58,8 @@ export function presentAdminOrder(order: MaybeListed<OrderRecord>) {
     failReason: order.failReason,
     failCode: order.failCode ?? null,
     refundedCents: order.refundedCents,
+    /** The order's own intake address (MAIL_INTAKE_DOMAIN), once given to the checkout bot. */
+    mailAddress: orderMailAddress.of(order),
     holdRound: order.holdRound ?? 1,
     /** When the placed hold's authorization lapses, and when a waiting order's is renewed. */
     holdExpiresAt: order.holdExpiresAt?.toUTC().toISO() ?? null,

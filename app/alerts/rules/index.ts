@@ -7,6 +7,7 @@ import { holdsLapsing } from '#alerts/rules/holds_lapsing'
 import { gatewayRateLimited } from '#alerts/rules/gateway_rate_limited'
 import { badWebhookSignatures } from '#alerts/rules/bad_webhook_signatures'
 import { serverErrors } from '#alerts/rules/server_errors'
+import { mailUnreadable } from '#alerts/rules/mail_unreadable'
 
 /**
  * Every alert rule the check evaluates, in this order. A new rule is one file in this folder
@@ -21,4 +22,5 @@ export const ALERT_RULES: readonly AlertRule[] = [
   gatewayRateLimited,
   badWebhookSignatures,
   serverErrors,
+  mailUnreadable,
 ]

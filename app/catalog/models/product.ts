@@ -16,6 +16,10 @@ export default class Product extends BaseModel {
   @column()
   declare title: string
 
+  /** Who sells it (`nike`, `kith`...: the mail intake's retailers); its signed mail is the proof. */
+  @column()
+  declare retailer: string | null
+
   @column()
   declare image: string
 

@@ -34,6 +34,7 @@ export type ProductFields = {
   sizes?: string[] | string | null
   styles?: string[] | string | null
   tags?: string[] | string | null
+  retailer?: string | null
   avail?: boolean
   totalStock: number
   stockTaken?: number
@@ -235,6 +236,7 @@ export class ProductAdminService {
       sizes: normalizeSizes(sizeType, fields.sizes),
       styles: normalizeStyles(fields.styles),
       tags: normalizeTags(fields.tags),
+      retailer: fields.retailer ?? null,
       avail: fields.avail ?? true,
       totalStock: fields.totalStock,
       stockTaken,
@@ -288,6 +290,7 @@ export class ProductAdminService {
     }
     if (changes.styles !== undefined) row.styles = normalizeStyles(changes.styles)
     if (changes.tags !== undefined) row.tags = normalizeTags(changes.tags)
+    if (changes.retailer !== undefined) row.retailer = changes.retailer
     if (changes.slug !== undefined && changes.slug !== null) row.slug = slugify(changes.slug)
     if (changes.totalStock !== undefined) row.total_stock = changes.totalStock
     const sameTime = (a: DateTime | null | undefined, b: DateTime | null) =>

@@ -27,6 +27,7 @@ function productPayload(row: Record<string, unknown>) {
     sizes: pick(row, 'sizes'),
     styles: pick(row, 'styles'),
     tags: pick(row, 'tags'),
+    retailer: pick(row, 'retailer'),
     avail: bool(pick(row, 'avail')),
     totalStock: numeric(pick(row, 'totalStock', 'stock')),
     stockTaken: numeric(pick(row, 'stockTaken')),

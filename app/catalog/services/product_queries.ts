@@ -19,9 +19,9 @@ export type ProductRecord = Readonly<{
   title: string
   image: string
   /**
-   * Who sells the release, for the public outcome report's rates per retailer. Until products
-   * have a retailer of their own, their first brand tag stands for it: this is the one place
-   * that decides it.
+   * Who sells the release: the product's own retailer (the console, `products:import`, the demo
+   * seed), else its first brand tag stands for it. This is the one place that decides it (the
+   * public outcome report's rates per retailer, the mail intake's signed senders).
    */
   retailer: string
   priceCents: number
@@ -47,7 +47,7 @@ function toRecord(product: Product): ProductRecord {
     slug: product.slug,
     title: product.title,
     image: product.image,
-    retailer: product.tagList[0] ?? 'other',
+    retailer: product.retailer ?? product.tagList[0] ?? 'other',
     priceCents: product.priceCents,
     sizeType: product.sizeType,
     sizes: Object.freeze([...(product.sizes ?? [])]),
@@ -73,6 +73,11 @@ export const productQueries = {
 
   async find(id: number): Promise<ProductRecord | null> {
     const product = await Product.find(id)
+    return product ? toRecord(product) : null
+  },
+
+  async findBySlug(slug: string): Promise<ProductRecord | null> {
+    const product = await Product.findBy('slug', slug)
     return product ? toRecord(product) : null
   },
 

@@ -1,6 +1,6 @@
 import vine, { SimpleMessagesProvider } from '@vinejs/vine'
 import { dateTime, listOrText, ruleMessages } from '#core/helpers/vine_fields'
-import { RELEASE_MODES } from '#shared/vocabulary'
+import { RELEASE_MODES, RETAILER_IDS } from '#shared/vocabulary'
 
 /*
 | The shape of a product as the console and `products:import` send it (the spec's field names;
@@ -36,6 +36,8 @@ const optionalFields = () => ({
   sizes: listOrText(8).optional().nullable(),
   styles: listOrText(100).optional().nullable(),
   tags: listOrText(40).optional().nullable(),
+  /** The seller (`nike`, `kith`...): only its signed e-mail moves the orders' money. */
+  retailer: vine.enum(RETAILER_IDS).optional().nullable(),
   avail: vine.boolean().optional(),
   releaseAt: dateTime().optional().nullable(),
   releaseMode: vine.enum(RELEASE_MODES).optional(),

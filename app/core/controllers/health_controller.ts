@@ -1,6 +1,6 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import { DATABASE_RETRY_AFTER } from '#core/exceptions/handler'
-import { BeaconCheck, healthChecks, QueueCheck } from '#start/health'
+import { BeaconCheck, healthChecks, MailIntakeCheck, QueueCheck } from '#start/health'
 
 export default class HealthController {
   /**
@@ -15,6 +15,7 @@ export default class HealthController {
     const queueCheck = byName.get(new QueueCheck().name)
     const redisCheck = report.checks.find((check) => check.name.startsWith('Redis'))
     const beaconCheck = byName.get(new BeaconCheck().name)
+    const mailCheck = byName.get(new MailIntakeCheck().name)
     const waiting = (beaconCheck?.meta ?? {}) as {
       draws?: { productId: number; round: number | null }[]
       lines?: { productId: number; round: number | null }[]
@@ -42,6 +43,11 @@ export default class HealthController {
           productId,
           round,
         })),
+      },
+      // The retailers' mailbox: the doors that could not be read for 5 minutes (a warning).
+      mail: {
+        status: mailCheck?.status === 'warning' ? 'unreadable' : 'ok',
+        unreadable: ((mailCheck?.meta ?? {}) as { unreadable?: string[] }).unreadable ?? [],
       },
       checks: report.checks.map((check) => ({ name: check.name, status: check.status })),
     })

@@ -21,10 +21,16 @@ export type OpsEvent =
   | 'fee.late_refunded'
   | 'email.sent'
   | 'email.failed'
+  | 'mail.received'
+  | 'mail.matched'
+  | 'mail.rejected'
 
 type Field = string | number | boolean | null | undefined | string[] | number[]
 
 export function opsLog(event: OpsEvent, fields: Record<string, Field>, message: string = event) {
-  const level = event.endsWith('failed') || event === 'fee.declined' ? 'warn' : 'info'
+  const level =
+    event.endsWith('failed') || event === 'fee.declined' || event === 'mail.rejected'
+      ? 'warn'
+      : 'info'
   logger[level]({ ops: event, ...fields }, message)
 }

@@ -30,6 +30,8 @@ export const emailKeys = {
   feeDeclined: (order: { id: number }, attempt: number) =>
     `order:${order.id}:fee-declined:${attempt}`,
   feeWaived: (order: { id: number }) => `order:${order.id}:fee-waived`,
+  /** The retailer cancelled a confirmed order (its signed e-mail): once per order. */
+  retailerCancelled: (order: { id: number }) => `order:${order.id}:retailer-cancelled`,
   /** Once per refund: the refund's own ledger key (`paymentKeys.refund`), made the e-mail's. */
   refund: (refundLedgerKey: string) => `${refundLedgerKey}:email`,
   welcome: (user: { id: number }) => `user:${user.id}:welcome`,

@@ -134,6 +134,13 @@ export class OrderEmails {
         }),
       }
     }
+    if (order.status === 'retailer_cancelled') {
+      return {
+        template: 'retailer_cancelled',
+        dedupeKey: emailKeys.retailerCancelled(order),
+        message: templates.retailerCancelled({ ...base, refundedCents: order.refundedCents }),
+      }
+    }
     if (order.status === 'cancelled' && order.holdStatus === 'declined') {
       return {
         template: 'hold_declined',
@@ -347,6 +354,20 @@ export class OrderEmails {
         productTitle: order.productTitle,
         orderId: orderNumber(order.id),
         amountCents,
+      })
+    )
+  }
+
+  /** The retailer cancelled the order after confirming it; the fee comes back in full. */
+  async sendRetailerCancelled(order: OrderRecord) {
+    return this.sendOnce(
+      order,
+      'retailer_cancelled',
+      emailKeys.retailerCancelled(order),
+      templates.retailerCancelled({
+        productTitle: order.productTitle,
+        orderId: orderNumber(order.id),
+        refundedCents: order.refundedCents,
       })
     )
   }

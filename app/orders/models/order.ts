@@ -69,6 +69,10 @@ export default class Order extends BaseModel {
   @column()
   declare confirmationNumber: string | null
 
+  /** The order's own intake address's token (`<token>@MAIL_INTAKE_DOMAIN`), once given out. */
+  @column()
+  declare mailToken: string | null
+
   @column()
   declare failReason: string | null
 

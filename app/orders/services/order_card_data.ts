@@ -28,7 +28,7 @@ function readable(sealed: string, orderId: number): Snapshot | null {
   }
 }
 
-export const FINAL_STATUSES = ['success', 'fail', 'cancelled'] as const
+export const FINAL_STATUSES = ['success', 'fail', 'cancelled', 'retailer_cancelled'] as const
 
 /**
  * The card data an order keeps. The sealed snapshot holds the full card only for a checkout

@@ -3,7 +3,7 @@ import db from '@adonisjs/lucid/services/db'
 import { randomUUID } from 'node:crypto'
 import Order from '#orders/models/order'
 import type { PresentableOrder } from '#orders/services/order_presenter'
-import { affectedRows } from '#core/helpers/db_errors'
+import { affectedRows, isUniqueViolation } from '#core/helpers/db_errors'
 import { orderPaymentState } from '#orders/services/order_payment_state'
 import { orderQueries, type OrderRecord } from '#orders/services/order_queries'
 import { orderUpdates } from '#orders/services/order_updates'
@@ -343,6 +343,73 @@ export class OrderLifecycle {
         failed_at: sqlTime(),
         fail_reason: details.reason.slice(0, 255),
         fail_code: details.code,
+        active_slot: null,
+        updated_at: sqlTime(),
+      })
+    if (affectedRows(changed) !== 1) return false
+    await orderUpdates.changed(id)
+    return true
+  }
+
+  /**
+   * fail -> success, a correction by the retailer's own word (its signed confirmation arrived
+   * after the checkout bot reported a failure): the retailer wins. Only an order whose fee was
+   * never charged, refunded or waived (`fee_status` none); `settle` then charges the fee once.
+   * The order counts as active again when no other order of the customer took its place. False
+   * when the order was not such a failure (nothing done).
+   */
+  async correctToSuccess(
+    orderOrId: { id: number } | number,
+    details: { confirmationNumber?: string | null } = {}
+  ): Promise<boolean> {
+    const id = idOf(orderOrId)
+    const values = {
+      status: 'success',
+      succeeded_at: sqlTime(),
+      confirmation_number: details.confirmationNumber?.slice(0, 120) ?? null,
+      fail_reason: null,
+      fail_code: null,
+      failed_at: null,
+      updated_at: sqlTime(),
+    }
+    const move = (activeSlot: number | null) =>
+      db
+        .from('orders')
+        .where('id', id)
+        .where('status', 'fail')
+        .where('fee_status', 'none')
+        .update({ ...values, active_slot: activeSlot })
+    let changed
+    try {
+      changed = await move(1)
+    } catch (error) {
+      // Another active order of the customer holds the product and profile's place.
+      if (!isUniqueViolation(error)) throw error
+      changed = await move(null)
+    }
+    if (affectedRows(changed) !== 1) return false
+    await orderUpdates.changed(id)
+    return true
+  }
+
+  /**
+   * success -> retailer_cancelled: the retailer cancelled the order after confirming it (its
+   * signed cancellation e-mail). The customer sees it; `settle` refunds the whole fee under its
+   * own key. False when the order was not successful (nothing done).
+   */
+  async retailerCancel(
+    orderOrId: { id: number } | number,
+    details: { reason: string }
+  ): Promise<boolean> {
+    const id = idOf(orderOrId)
+    const changed = await db
+      .from('orders')
+      .where('id', id)
+      .where('status', 'success')
+      .update({
+        status: 'retailer_cancelled',
+        cancelled_at: sqlTime(),
+        fail_reason: details.reason.slice(0, 255),
         active_slot: null,
         updated_at: sqlTime(),
       })

@@ -236,6 +236,7 @@ export class ReleaseOrderQueries {
       success: 0,
       fail: 0,
       cancelled: 0,
+      retailer_cancelled: 0,
     }
     for (const row of byStatus) statuses[row.status] = Number(row.total)
     return {
@@ -266,6 +267,8 @@ export function reportOutcomeOf(order: { status: string; succeededAt: unknown })
   }
   if (order.status === 'success') return 'succeeded'
   if (order.status === 'fail') return order.succeededAt ? 'cancelled_after_success' : 'failed'
+  // The retailer's signed cancellation of a confirmed order (the mail intake): fee refunded.
+  if (order.status === 'retailer_cancelled') return 'cancelled_after_success'
   return 'not_submitted'
 }
 

@@ -13,6 +13,11 @@ export type OrderEventKind =
   | 'hold_renewed'
   /** A payment that landed after the order stopped owing it, refunded automatically. */
   | 'late_payment_refunded'
+  /** The retailer's signed e-mail: shipped (with its tracking number), or read as evidence. */
+  | 'mail_shipped'
+  | 'mail_evidence'
+  /** The retailer cancelled a confirmed order (its signed e-mail): the fee refunded in full. */
+  | 'retailer_cancelled'
 
 export type OrderEventInput = {
   orderId: number

@@ -7,6 +7,7 @@ const STATUS_WORDS: Record<OrderStatus, string> = {
   success: 'successful',
   fail: 'failed (refunded)',
   cancelled: 'cancelled',
+  retailer_cancelled: 'cancelled by the retailer',
 }
 
 /** Why an order cannot take a change, in words: "This order is ...; it cannot be ...". */

@@ -63,6 +63,28 @@ class OrderSettlement {
     })
   }
 
+  /** fail -> success, the retailer's confirmation over the bot's failure: the fee is charged. */
+  async correctToSuccess(
+    orderOrId: OrderRecord | number,
+    details: { confirmationNumber?: string | null } = {}
+  ): Promise<Settled & { changed: boolean }> {
+    return withOrderMoney(idOf(orderOrId), async () => {
+      const changed = await orderLifecycle.correctToSuccess(idOf(orderOrId), details)
+      return { ...(await this.settle(idOf(orderOrId))), changed }
+    })
+  }
+
+  /** success -> retailer_cancelled: the whole fee is refunded under its own key. */
+  async retailerCancel(
+    orderOrId: OrderRecord | number,
+    details: { reason: string }
+  ): Promise<Settled & { changed: boolean }> {
+    return withOrderMoney(idOf(orderOrId), async () => {
+      const changed = await orderLifecycle.retailerCancel(idOf(orderOrId), details)
+      return { ...(await this.settle(idOf(orderOrId))), changed }
+    })
+  }
+
   async cancel(
     orderOrId: OrderRecord | number,
     details: { reason?: string | null } = {}
@@ -86,6 +108,14 @@ class OrderSettlement {
       crashPoint('fee-settled')
       settlement.hold = await paymentService.releaseHold(order)
       await paymentService.releaseSupersededHolds(order)
+    } else if (order.status === 'retailer_cancelled') {
+      settlement.hold = await paymentService.releaseHold(order)
+      await paymentService.releaseSupersededHolds(order)
+      if (order.feeStatus === 'paid') {
+        settlement.refund = await paymentService.refund(order, { retailerCancel: true })
+      } else if (feeStatusIsDue(order.feeStatus)) {
+        await orderPaymentState.feeWaived(order.id)
+      }
     } else if (order.status === 'fail' || order.status === 'cancelled') {
       settlement.hold = await paymentService.releaseHold(order)
       // A renewal's older hold, kept while the customer was asked to confirm the new one.

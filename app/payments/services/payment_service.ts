@@ -132,6 +132,8 @@ export const paymentKeys = {
     attempt <= 1 ? installKey(order.publicId, 'fee') : installKey(order.publicId, 'fee', attempt),
   refund: (order: KeyedOrder, n = 1) =>
     n <= 1 ? installKey(order.publicId, 'refund') : installKey(order.publicId, 'refund', n),
+  /** The whole fee back because the retailer cancelled the order after confirming it (once). */
+  retailerCancelRefund: (order: KeyedOrder) => installKey(order.publicId, 'retailer-cancel-refund'),
   /** The refund of a payment that landed after the order stopped owing it (one per payment). */
   lateRefund: (order: KeyedOrder, paymentRef: string) =>
     installKey(order.publicId, LATE_REFUND, paymentRef),
@@ -894,14 +896,14 @@ export class PaymentService {
    */
   async refund(
     orderOrId: OrderRecord | number,
-    options: { amountCents?: number } = {}
+    options: { amountCents?: number; retailerCancel?: boolean } = {}
   ): Promise<RefundOutcome> {
     return withOrderMoney(idOf(orderOrId), () => this.refundLocked(idOf(orderOrId), options))
   }
 
   private async refundLocked(
     orderId: number,
-    options: { amountCents?: number } = {}
+    options: { amountCents?: number; retailerCancel?: boolean } = {}
   ): Promise<RefundOutcome> {
     const order = await this.fresh(orderId)
     if (!order.feePaymentId || !['paid', 'refunded'].includes(order.feeStatus)) {
@@ -946,7 +948,11 @@ export class PaymentService {
           'invalid_refund_amount'
         )
       }
-      keys = keysOf('refund', order, refunds.length + 1)
+      // The retailer's cancellation gives the rest of the fee back under its own key: the same
+      // message read through two doors (or twice) can never refund twice.
+      keys = options.retailerCancel
+        ? keysOf('retailerCancelRefund', order)
+        : keysOf('refund', order, refunds.length + 1)
     }
 
     const entry = await ledger.begin({

@@ -8,7 +8,7 @@ import { sqlTime } from '#core/helpers/sql_time'
 import type { VaultedCard } from '#profiles/models/profile'
 import { auditLog, type AuditActor } from '#core/services/audit_log_service'
 
-const FINAL_ORDER_STATUSES = ['success', 'fail', 'cancelled']
+const FINAL_ORDER_STATUSES = ['success', 'fail', 'cancelled', 'retailer_cancelled']
 
 export type CardCodePurge = { due: number; purged: number; profileIds: string[] }
 

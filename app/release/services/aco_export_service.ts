@@ -16,6 +16,7 @@ import {
 import { auditLog, type AuditActor } from '#core/services/audit_log_service'
 import { AppError } from '#core/exceptions/app_error'
 import { FINAL_STATUSES } from '#orders/services/order_card_data'
+import { orderMailAddress } from '#orders/services/order_mail_address'
 
 export type ExportRequest = {
   format: unknown
@@ -32,11 +33,15 @@ export type ExportRequest = {
 export class AcoExportService {
   /**
    * The decrypted ACO entry of one order in its `round` (null when the order has no sealed
-   * profile), with the task id a bot reports its result under.
+   * profile), with the task id a bot reports its result under. With MAIL_INTAKE_DOMAIN set, the
+   * profile's e-mail is the order's own intake address (`mailAddress`, from
+   * `orderMailAddress.ensure`), so the retailer's e-mails about it reach the intake; the
+   * customer's own address stays on their profile.
    */
-  entryFor(order: OrderRecord, round: number): AcoEntry | null {
+  entryFor(order: OrderRecord, round: number, mailAddress: string | null = null): AcoEntry | null {
     const snapshot = checkoutService.openSnapshot(order)
     if (!snapshot) return null
+    const profile = mailAddress ? { ...snapshot.profile, email: mailAddress } : snapshot.profile
     return {
       orderId: order.publicId,
       taskId: taskIds.build(order.publicId, round),
@@ -45,7 +50,7 @@ export class AcoExportService {
       productTitle: order.productTitle,
       style: order.style,
       size: order.size,
-      profile: { ...snapshot.profile, card: snapshot.card },
+      profile: { ...profile, card: snapshot.card },
     }
   }
 
@@ -120,8 +125,12 @@ export class AcoExportService {
     subject: { subjectType: string; subjectId: string | number }
   ) {
     const rounds = await this.rounds(orders.map((order) => order.id))
+    const addresses = new Map<number, string | null>()
+    for (const order of orders) addresses.set(order.id, await orderMailAddress.ensure(order))
     const entries = orders
-      .map((order) => this.entryFor(order, rounds.get(order.id) ?? 1))
+      .map((order) =>
+        this.entryFor(order, rounds.get(order.id) ?? 1, addresses.get(order.id) ?? null)
+      )
       .filter((entry): entry is AcoEntry => entry !== null)
     if (entries.length === 0) {
       throw AppError.notFound('No order with a sealed profile to export.', 'nothing_to_export')

@@ -9,7 +9,14 @@ import { AppError } from '#core/exceptions/app_error'
 
 export type ResendScope = { productId?: number; runId?: number; status?: OrderStatus }
 
-const ALL_STATUSES: OrderStatus[] = ['pending', 'processing', 'success', 'fail', 'cancelled']
+const ALL_STATUSES: OrderStatus[] = [
+  'pending',
+  'processing',
+  'success',
+  'fail',
+  'cancelled',
+  'retailer_cancelled',
+]
 
 /**
  * Sending orders' e-mails again in bulk, within a scope (a product, a release run, a status, or

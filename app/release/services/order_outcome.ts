@@ -14,6 +14,10 @@ import { crashPoint } from '#core/services/crash_points'
 import { opsLog } from '#core/services/ops_log'
 import { jobs } from '#core/jobs/jobs'
 import { withOrderMoney } from '#payments/services/order_money_lock'
+import { orderSettlement } from '#payments/services/order_settlement'
+import { orderEmails } from '#notifications/services/order_emails'
+import { clock } from '#core/services/clock'
+import { mailIntakeConfig } from '#config/mail_intake'
 import {
   releaseResults,
   type CheckoutResult,
@@ -25,7 +29,22 @@ import {
  * Where a result comes from: a checkout engine of a release run (`simulator`, `webhook`,
  * `files`), or a person marking it by hand (`manual`: the console or `orders:mark`).
  */
-export type OutcomeSource = 'simulator' | 'webhook' | 'files' | 'manual'
+export type OutcomeSource = 'simulator' | 'webhook' | 'files' | 'manual' | 'mail'
+
+/** The retailer's signed e-mail as the evidence of an outcome (the mail intake). */
+export type MailEvidence = {
+  /** The message's Message-ID: the actor is `mail:<message-id>`. */
+  messageId: string
+  /** The retailer's own order number, the order's confirmation. */
+  retailerOrderNumber: string | null
+}
+
+/** What the retailer's e-mail did to an order (the intake's `action`). */
+export type MailOutcome =
+  | { action: 'success'; corrected: boolean }
+  | { action: 'refund'; refunded: boolean }
+  | { action: 'recorded'; note: string }
+  | { action: 'review'; reason: string }
 
 export type OutcomeContext = {
   source: OutcomeSource
@@ -90,6 +109,13 @@ export class OrderOutcome {
       }
     }
     const manual = source === 'manual'
+    if (source === 'mail' && order.status !== 'processing' && order.status !== 'success') {
+      return {
+        status: 409,
+        code: 'not_submitted',
+        reason: `This order is ${order.status}: it was not handed to the retailer, so its confirmation cannot be applied.`,
+      }
+    }
     const current = task === undefined ? await releaseResults.task(order.id) : task
     if (!manual) {
       const stale = roundRefusal(result.round ?? null, Number(current?.round_number ?? 1))
@@ -209,11 +235,22 @@ export class OrderOutcome {
     }
 
     const code = result.status === 'fail' ? failureCode(result.reasonCode, result.reason) : null
+    // SUCCESS_EVIDENCE=mail: a bot's success leaves the order processing, its fee waiting for
+    // the retailer's signed confirmation (which comes back here as `mail`).
+    const evidence = mailIntakeConfig().successEvidence
+    if (evidence === 'mail' && ENGINES.has(context.source) && result.status === 'success') {
+      return this.awaitMail(order!, result, context, actor)
+    }
     await releaseResults.ensureTask(order!, context.source, null)
     const recorded = await db
       .from('release_tasks')
       .where('order_id', order!.id)
-      .whereIn('status', ['submitting', 'submitted'])
+      .whereIn(
+        'status',
+        context.source === 'mail'
+          ? ['submitting', 'submitted', 'awaiting_mail']
+          : ['submitting', 'submitted']
+      )
       .update({
         status: 'resulted',
         outcome: result.status,
@@ -321,6 +358,236 @@ export class OrderOutcome {
       })
     }
     return finished
+  }
+
+  /**
+   * A bot's success while SUCCESS_EVIDENCE=mail: recorded on the task (`awaiting_mail`, with the
+   * bot's confirmation) and the timeline; the order stays processing and nothing is charged
+   * until the retailer's e-mail confirms it. A repeat of the bot's success changes nothing.
+   */
+  private async awaitMail(
+    order: OrderRecord,
+    result: CheckoutResult,
+    context: OutcomeContext,
+    actor: AuditActor
+  ): Promise<FinishReport> {
+    await releaseResults.ensureTask(order, context.source, null)
+    const recorded = await db
+      .from('release_tasks')
+      .where('order_id', order.id)
+      .whereIn('status', ['submitting', 'submitted'])
+      .update({
+        status: 'awaiting_mail',
+        outcome: 'success',
+        confirmation_number: result.confirmationNumber?.slice(0, 120) ?? null,
+        result_at: sqlTime(),
+      })
+    if (affectedRows(recorded) === 1) {
+      await orderTimeline.append({
+        orderId: order.id,
+        kind: 'mail_evidence',
+        from: order.status,
+        to: order.status,
+        source: context.source,
+        actor: labelOf(actor),
+        note: "The bot reported success; the fee waits for the retailer's e-mail (SUCCESS_EVIDENCE=mail).",
+        meta: { awaiting: 'mail', confirmationNumber: result.confirmationNumber ?? null },
+      })
+    }
+    return {
+      order: await orderQueries.findById(order.id),
+      outcome: 'success',
+      done: false,
+      feeCharged: false,
+      feeDue: false,
+    }
+  }
+
+  /** Orders whose bot success has waited for the retailer's e-mail longer than `hours`. */
+  async awaitingMailLongerThan(hours: number) {
+    const rows = await db
+      .from('release_tasks')
+      .join('orders', 'orders.id', 'release_tasks.order_id')
+      .where('release_tasks.status', 'awaiting_mail')
+      .where('release_tasks.result_at', '<', sqlTime(new Date(clock.nowMs() - hours * 3_600_000)))
+      .select('orders.public_id')
+    return rows.map((row) => String(row.public_id))
+  }
+
+  /**
+   * The retailer's signed confirmation (the mail intake verified the signature, the retailer and
+   * the order's address). A submitted order succeeds through `apply` like any result (fee once,
+   * hold released, e-mail, timeline, audit as `mail:<message-id>`); an order the bot already
+   * reported successful is left as it is (the same outcome, whichever came first); an order the
+   * bot reported failed is corrected to success, the retailer's word winning: the fee is charged
+   * once and the timeline flags the disagreement for the console.
+   */
+  async confirmByRetailer(publicId: string, evidence: MailEvidence): Promise<MailOutcome> {
+    const order = await this.find(publicId)
+    if (!order) return { action: 'review', reason: 'No such order.' }
+    return withOrderMoney(order.id, async () => {
+      const current = await orderQueries.findById(order.id)
+      const actor = { label: `mail:${evidence.messageId}`.slice(0, 250) }
+      if (current.status === 'success') {
+        return { action: 'recorded', note: 'The order was already successful.' }
+      }
+      if (current.status === 'fail' && current.feeStatus === 'none') {
+        return this.correctByRetailer(current, evidence, actor)
+      }
+      if (current.status !== 'processing') {
+        return {
+          action: 'review',
+          reason: `The order is ${current.status}; a confirmation cannot apply to it.`,
+        }
+      }
+      try {
+        await this.apply(
+          {
+            orderId: current.publicId,
+            status: 'success',
+            confirmationNumber: evidence.retailerOrderNumber,
+          },
+          { source: 'mail', actor, via: 'mail' }
+        )
+      } catch (error) {
+        if (error instanceof AppError) return { action: 'review', reason: error.message }
+        throw error
+      }
+      return { action: 'success', corrected: false }
+    })
+  }
+
+  private async correctByRetailer(
+    before: OrderRecord,
+    evidence: MailEvidence,
+    actor: AuditActor
+  ): Promise<MailOutcome> {
+    const { order, changed } = await orderSettlement.correctToSuccess(before.id, {
+      confirmationNumber: evidence.retailerOrderNumber,
+    })
+    if (!changed) return { action: 'review', reason: 'The order changed meanwhile.' }
+    await db
+      .from('release_tasks')
+      .where('order_id', order.id)
+      .update({
+        status: 'done',
+        outcome: 'success',
+        confirmation_number: evidence.retailerOrderNumber?.slice(0, 120) ?? null,
+        reason: null,
+        reason_code: null,
+        result_at: sqlTime(),
+        finished_at: sqlTime(),
+      })
+    await orderEmails.sendOutcome(order)
+    opsLog('order.result', {
+      order: order.publicId,
+      source: 'mail',
+      outcome: 'success',
+      status: order.status,
+      fee: order.feeStatus,
+      corrected: true,
+    })
+    await orderTimeline.append({
+      orderId: order.id,
+      kind: 'corrected',
+      from: before.status,
+      to: order.status,
+      source: 'mail',
+      actor: labelOf(actor),
+      note: evidence.retailerOrderNumber,
+      meta: {
+        flag: 'bot_disagreed',
+        botSaid: 'fail',
+        retailerSaid: 'success',
+        feeStatus: order.feeStatus,
+      },
+    })
+    await auditLog.record({
+      actor,
+      action: 'order.result',
+      subjectType: 'order',
+      subjectId: order.publicId,
+      meta: {
+        source: 'mail',
+        via: 'mail',
+        from: before.status,
+        to: order.status,
+        changed: true,
+        corrected: true,
+        confirmationNumber: evidence.retailerOrderNumber,
+        settlement: { fee: order.feeStatus, hold: order.holdStatus },
+      },
+    })
+    return { action: 'success', corrected: true }
+  }
+
+  /**
+   * The retailer's signed cancellation of an order it had confirmed: within `withinDays` of the
+   * success the order becomes `retailer_cancelled`, the whole fee is refunded through the ledger
+   * under its own key (`paymentKeys.retailerCancelRefund`), the customer is e-mailed, the
+   * timeline and the audit log (`mail:<message-id>`) say so. Once per order, whatever reads it.
+   */
+  async cancelByRetailer(
+    publicId: string,
+    evidence: MailEvidence,
+    withinDays: number
+  ): Promise<MailOutcome> {
+    const order = await this.find(publicId)
+    if (!order) return { action: 'review', reason: 'No such order.' }
+    return withOrderMoney(order.id, async () => {
+      const before = await orderQueries.findById(order.id)
+      const actor = { label: `mail:${evidence.messageId}`.slice(0, 250) }
+      if (before.status === 'retailer_cancelled') {
+        return { action: 'recorded', note: 'The order was already cancelled by the retailer.' }
+      }
+      if (before.status !== 'success') {
+        return {
+          action: 'review',
+          reason: `The order is ${before.status}; only a successful order can be cancelled by the retailer.`,
+        }
+      }
+      const since = before.succeededAt?.toMillis() ?? before.createdAt.toMillis()
+      if (clock.nowMs() - since > withinDays * 86_400_000) {
+        return {
+          action: 'review',
+          reason: `The order succeeded more than ${withinDays} days ago (REFUND_ON_CANCEL_DAYS).`,
+        }
+      }
+      const reason = 'Cancelled by the retailer after confirming it.'
+      const {
+        order: after,
+        changed,
+        settlement,
+      } = await orderSettlement.retailerCancel(before.id, { reason })
+      if (!changed) return { action: 'review', reason: 'The order changed meanwhile.' }
+      const refund = settlement.refund?.status ?? null
+      await orderEmails.sendRetailerCancelled(after)
+      await orderTimeline.append({
+        orderId: after.id,
+        kind: 'retailer_cancelled',
+        from: before.status,
+        to: after.status,
+        source: 'mail',
+        actor: labelOf(actor),
+        note: reason,
+        meta: { refund, refundedCents: after.refundedCents, feeStatus: after.feeStatus },
+      })
+      await auditLog.record({
+        actor,
+        action: 'order.retailer_cancel',
+        subjectType: 'order',
+        subjectId: after.publicId,
+        reason,
+        meta: {
+          source: 'mail',
+          from: before.status,
+          to: after.status,
+          refund,
+          refundedCents: after.refundedCents,
+        },
+      })
+      return { action: 'refund', refunded: refund === 'refunded' }
+    })
   }
 
   /**

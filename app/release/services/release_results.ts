@@ -40,7 +40,8 @@ export type FinishReport = {
 export type TaskRow = {
   id: number
   order_id: number
-  status: 'submitting' | 'submitted' | 'resulted' | 'done'
+  /** `awaiting_mail`: the bot said success, the fee waits for the retailer's e-mail. */
+  status: 'submitting' | 'submitted' | 'awaiting_mail' | 'resulted' | 'done'
   outcome: 'success' | 'fail' | null
   confirmation_number: string | null
   reason: string | null

@@ -1,3 +1,4 @@
+import { orderMailAddress } from '#orders/services/order_mail_address'
 import { hostname } from 'node:os'
 import { randomBytes } from 'node:crypto'
 import { DateTime } from 'luxon'
@@ -378,7 +379,7 @@ export class ReleaseRunner {
       aco: null,
     }
     if (engine.needsCardData) {
-      payload.aco = acoExportService.entryFor(order, round)
+      payload.aco = acoExportService.entryFor(order, round, await orderMailAddress.ensure(order))
       await auditLog.record({
         actor: { label: `release:run #${run.id}` },
         action: 'order.aco_submit',

@@ -30,7 +30,14 @@ export const resendScopeValidator = vine.compile(
     productId: vine.number().withoutDecimals().min(1).optional(),
     runId: vine.number().withoutDecimals().min(1).optional(),
     status: vine
-      .enum(['pending', 'processing', 'success', 'fail', 'cancelled'] as const)
+      .enum([
+        'pending',
+        'processing',
+        'success',
+        'fail',
+        'cancelled',
+        'retailer_cancelled',
+      ] as const)
       .optional(),
     dryRun: vine.boolean().optional(),
   })

@@ -19,6 +19,7 @@ import { signals } from '#core/services/signals'
 import { sqlTime } from '#core/helpers/sql_time'
 import { checkAlertsJob } from '#alerts/jobs/alert_jobs'
 import { ALERT_RULES } from '#alerts/rules/index'
+import { mailDoors } from '#mail/services/mail_doors'
 import { releaseRunner } from '#release/services/release_runner'
 import { SimulatorEngine, WebhookEngine } from '#release/services/checkout_engines'
 import { GatewayUnavailableError } from '#payments/gateways/payment_gateway'
@@ -224,6 +225,12 @@ test.group(
           .json(JSON.parse(payload))
         down.assertStatus(503)
       }
+      // 8. The retailers' mailbox could not be read for 6 minutes.
+      await mailDoors.failed('imap', new Error('Connection refused'))
+      await db
+        .from('mail_intake_state')
+        .where('door', 'imap')
+        .update({ failing_since: sqlTime(DateTime.now().minus({ minutes: 6 })) })
       for (let index = 0; index < 20; index++) {
         const ok = await client.get('/api/products')
         ok.assertStatus(200)
@@ -274,6 +281,7 @@ test.group(
       assert.equal(failed.name, failingJob.name)
       assert.isTrue(await dispatcher.discard('maintenance', failed.id))
       await placeHolds()
+      await mailDoors.ok('imap')
       useGateway(previousGateway!)
       previousGateway = null
       const renewed = await db.from('orders').where('id', lapsing.order.id).first()

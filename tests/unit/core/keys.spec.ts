@@ -36,6 +36,7 @@ const paymentSamples: Samples<typeof paymentKeys> = {
   deleteCustomer: [['cus_sbx_1']],
   cardToken: [['0c3f8a52-1d7e-4b6a-9f0e-2a4b6c8d0e1f']],
   lateRefund: [[order, 'pi_sbx_late_1']],
+  retailerCancelRefund: [[order]],
 }
 
 const emailSamples: Samples<typeof emailKeys> = {
@@ -61,6 +62,7 @@ const emailSamples: Samples<typeof emailKeys> = {
     [order, 2],
   ],
   feeWaived: [[order]],
+  retailerCancelled: [[order]],
   refund: [[paymentKeys.refund(order)], [paymentKeys.refund(order, 2)]],
   welcome: [[{ id: 7 }]],
   incident: [

@@ -207,7 +207,7 @@ export function OrdersPage() {
                     <ConfirmHoldButton orderId={order.orderId} confirmBy={order.hold.confirmBy} />
                   </div>
                 ) : null}
-                {['success', 'fail'].includes(order.status.toLowerCase()) ? (
+                {['success', 'fail', 'retailer_cancelled'].includes(order.status.toLowerCase()) ? (
                   <p className="order__report">
                     <Link to={`/releases/${order.productId}`}>How this release went</Link>
                   </p>

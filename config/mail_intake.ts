@@ -1,0 +1,32 @@
+import env from '#start/env'
+
+/*
+| The retailer's own e-mail as the proof of an order's outcome (README, "Mail intake"). Read on
+| each use, so tests can vary it. Nothing here is on unless MAIL_INTAKE_DOMAIN is set.
+*/
+export type SuccessEvidence = 'either' | 'mail' | 'bot'
+
+export function mailIntakeConfig() {
+  const domain = env.get('MAIL_INTAKE_DOMAIN', '')?.trim().toLowerCase() || null
+  return {
+    /** Every order gets `<token>@<domain>` as its profile e-mail in the bot's task. */
+    domain,
+    /** The catch-all mailbox, read over IMAP (`imap://user:pass@host:port/INBOX`). */
+    imapUrl: env.get('MAIL_INTAKE_IMAP_URL', '') || null,
+    /** The folder a handled message is moved to. */
+    imapDoneFolder: env.get('MAIL_INTAKE_IMAP_DONE_FOLDER', 'Dropslot'),
+    /** How often the mailbox is read when the server offers no IDLE. */
+    imapPollSeconds: env.get('MAIL_INTAKE_IMAP_POLL_SECONDS', 30),
+    /** The inbound SMTP listener for installs whose MX points at Dropslot (off when unset). */
+    smtpPort: env.get('MAIL_INTAKE_SMTP_PORT') ?? null,
+    smtpHost: env.get('MAIL_INTAKE_SMTP_HOST', '0.0.0.0'),
+    /** TXT records used instead of DNS (JSON: `{"sel._domainkey.kith.com": "v=DKIM1; ..."}`). */
+    dnsFile: env.get('MAIL_INTAKE_DNS_FILE', '') || null,
+    successEvidence: env.get('SUCCESS_EVIDENCE', 'either') as SuccessEvidence,
+    successEvidenceWaitHours: env.get('SUCCESS_EVIDENCE_WAIT_HOURS', 48),
+    refundOnCancelDays: env.get('REFUND_ON_CANCEL_DAYS', 30),
+    retentionDays: env.get('MAIL_RETENTION_DAYS', 90),
+    /** A door (IMAP) failing this long shows on the dashboard, /health and the alerts. */
+    unreadableMinutes: 5,
+  }
+}

@@ -1,0 +1,103 @@
+import { generateKeyPairSync, randomUUID } from 'node:crypto'
+import { readFile, writeFile, mkdtemp } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { dkimSign } from 'mailauth'
+import env from '#start/env'
+
+/*
+| Retailer e-mails for the tests: the fixtures in tests/fixtures/mail are written for the tests in
+| each retailer's format (never real customers' mail), filled in and DKIM-signed here with keys
+| made for this run; MAIL_INTAKE_DNS_FILE points the intake's resolver at their public halves.
+*/
+
+export const INTAKE_DOMAIN = 'in.dropslot.test'
+
+type Key = { privateKey: string; publicKey: string }
+const keys = new Map<string, Key>()
+
+function keyFor(domain: string): Key {
+  let key = keys.get(domain)
+  if (!key) {
+    const pair = generateKeyPairSync('rsa', { modulusLength: 1024 })
+    key = {
+      privateKey: pair.privateKey.export({ type: 'pkcs8', format: 'pem' }) as string,
+      publicKey: pair.publicKey.export({ type: 'spki', format: 'der' }).toString('base64'),
+    }
+    keys.set(domain, key)
+  }
+  return key
+}
+
+/** The signing domains the tests use: each retailer's, and one nobody trusts. */
+export const SIGNING_DOMAINS: Record<string, string> = {
+  nike: 'official.nike.com',
+  adidas: 'info.adidas.com',
+  footlocker: 'e.footlocker.com',
+  kith: 'kith.com',
+  palace: 'palaceskateboards.com',
+  union: 'unionlosangeles.com',
+  forger: 'kith-support.example',
+}
+
+let dnsFile: string | null = null
+
+/** Turns the intake on for a test: the domain and a DNS file of every test signing key. */
+export async function useMailIntake() {
+  if (!dnsFile) {
+    const records: Record<string, string> = {}
+    for (const domain of Object.values(SIGNING_DOMAINS)) {
+      records[`test._domainkey.${domain}`] = `v=DKIM1; k=rsa; p=${keyFor(domain).publicKey}`
+    }
+    const directory = await mkdtemp(join(tmpdir(), 'dropslot-dns-'))
+    dnsFile = join(directory, 'dkim.json')
+    await writeFile(dnsFile, JSON.stringify(records))
+  }
+  env.set('MAIL_INTAKE_DOMAIN', INTAKE_DOMAIN)
+  env.set('MAIL_INTAKE_DNS_FILE', dnsFile)
+  return dnsFile
+}
+
+export type RetailerMail = {
+  retailer: string
+  kind: 'confirmation' | 'shipped' | 'cancelled'
+  to: string
+  orderNumber?: string
+  size?: string
+  item?: string
+  messageId?: string
+}
+
+/** A retailer's e-mail from its fixture, unsigned. */
+export async function retailerMail(mail: RetailerMail) {
+  const template = await readFile(
+    new URL(`../fixtures/mail/${mail.retailer}-${mail.kind}.eml`, import.meta.url),
+    'utf8'
+  )
+  const values: Record<string, string> = {
+    to: mail.to,
+    orderNumber: mail.orderNumber ?? `R${Math.floor(Math.random() * 1e9)}`,
+    size: mail.size ?? '9',
+    item: mail.item ?? 'Test Runner Black',
+    total: '25.00',
+    tracking: '1Z999AA10123456784',
+    date: new Date().toUTCString().replace('GMT', '+0000'),
+    messageId: mail.messageId ?? `${randomUUID()}@${SIGNING_DOMAINS[mail.retailer] ?? 'x.test'}`,
+  }
+  return template.replace(/\{\{(\w+)\}\}/g, (_, name: string) => values[name] ?? '')
+}
+
+/** Signs a message as `domain` (DKIM, selector `test`) with the test key of that domain. */
+export async function sign(message: string, domain: string) {
+  const signed = await dkimSign(message, {
+    signatureData: [
+      { signingDomain: domain, selector: 'test', privateKey: keyFor(domain).privateKey },
+    ],
+  } as any)
+  return Buffer.from(signed.signatures + message)
+}
+
+/** A retailer's e-mail signed by its own domain. */
+export async function signedRetailerMail(mail: RetailerMail) {
+  return sign(await retailerMail(mail), SIGNING_DOMAINS[mail.retailer])
+}
