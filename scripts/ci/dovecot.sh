@@ -29,8 +29,12 @@ MAIL_GID="$(id -g "$MAIL_USER")"
 mkdir -p "$BASE/mail" "$BASE/run"
 chown -R "$MAIL_UID:$MAIL_GID" "$BASE/mail"
 if [ -f "$BASE/run/master.pid" ]; then
-  kill "$(cat "$BASE/run/master.pid")" 2>/dev/null || true
-  sleep 1
+  # Running again restarts it: the old master is stopped and waited for (it refuses to start
+  # while the old one still holds its pid file).
+  old_pid="$(cat "$BASE/run/master.pid")"
+  kill "$old_pid" 2>/dev/null || true
+  for _ in $(seq 1 50); do kill -0 "$old_pid" 2>/dev/null || break; sleep 0.2; done
+  rm -f "$BASE/run/master.pid"
 fi
 printf '%s:{PLAIN}%s:%s:%s::%s/mail/%s::\n' \
   "$USER_NAME" "$PASSWORD" "$MAIL_UID" "$MAIL_GID" "$BASE" "$USER_NAME" >"$BASE/passwd"
