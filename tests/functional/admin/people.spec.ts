@@ -403,6 +403,7 @@ test.group('Admin dashboard', (group) => {
       success: 2,
       fail: 1,
       cancelled: 0,
+      retailer_cancelled: 0,
     })
     assert.equal(body.fees.bookedOnSuccessCents, 3250)
     // Marked successful straight in the table: nothing captured, both fees still due.
