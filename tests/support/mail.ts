@@ -150,3 +150,19 @@ export async function arcForward(
   } as any)
   return Buffer.concat([seal, forwarded])
 }
+
+/** A message sealed again by a next hop `sealer` (ARC i+1, cv=pass when the chain verifies). */
+export async function arcReseal(message: Buffer, sealer: string) {
+  const auth = await authenticate(message, {
+    resolver: mailDnsResolver,
+    ip: '127.0.0.1',
+    helo: 'mail.forwarder.test',
+    mta: sealer,
+    disableDmarc: true,
+    disableBimi: true,
+    seal: { signingDomain: sealer, selector: 'test', privateKey: keyFor(sealer).privateKey },
+  } as any)
+  // The seal's headers come first, the receiver's own Authentication-Results last: keep the seal.
+  const seal = auth.headers.slice(0, auth.headers.indexOf('Received-SPF:'))
+  return Buffer.concat([Buffer.from(seal), message])
+}

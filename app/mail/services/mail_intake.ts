@@ -61,6 +61,8 @@ type ArcReading = {
   sealer: string | null
   /** Every seal of the chain is by a trusted sealer. */
   trusted: boolean
+  /** The sealers of the chain that are not trusted (an untrusted hop taints the whole chain). */
+  untrusted: string[]
   /** The domains whose DKIM the first receiver reported as `pass` (when the chain is trusted). */
   passing: Signature[]
   comment: string | null
@@ -120,9 +122,10 @@ function arcOf(result: any, trusted: string[]): ArcReading | null {
   const sealer = sealers.at(-1) || null
   const comment = result.status?.comment ? String(result.status.comment) : null
   if (result.status?.result !== 'pass' || result.signature?.status?.result !== 'pass') {
-    return { status: 'fail', sealer, trusted: false, passing: [], comment }
+    return { status: 'fail', sealer, trusted: false, untrusted: [], passing: [], comment }
   }
-  const isTrusted = sealers.length > 0 && sealers.every((item) => isSealer(item, trusted))
+  const untrusted = [...new Set(sealers.filter((item) => !isSealer(item, trusted)))]
+  const isTrusted = sealers.length > 0 && untrusted.length === 0
   // mailauth rewrites the latest entry's parsed results into `authenticationResults` (`value`
   // becomes `result`): with one hop, that entry is the first.
   const firstHop =
@@ -139,7 +142,14 @@ function arcOf(result: any, trusted: string[]): ArcReading | null {
       (typeof entry.header?.i === 'string' ? entry.header.i.split('@').pop() : null)
     if (domain) passing.push({ domain: String(domain).trim().toLowerCase(), headers })
   }
-  return { status: 'pass', sealer, trusted: isTrusted, passing: isTrusted ? passing : [], comment }
+  return {
+    status: 'pass',
+    sealer,
+    trusted: isTrusted,
+    untrusted,
+    passing: isTrusted ? passing : [],
+    comment,
+  }
 }
 
 function domainOf(address: string | null | undefined) {
@@ -422,7 +432,7 @@ export class MailIntake {
         }
         if (!arc.trusted) {
           return review(
-            `The message’s own DKIM signature does not verify; it was forwarded (ARC) by ${arc.sealer ?? 'nobody'}, not a trusted ARC sealer.`
+            `The message’s own DKIM signature does not verify; it was forwarded (ARC) by ${arc.untrusted.join(', ') || 'nobody'}, not a trusted ARC sealer.`
           )
         }
         if (productRetailer) {

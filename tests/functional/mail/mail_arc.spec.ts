@@ -14,6 +14,7 @@ import { orderMailAddress } from '#orders/services/order_mail_address'
 import { releasedProductWithOrders } from '#tests/support/release'
 import {
   arcForward,
+  arcReseal,
   SEALING_DOMAINS,
   signedRetailerMail,
   SIGNING_DOMAINS,
@@ -99,17 +100,34 @@ test.group('Mail intake: forwarded mail and trusted ARC sealers', (group) => {
     assert.lengthOf(await feeRows(order.id), 1)
   })
 
-  test('the same forward sealed by a sealer nobody trusts goes to review', async ({ assert }) => {
+  test('the same forward sealed by a sealer nobody trusts goes to review, even handed on by a trusted one', async ({
+    assert,
+  }) => {
     const [order] = await submitted(1)
     const to = orderMailAddress.of(order)!
     const original = await signedRetailerMail({ retailer: 'kith', kind: 'confirmation', to })
-    const report = await mailIntake.receive(
-      await arcForward(original, SEALING_DOMAINS.untrusted),
-      'imap'
-    )
+    const byStranger = await arcForward(original, SEALING_DOMAINS.untrusted)
+    const report = await mailIntake.receive(byStranger, 'imap')
     assert.deepInclude(report, { dkim: 'fail', action: 'review', orderId: order.publicId })
     assert.match(report.reason!, /forwarder\.example, not a trusted ARC sealer/)
+
+    // Handed on by the trusted sealer (i=2) after a stranger's first hop: the stranger wrote
+    // the first-hop results, so the chain vouches for nothing.
+    const handedOn = await arcReseal(byStranger, SEALING_DOMAINS.trusted)
+    assert.match(handedOn.toString(), /ARC-Seal: i=2; a=rsa-sha256; t=\d+; cv=pass; d=google\.com/)
+    const relayed = await mailIntake.receive(handedOn, 'imap')
+    assert.deepInclude(relayed, { dkim: 'fail', action: 'review' })
+    assert.match(relayed.reason!, /forwarder\.example, not a trusted ARC sealer/)
     await assertUntouched(assert, order)
+
+    // With both hops trusted, the first receiver's results (i=1) are taken: one fee.
+    trust(`${SEALING_DOMAINS.trusted}, ${SEALING_DOMAINS.untrusted}`)
+    const trustedChain = await mailIntake.receive(handedOn, 'imap')
+    assert.deepInclude(trustedChain, { dkim: 'fail', action: 'success' })
+    assert.match(trustedChain.reason!, /^arc:google\.com /)
+    await order.refresh()
+    assert.equal(order.feeStatus, 'paid')
+    assert.lengthOf(await feeRows(order.id), 1)
   })
 
   test('a trusted sealer whose first receiver saw no valid Kith signature goes to review', async ({
