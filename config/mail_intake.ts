@@ -22,6 +22,14 @@ export function mailIntakeConfig() {
     smtpHost: env.get('MAIL_INTAKE_SMTP_HOST', '0.0.0.0'),
     /** TXT records used instead of DNS (JSON: `{"sel._domainkey.kith.com": "v=DKIM1; ..."}`). */
     dnsFile: env.get('MAIL_INTAKE_DNS_FILE', '') || null,
+    /**
+     * The ARC sealers whose word is taken for forwarded mail (the catch-all mailbox's provider,
+     * e.g. `google.com`). Empty: ARC is ignored and only the message's own DKIM counts.
+     */
+    trustedArcSealers: (env.get('MAIL_INTAKE_TRUSTED_ARC_SEALERS', '') ?? '')
+      .split(',')
+      .map((item) => item.trim().toLowerCase().replace(/\.$/, ''))
+      .filter(Boolean),
     successEvidence: env.get('SUCCESS_EVIDENCE', 'either') as SuccessEvidence,
     successEvidenceWaitHours: env.get('SUCCESS_EVIDENCE_WAIT_HOURS', 48),
     refundOnCancelDays: env.get('REFUND_ON_CANCEL_DAYS', 30),

@@ -153,6 +153,7 @@ export default await Env.create(new URL('../', import.meta.url), {
   MAIL_INTAKE_SMTP_PORT: Env.schema.number.optional(),
   MAIL_INTAKE_SMTP_HOST: Env.schema.string.optional(),
   MAIL_INTAKE_DNS_FILE: Env.schema.string.optional(),
+  MAIL_INTAKE_TRUSTED_ARC_SEALERS: Env.schema.string.optional(),
   SUCCESS_EVIDENCE: Env.schema.enum.optional(['either', 'mail', 'bot'] as const),
   SUCCESS_EVIDENCE_WAIT_HOURS: Env.schema.number.optional(),
   REFUND_ON_CANCEL_DAYS: Env.schema.number.optional(),

@@ -2,8 +2,9 @@ import { generateKeyPairSync, randomUUID } from 'node:crypto'
 import { readFile, writeFile, mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { dkimSign } from 'mailauth'
+import { authenticate, dkimSign, sealMessage } from 'mailauth'
 import env from '#start/env'
+import { mailDnsResolver } from '#mail/services/dns_resolver'
 
 /*
 | Retailer e-mails for the tests: the fixtures in tests/fixtures/mail are written for the tests in
@@ -40,13 +41,19 @@ export const SIGNING_DOMAINS: Record<string, string> = {
   forger: 'kith-support.example',
 }
 
+/** The ARC sealers the tests forward through: a catch-all provider's and a stranger's. */
+export const SEALING_DOMAINS = {
+  trusted: 'google.com',
+  untrusted: 'forwarder.example',
+}
+
 let dnsFile: string | null = null
 
 /** Turns the intake on for a test: the domain and a DNS file of every test signing key. */
 export async function useMailIntake() {
   if (!dnsFile) {
     const records: Record<string, string> = {}
-    for (const domain of Object.values(SIGNING_DOMAINS)) {
+    for (const domain of [...Object.values(SIGNING_DOMAINS), ...Object.values(SEALING_DOMAINS)]) {
       records[`test._domainkey.${domain}`] = `v=DKIM1; k=rsa; p=${keyFor(domain).publicKey}`
     }
     const directory = await mkdtemp(join(tmpdir(), 'dropslot-dns-'))
@@ -100,4 +107,62 @@ export async function sign(message: string, domain: string) {
 /** A retailer's e-mail signed by its own domain. */
 export async function signedRetailerMail(mail: RetailerMail) {
   return sign(await retailerMail(mail), SIGNING_DOMAINS[mail.retailer])
+}
+
+/** The Authentication-Results a receiver at `mta` writes for `message` (DKIM through the DNS file). */
+export async function authenticationResults(message: Buffer, mta: string) {
+  const auth = await authenticate(message, {
+    resolver: mailDnsResolver,
+    ip: '127.0.0.1',
+    helo: 'mail.retailer.test',
+    mta,
+    disableArc: true,
+    disableDmarc: true,
+    disableBimi: true,
+  } as any)
+  const match = /Authentication-Results: ([\s\S]*?)\r\n$/.exec(auth.headers)
+  if (!match) throw new Error('no Authentication-Results')
+  return match[1]
+}
+
+/**
+ * A message as a forwarder hands it on: it received `message`, wrote what it saw (its own
+ * Authentication-Results, or `authResults`), added a footer to the body (which breaks the
+ * retailer's DKIM signature) and ARC-sealed the result as `sealer` (i=1).
+ */
+export async function arcForward(
+  message: Buffer,
+  sealer: string,
+  options: { authResults?: string; footer?: string; headerList?: string } = {}
+) {
+  const authResults = options.authResults ?? (await authenticationResults(message, sealer))
+  const forwarded = Buffer.concat([
+    message,
+    Buffer.from(options.footer ?? '\r\n--\r\nForwarded by the catch-all mailbox.\r\n'),
+  ])
+  const seal = await sealMessage(forwarded, {
+    signingDomain: sealer,
+    selector: 'test',
+    privateKey: keyFor(sealer).privateKey,
+    authResults,
+    cv: 'none',
+    ...(options.headerList ? { headerList: options.headerList } : {}),
+  } as any)
+  return Buffer.concat([seal, forwarded])
+}
+
+/** A message sealed again by a next hop `sealer` (ARC i+1, cv=pass when the chain verifies). */
+export async function arcReseal(message: Buffer, sealer: string) {
+  const auth = await authenticate(message, {
+    resolver: mailDnsResolver,
+    ip: '127.0.0.1',
+    helo: 'mail.forwarder.test',
+    mta: sealer,
+    disableDmarc: true,
+    disableBimi: true,
+    seal: { signingDomain: sealer, selector: 'test', privateKey: keyFor(sealer).privateKey },
+  } as any)
+  // The seal's headers come first, the receiver's own Authentication-Results last: keep the seal.
+  const seal = auth.headers.slice(0, auth.headers.indexOf('Received-SPF:'))
+  return Buffer.concat([Buffer.from(seal), message])
 }

@@ -48,6 +48,26 @@ export type Envelope = {
   ip?: string | null
 }
 
+type Signature = { domain: string; headers: string[] }
+
+/**
+ * What the ARC chain of a forwarded message says (only read when MAIL_INTAKE_TRUSTED_ARC_SEALERS
+ * names a sealer): whether the chain verifies, who sealed it, and the retailer signatures the
+ * first receiver (i=1) saw pass, each with the headers the latest ARC-Message-Signature covers.
+ */
+type ArcReading = {
+  status: 'pass' | 'fail'
+  /** The latest sealer, the one that handed the message to us. */
+  sealer: string | null
+  /** Every seal of the chain is by a trusted sealer. */
+  trusted: boolean
+  /** The sealers of the chain that are not trusted (an untrusted hop taints the whole chain). */
+  untrusted: string[]
+  /** The domains whose DKIM the first receiver reported as `pass` (when the chain is trusted). */
+  passing: Signature[]
+  comment: string | null
+}
+
 /** A claim on a message older than this is a crashed reader's: taken again. */
 const STALE_CLAIM_MS = 5 * 60 * 1000
 
@@ -63,7 +83,9 @@ type Reading = {
   text: string
   dkim: DkimResult
   /** The domains whose signatures verified (`d=`), each with the headers it signed. */
-  passing: { domain: string; headers: string[] }[]
+  passing: Signature[]
+  /** The ARC chain, when the message has one and ARC sealers are trusted. */
+  arc: ArcReading | null
   /** The first signing domain, passing or not (for the record). */
   signingDomain: string | null
 }
@@ -73,6 +95,61 @@ const sha256 = (value: Buffer | string) => createHash('sha256').update(value).di
 function addressesOf(field: AddressObject | AddressObject[] | undefined): string[] {
   const list = Array.isArray(field) ? field : field ? [field] : []
   return list.flatMap((item) => item.value.map((entry) => entry.address?.toLowerCase() ?? ''))
+}
+
+const headerList = (value: unknown) =>
+  String(value ?? '')
+    .toLowerCase()
+    .split(/[:\s]+/)
+    .filter(Boolean)
+
+const isSealer = (domain: string, trusted: string[]) =>
+  trusted.some((item) => domain === item || domain.endsWith(`.${item}`))
+
+/**
+ * Reads mailauth's ARC result. Only a chain that verifies and whose every seal is by a trusted
+ * sealer vouches for anything: then the first receiver's ARC-Authentication-Results (i=1) stand
+ * for the DKIM signatures it saw, over the headers the latest ARC-Message-Signature signed.
+ */
+function arcOf(result: any, trusted: string[]): ArcReading | null {
+  if (!result || result.status?.result === 'none') return null
+  const chain: any[] = Array.isArray(result.chain) ? result.chain : []
+  const sealers = chain.map((link) =>
+    String(link['arc-seal']?.parsed?.d?.value ?? '')
+      .trim()
+      .toLowerCase()
+  )
+  const sealer = sealers.at(-1) || null
+  const comment = result.status?.comment ? String(result.status.comment) : null
+  if (result.status?.result !== 'pass' || result.signature?.status?.result !== 'pass') {
+    return { status: 'fail', sealer, trusted: false, untrusted: [], passing: [], comment }
+  }
+  const untrusted = [...new Set(sealers.filter((item) => !isSealer(item, trusted)))]
+  const isTrusted = sealers.length > 0 && untrusted.length === 0
+  // mailauth rewrites the latest entry's parsed results into `authenticationResults` (`value`
+  // becomes `result`): with one hop, that entry is the first.
+  const firstHop =
+    chain.length === 1
+      ? result.authenticationResults
+      : chain[0]?.['arc-authentication-results']?.parsed
+  const headers = headerList(result.signature?.signingHeaders?.keys)
+  const passing: Signature[] = []
+  for (const entry of Array.isArray(firstHop?.dkim) ? firstHop.dkim : []) {
+    if (String(entry?.value ?? entry?.result ?? '').toLowerCase() !== 'pass') continue
+    // `header.d`, or the domain of `header.i` (mailauth and Gmail write `header.i=@kith.com`).
+    const domain =
+      entry.header?.d ??
+      (typeof entry.header?.i === 'string' ? entry.header.i.split('@').pop() : null)
+    if (domain) passing.push({ domain: String(domain).trim().toLowerCase(), headers })
+  }
+  return {
+    status: 'pass',
+    sealer,
+    trusted: isTrusted,
+    untrusted,
+    passing: isTrusted ? passing : [],
+    comment,
+  }
 }
 
 function domainOf(address: string | null | undefined) {
@@ -100,12 +177,15 @@ export class MailIntake {
       sha256: hash.slice(0, 16),
       dkim: reading.dkim,
       signedBy: reading.passing.map((item) => item.domain),
+      arc: reading.arc ? `${reading.arc.status}:${reading.arc.sealer}` : undefined,
     })
     // The same signed message is one message whichever door brings it (their Received lines
     // differ); a signature of another domain over the same Message-ID is another message.
+    // Forwarded mail a trusted ARC sealer vouches for is the same message as its direct copy.
+    const signed = reading.passing.length ? reading.passing : (reading.arc?.passing ?? [])
     const key =
-      reading.dkim === 'pass' && reading.messageId
-        ? `sig:${sha256(`${reading.passing.map((item) => item.domain).sort()}|${reading.messageId}`)}`
+      signed.length && reading.messageId
+        ? `sig:${sha256(`${signed.map((item) => item.domain).sort()}|${reading.messageId}`)}`
         : `raw:${hash}`
     const claim = await this.claim(key, raw, hash, door, reading)
     if (claim.duplicate) {
@@ -143,6 +223,7 @@ export class MailIntake {
     const intake = (list: string[]) => [
       ...new Set(list.filter((item) => orderMailAddress.isIntakeAddress(item))),
     ]
+    const trustedSealers = mailIntakeConfig().trustedArcSealers
     const auth = await authenticate(raw, {
       resolver: mailDnsResolver,
       ip: envelope.ip ?? '127.0.0.1',
@@ -151,17 +232,14 @@ export class MailIntake {
       mta: 'dropslot',
       disableDmarc: true,
       disableBimi: true,
-      disableArc: true,
+      disableArc: trustedSealers.length === 0,
     })
     const results = auth.dkim?.results ?? []
     const passing = results
       .filter((item: any) => item.status?.result === 'pass' && item.signingDomain)
       .map((item: any) => ({
         domain: String(item.signingDomain).toLowerCase(),
-        headers: String(item.signingHeaders?.keys ?? '')
-          .toLowerCase()
-          .split(/[:\s]+/)
-          .filter(Boolean),
+        headers: headerList(item.signingHeaders?.keys),
       }))
     const signed = results.filter((item: any) => item.status?.result !== 'none')
     return {
@@ -177,6 +255,7 @@ export class MailIntake {
       text: parsed.text ?? (typeof parsed.html === 'string' ? parsed.html : ''),
       dkim: passing.length ? 'pass' : signed.length ? 'fail' : 'none',
       passing,
+      arc: trustedSealers.length ? arcOf(auth.arc, trustedSealers) : null,
       signingDomain: passing[0]?.domain ?? (signed[0] as any)?.signingDomain?.toLowerCase() ?? null,
     }
   }
@@ -241,7 +320,9 @@ export class MailIntake {
         : null)
     const product = order ? await productQueries.find(order.productId) : null
     const productRetailer = retailerById(product?.retailer)
-    const signer = reading.passing.map((item) => retailerOfDomain(item.domain)).find(Boolean)
+    const signer = [...reading.passing, ...(reading.arc?.passing ?? [])]
+      .map((item) => retailerOfDomain(item.domain))
+      .find(Boolean)
     const parser: Retailer | null =
       signer ?? retailerOfDomain(reading.fromDomain) ?? productRetailer ?? null
     const parsed: ParsedMail = parser
@@ -269,8 +350,13 @@ export class MailIntake {
         updated_at: sqlTime(),
       })
 
-    const refusal = this.refusal(reading, order, productRetailer, parsed, Boolean(chosen))
-    if (refusal) return this.finish(id, refusal)
+    const checked = this.refusal(reading, order, productRetailer, parsed, Boolean(chosen))
+    if ('action' in checked) return this.finish(id, checked)
+    // Accepted on a trusted sealer's word: the message's own DKIM result stays as it is, the
+    // reason says so (`arc:<sealer>`).
+    const via = checked.arcSealer
+      ? `arc:${checked.arcSealer} (forwarded; ${checked.domain}’s signature verified by the first receiver)`
+      : null
 
     const evidence = { messageId: reading.messageId!, retailerOrderNumber: parsed.orderNumber }
     let outcome: MailOutcome
@@ -297,18 +383,19 @@ export class MailIntake {
       })
       outcome = { action: 'recorded', note: 'Shipped: on the timeline.' }
     }
+    const reason =
+      outcome.action === 'review'
+        ? outcome.reason
+        : outcome.action === 'recorded'
+          ? outcome.note
+          : outcome.action === 'success' && outcome.corrected
+            ? 'The bot reported a failure; the retailer confirmed: corrected to success.'
+            : outcome.action === 'refund' && !outcome.refunded
+              ? 'Cancelled; the refund did not go through yet.'
+              : null
     return this.finish(id, {
       action: outcome.action,
-      reason:
-        outcome.action === 'review'
-          ? outcome.reason
-          : outcome.action === 'recorded'
-            ? outcome.note
-            : outcome.action === 'success' && outcome.corrected
-              ? 'The bot reported a failure; the retailer confirmed: corrected to success.'
-              : outcome.action === 'refund' && !outcome.refunded
-                ? 'Cancelled; the refund did not go through yet.'
-                : null,
+      reason: via ? [via, reason].filter(Boolean).join('; ') : reason,
     })
   }
 
@@ -319,7 +406,7 @@ export class MailIntake {
     productRetailer: Retailer | null,
     parsed: ParsedMail,
     chosen: boolean
-  ): { action: IntakeAction; reason: string } | null {
+  ): { action: IntakeAction; reason: string } | { domain: string; arcSealer: string | null } {
     const review = (reason: string) => ({ action: 'review' as const, reason })
     if (!order) {
       return review(
@@ -328,21 +415,53 @@ export class MailIntake {
           : 'No order has the address this message was sent to.'
       )
     }
-    if (reading.dkim === 'none') return review('The message is not signed (no DKIM signature).')
-    if (reading.dkim === 'fail') return review('The message’s DKIM signature does not verify.')
-    if (!productRetailer) return review('The order’s product names no retailer.')
-    const own = reading.passing.find((item) => signsFor(productRetailer, item.domain))
-    if (!own) {
+    const direct = productRetailer
+      ? reading.passing.find((item) => signsFor(productRetailer, item.domain))
+      : undefined
+    const viaArc =
+      productRetailer && !direct
+        ? reading.arc?.passing.find((item) => signsFor(productRetailer, item.domain))
+        : undefined
+    if (!direct && !viaArc) {
+      const arc = reading.arc
+      if (arc && reading.dkim !== 'pass') {
+        if (arc.status === 'fail') {
+          return review(
+            `The message’s own DKIM signature does not verify and its ARC chain is broken${arc.comment ? ` (${arc.comment})` : ''}.`
+          )
+        }
+        if (!arc.trusted) {
+          return review(
+            `The message’s own DKIM signature does not verify; it was forwarded (ARC) by ${arc.untrusted.join(', ') || 'nobody'}, not a trusted ARC sealer.`
+          )
+        }
+        if (productRetailer) {
+          return review(
+            `Forwarded by ${arc.sealer} (a trusted ARC sealer), but its first receiver saw no valid signature of ${productRetailer.name}.`
+          )
+        }
+      }
+      if (reading.dkim === 'none') return review('The message is not signed (no DKIM signature).')
+      if (reading.dkim === 'fail') return review('The message’s DKIM signature does not verify.')
+      if (!productRetailer) return review('The order’s product names no retailer.')
       return review(
         `Signed by ${reading.passing.map((item) => item.domain).join(', ')}, not by ${productRetailer.name}.`
       )
     }
+    const own = (direct ?? viaArc)!
+    if (!productRetailer) return review('The order’s product names no retailer.')
     if (!signsFor(productRetailer, reading.fromDomain)) {
       return review(`Sent from ${reading.fromDomain ?? 'nobody'}, not by ${productRetailer.name}.`)
     }
     if (!reading.messageId) return review('The message has no Message-ID.')
     if (!chosen) {
-      if (!own.headers.includes('to')) return review('The signature does not cover the To header.')
+      if (!own.headers.includes('to')) {
+        return review(
+          direct
+            ? 'The signature does not cover the To header.'
+            : `The ARC signature of ${reading.arc?.sealer} does not cover the To header.`
+        )
+      }
       const address = reading.headerAddresses[0]
       if (reading.envelopeAddresses.length && !reading.envelopeAddresses.includes(address)) {
         return review('The message was delivered to another order’s address than the one it names.')
@@ -353,7 +472,7 @@ export class MailIntake {
     if (parsed.size && order.size && normalSize(parsed.size) !== normalSize(order.size)) {
       return review(`The e-mail is for size ${parsed.size}; the order is for size ${order.size}.`)
     }
-    return null
+    return { domain: own.domain, arcSealer: direct ? null : (reading.arc?.sealer ?? null) }
   }
 
   private async finish(
