@@ -110,7 +110,9 @@ test.group('Mail intake: the SMTP and IMAP doors', (group) => {
       console.log('  skipped: no IMAP server reachable (start one with scripts/ci/dovecot.sh)')
       return
     }
-    const settings = imapSettings(IMAP_URL, `Done-${Date.now()}`)
+    // A catch-all folder and a done folder of this run's own, so two runs can share the server.
+    const run = `${process.pid}-${Date.now()}`
+    const settings = { ...imapSettings(IMAP_URL, `Done-${run}`), mailbox: `Intake-${run}` }
     const imap = new ImapFlow({
       host: settings.host,
       port: settings.port,
@@ -120,20 +122,12 @@ test.group('Mail intake: the SMTP and IMAP doors', (group) => {
     })
     await imap.connect()
     try {
-      // A mailbox emptied of earlier runs' leftovers.
-      const lock = await imap.getMailboxLock('INBOX')
-      try {
-        if (imap.mailbox && imap.mailbox.exists > 0) {
-          await imap.messageDelete('1:*')
-        }
-      } finally {
-        lock.release()
-      }
+      await imap.mailboxCreate(settings.mailbox)
       const order = await submitted('kith')
       const to = orderMailAddress.of(order)!
       const confirmation = await signedRetailerMail({ retailer: 'kith', kind: 'confirmation', to })
-      await imap.append('INBOX', confirmation)
-      await imap.append('INBOX', confirmation)
+      await imap.append(settings.mailbox, confirmation)
+      await imap.append(settings.mailbox, confirmation)
 
       const reader = new ImapReader(settings)
       const reports = await reader.readOnce()
@@ -154,7 +148,7 @@ test.group('Mail intake: the SMTP and IMAP doors', (group) => {
         void reader.watch(stop.signal, (report) => resolve(report.action))
       })
       await imap.append(
-        'INBOX',
+        settings.mailbox,
         await signedRetailerMail({ retailer: 'kith', kind: 'shipped', to })
       )
       assert.equal(await arrived, 'recorded')
@@ -165,8 +159,9 @@ test.group('Mail intake: the SMTP and IMAP doors', (group) => {
       const [state] = states.filter((item) => item.door === 'imap')
       assert.isNull(state.failingSince)
       assert.isNotNull(state.lastOkAt)
-      await imap.mailboxDelete(settings.doneFolder).catch(() => null)
     } finally {
+      await imap.mailboxDelete(settings.doneFolder).catch(() => null)
+      await imap.mailboxDelete(settings.mailbox).catch(() => null)
       await imap.logout()
     }
   })
