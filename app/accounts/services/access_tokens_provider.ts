@@ -4,6 +4,7 @@ import type { Secret } from '@adonisjs/core/helpers'
 import { tokenLastUse } from '#accounts/services/token_last_use'
 import { withDriverSession } from '#core/services/driver_session'
 import { clock } from '#core/services/clock'
+import { dateFromSql } from '#core/helpers/sql_time'
 
 const TOKEN_COLUMNS = [
   'id',
@@ -87,7 +88,9 @@ export class AccessTokensProvider<
 
   private accept(dbRow: any, secret: Secret<string>): AccessToken | null {
     const accessToken = this.dbRowToAccessToken(dbRow)
-    // Expiry on the product's clock (core/services/clock), like everything else that expires.
+    // The expiry as a Date whatever the driver returned (SQLite gives text for a row written as
+    // text), then checked on the product's clock, like everything else that expires.
+    accessToken.expiresAt = dateFromSql(dbRow.expires_at)
     const expired =
       accessToken.expiresAt !== null && accessToken.expiresAt.getTime() <= clock.nowMs()
     if (!accessToken.verify(secret) || expired) return null

@@ -14,10 +14,27 @@ export function sqlTime(value: DateTime | Date = clock.now()): string {
   return value.toFormat(SQL_TIME_FORMAT)
 }
 
+/**
+ * A time read back from SQL as a Date, whatever the driver made of it: a Date (MySQL), epoch
+ * milliseconds (knex's SQLite writes of a Date) or `yyyy-MM-dd HH:mm:ss` UTC text (SQLite rows
+ * written with `sqlTime`); null when absent or unreadable.
+ */
+export function dateFromSql(value: unknown): Date | null {
+  if (value === null || value === undefined || value === '') return null
+  const at =
+    value instanceof Date
+      ? value
+      : typeof value === 'number'
+        ? new Date(value)
+        : new Date(
+            `${String(value).replace(' ', 'T')}${/[zZ]|[+-]\d\d:?\d\d$/.test(String(value)) ? '' : 'Z'}`
+          )
+  return Number.isNaN(at.getTime()) ? null : at
+}
+
 /** Seconds from a time read back from SQL (a Date or `yyyy-MM-dd HH:mm:ss` UTC) to now. */
 export function secondsSince(value: unknown): number | null {
-  if (!value) return null
-  const at = value instanceof Date ? value : new Date(`${String(value).replace(' ', 'T')}Z`)
-  if (Number.isNaN(at.getTime())) return null
+  const at = dateFromSql(value)
+  if (!at) return null
   return Math.max(0, Math.round((clock.nowMs() - at.getTime()) / 1000))
 }

@@ -1,5 +1,7 @@
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
+import { DateTime } from 'luxon'
+import { sqlTime } from '#core/helpers/sql_time'
 import testUtils from '@adonisjs/core/services/test_utils'
 import { adminWithToken, customerWithToken } from '#tests/helpers'
 
@@ -37,6 +39,20 @@ test.group('Session tokens', (group) => {
       .update({ expires_at: new Date(Date.now() - 1000) })
     const response = await client.get('/api/user/info').bearerToken(token)
     response.assertStatus(401)
+  })
+
+  test('a token whose expiry is stored as text is read as a time: valid until then, refused after', async ({
+    client,
+  }) => {
+    // SQLite hands back text for a time written as text (sqlTime), not a Date.
+    const { user, token } = await customerWithToken()
+    const tokens = () => db.from('auth_access_tokens').where('tokenable_id', user.id)
+    await tokens().update({ expires_at: sqlTime(DateTime.now().plus({ days: 1 })) })
+    const valid = await client.get('/api/user/info').bearerToken(token)
+    valid.assertStatus(200)
+    await tokens().update({ expires_at: sqlTime(DateTime.now().minus({ seconds: 1 })) })
+    const expired = await client.get('/api/user/info').bearerToken(token)
+    expired.assertStatus(401)
   })
 
   test('tokens are stored hashed, never as issued', async ({ assert }) => {
