@@ -17,13 +17,14 @@ const root = new URL('..', import.meta.url).pathname
 const owners = JSON.parse(
   readFileSync(new URL('../database/table_owners.json', import.meta.url), 'utf8')
 )
-const ownerOf = new Map()
+/** Table -> owning module, from database/table_owners.json (also read by module-imports.mjs). */
+export const ownerOf = new Map()
 for (const [module, tables] of Object.entries(owners)) {
   if (module.startsWith('$')) continue
   for (const table of tables) ownerOf.set(table, module)
 }
 
-const WRITE_METHODS = new Set([
+export const WRITE_METHODS = new Set([
   'insert',
   'multiInsert',
   'update',
@@ -35,8 +36,8 @@ const WRITE_METHODS = new Set([
   'upsert',
   'truncate',
 ])
-const TABLE_METHODS = new Set(['from', 'table', 'into'])
-const SQL_WRITE =
+export const TABLE_METHODS = new Set(['from', 'table', 'into'])
+export const SQL_WRITE =
   /\b(?:insert\s+(?:ignore\s+)?into|update|delete\s+from|replace\s+into)\s+`?([a-z_]+)`?/gi
 
 /** The string a node stands for: a literal, a template without holes, or a const holding one. */

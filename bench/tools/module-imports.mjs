@@ -20,16 +20,12 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import ts from 'typescript'
+// The owners and what counts as a write: the same as the lint rule's (dropslot/own-tables).
+import { ownerOf, SQL_WRITE, TABLE_METHODS, WRITE_METHODS } from '../../eslint/own_tables.js'
 
 const root = resolve(new URL('../..', import.meta.url).pathname)
 const appDir = join(root, 'app')
 const modules = readdirSync(appDir).filter((name) => statSync(join(appDir, name)).isDirectory())
-const owners = JSON.parse(readFileSync(join(root, 'database/table_owners.json'), 'utf8'))
-const ownerOf = new Map()
-for (const [module, tables] of Object.entries(owners)) {
-  if (module.startsWith('$')) continue
-  for (const table of tables) ownerOf.set(table, module)
-}
 
 /**
  * Writes to another module's rows that are allowed, each with its reason (the same list as the
@@ -75,18 +71,6 @@ const moduleOf = (file) => {
   return path.startsWith('..') ? null : path.split('/')[0]
 }
 
-const WRITE_METHODS = new Set([
-  'insert',
-  'multiInsert',
-  'update',
-  'delete',
-  'del',
-  'merge',
-  'increment',
-  'decrement',
-  'upsert',
-  'truncate',
-])
 const MODEL_WRITES = new Set([
   'create',
   'createMany',
@@ -98,8 +82,6 @@ const MODEL_WRITES = new Set([
   'fetchOrCreateMany',
   'truncate',
 ])
-const SQL_WRITE =
-  /\b(?:insert\s+(?:ignore\s+)?into|update|delete\s+from|replace\s+into)\s+`?([a-z_]+)`?/gi
 
 /** Table name of a Lucid model file (`static table = '...'`, else Lucid's plural snake case). */
 const modelTables = new Map()
@@ -238,7 +220,7 @@ for (const file of (function* () {
           if (ts.isCallExpression(receiver) && ts.isPropertyAccessExpression(receiver.expression)) {
             const name = receiver.expression.name.text
             const table = tableName(receiver.arguments[0])
-            if (['from', 'table', 'into'].includes(name) && table) {
+            if (TABLE_METHODS.has(name) && table) {
               recordWrite(foreignWrites, file, table, `${name}('${table}').${method}`, node, source)
               break
             }
