@@ -187,7 +187,11 @@ for (const driver of drivers) {
   })
 }
 
-test.group('Jobs on the bullmq driver: the cluster', () => {
+test.group('Jobs on the bullmq driver: the cluster', (group) => {
+  // The schedules fire as soon as they are upserted: what their jobs write (an alert check opens
+  // incidents from the counters this process kept) is rolled back, never left to later tests.
+  group.each.setup(() => testUtils.db().withGlobalTransaction())
+
   test('schedules upserted by two workers fire from one scheduler each', async ({ assert }) => {
     const prefix = `dropslot-test-${process.pid}-${Date.now()}-schedules`
     const first = new BullmqDriver(REDIS_URL, prefix)
