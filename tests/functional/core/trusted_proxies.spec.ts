@@ -14,7 +14,7 @@ const LOADER = '--import=ts-node-maintained/register/esm'
  */
 test.group('Trusted proxies in production', () => {
   test('rotating X-Forwarded-For does not escape the password-reset limit', async ({ assert }) => {
-    const sqlite = `${ROOT}tmp/trusted-proxies-check.sqlite3`
+    const sqlite = `${ROOT}tmp/trusted-proxies-check-${process.pid}.sqlite3`
     for (const suffix of ['', '-wal', '-shm']) rmSync(`${sqlite}${suffix}`, { force: true })
     const port = Number(process.env.PORT ?? 3334) + 60
     const env = {

@@ -150,7 +150,7 @@ test.group('Demo seed through ace, as npm start runs it', () => {
 
 test.group('Demo seed in production', () => {
   test('refuses to run and writes nothing', async ({ assert }) => {
-    const file = `${ROOT}tmp/production-seed-check.sqlite3`
+    const file = `${ROOT}tmp/production-seed-check-${process.pid}.sqlite3`
     const env = {
       NODE_ENV: 'production',
       DB_CONNECTION: 'sqlite',
