@@ -81,18 +81,21 @@ test.group('CLI: workers and queues', (group) => {
       env: { ...process.env, NODE_ENV: 'test', ...workerEnv },
     })
     let stderr = ''
+    let stdout = ''
     worker.stderr.on('data', (chunk) => (stderr += chunk))
+    worker.stdout.on('data', (chunk) => (stdout += chunk))
     const exited = new Promise<number | null>((resolve) => worker.once('exit', resolve))
     const dispatcher = new BullmqDriver(REDIS_URL, prefix)
     try {
       await dispatcher.dispatch(placeHoldJob, { orderId: order.id })
-      const until = Date.now() + 20_000
+      // Generous: a worker starting from source on a busy machine takes a while to boot.
+      const until = Date.now() + 45_000
       // The worker takes jobs before it prints its start line, so the hold may be placed first.
       const started = () => stderr.includes('worker started: driver bullmq, queues gateway')
       while (((await holdStatusOf(order.id)) !== 'placed' || !started()) && Date.now() < until) {
         await new Promise((resolve) => setTimeout(resolve, 100))
       }
-      assert.equal(await holdStatusOf(order.id), 'placed', stderr)
+      assert.equal(await holdStatusOf(order.id), 'placed', `${stderr}\n${stdout}`)
       assert.isTrue(started(), stderr)
 
       const status = await runCli(['--json', 'queues:status'], workerEnv)
@@ -110,7 +113,7 @@ test.group('CLI: workers and queues', (group) => {
     }
   })
     .skip(!runBullmq, 'Redis is not running on this machine')
-    .timeout(60_000)
+    .timeout(90_000)
 
   test('a release run on BullMQ hands its results to the queue and exits', async ({ assert }) => {
     const prefix = `dropslot-test-clirun-${process.pid}-${Date.now()}`
