@@ -2,6 +2,7 @@ import { useEffect, useEffectEvent, useRef } from 'react'
 import { Field, SelectField } from './Field'
 import { COUNTRIES, US_STATES } from '../data/geo'
 import { attachAddressAutocomplete, type PickedAddress } from '../thirdparty/maps'
+import type { BillingAddress } from '@shared/api/contract'
 
 export type AddressValue = {
   address1: string
@@ -19,6 +20,19 @@ export const EMPTY_ADDRESS: AddressValue = {
   zip: '',
   state: '',
   country: 'US',
+}
+
+/** The customer's saved billing address as the form's fields (the empty form when none is saved). */
+export function addressFromBilling(saved: BillingAddress | null | undefined): AddressValue {
+  if (!saved) return EMPTY_ADDRESS
+  return {
+    address1: saved.line1,
+    address2: saved.line2 ?? '',
+    city: saved.city,
+    zip: saved.postal_code,
+    state: saved.state,
+    country: saved.country || 'US',
+  }
 }
 
 /** Spec: address1, city, zip and state are required; address 2 is optional. */

@@ -10,6 +10,7 @@ import { PageLoading } from '../../../shared/ui/Spinner'
 import { IconCard, IconEdit, IconPin, IconTrash, IconUser } from '../../../shared/ui/icons'
 import {
   AddressFields,
+  addressFromBilling,
   missingAddressFields,
   type AddressValue,
 } from '../../../shared/ui/AddressFields'
@@ -159,14 +160,7 @@ function BillingAddressBlock({ user }: { user: UserInfo }) {
   const saved = user.billingAddress
 
   function edit() {
-    setAddress({
-      address1: saved?.line1 ?? '',
-      address2: saved?.line2 ?? '',
-      city: saved?.city ?? '',
-      zip: saved?.postal_code ?? '',
-      state: saved?.state ?? '',
-      country: saved?.country || 'US',
-    })
+    setAddress(addressFromBilling(saved))
     setInvalid([])
     setEditing(true)
   }

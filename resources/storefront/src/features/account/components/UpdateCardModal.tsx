@@ -5,6 +5,7 @@ import { CardFields } from '../../../shared/ui/CardFields'
 import { Button } from '../../../shared/ui/Button'
 import { useGenCardToken } from '../../../shared/api/useGenCardToken'
 import { useSetBilling } from '../../../shared/api/useSetBilling'
+import { addressFromBilling } from '../../../shared/ui/AddressFields'
 import { useConfirmCard } from '../../../shared/api/useConfirmCard'
 import { currentPath, finishCardSave, isCardRefusal } from '../../../shared/lib/cardAuthentication'
 import type { UserInfo } from '@shared/api/contract'
@@ -53,17 +54,7 @@ export function UpdateCardModal({
         cvc: valid.code,
         address_zip: address.postal_code,
       })
-      const answer = await setBilling.run(
-        {
-          address1: address.line1,
-          address2: address.line2 ?? '',
-          city: address.city,
-          zip: address.postal_code,
-          state: address.state,
-          country: address.country || 'US',
-        },
-        token
-      )
+      const answer = await setBilling.run(addressFromBilling(address), token)
       // A card whose bank asks for 3-D Secure: the customer confirms it first.
       const saved = await finishCardSave(answer, currentPath(location), confirmCard.run)
       if (saved === 'redirected') return

@@ -4,7 +4,7 @@ import { returnPath, withReturnPath } from '../../../shared/lib/returnTo'
 import { SplitLayout } from '../../../shared/layout/SplitLayout'
 import {
   AddressFields,
-  EMPTY_ADDRESS,
+  addressFromBilling,
   missingAddressFields,
   type AddressValue,
 } from '../../../shared/ui/AddressFields'
@@ -22,18 +22,7 @@ export function AddBillingPage() {
 
   // Someone coming back to this step sees the address they saved before, until they edit it.
   const saved = info.data?.billingAddress
-  const address: AddressValue =
-    edited ??
-    (saved
-      ? {
-          address1: saved.line1,
-          address2: saved.line2 ?? '',
-          city: saved.city,
-          zip: saved.postal_code,
-          state: saved.state,
-          country: saved.country || 'US',
-        }
-      : EMPTY_ADDRESS)
+  const address: AddressValue = edited ?? addressFromBilling(saved)
 
   async function submit(event: FormEvent) {
     event.preventDefault()

@@ -8,6 +8,7 @@ import { PageLoading } from '../../../shared/ui/Spinner'
 import { useUserInfo } from '../../../shared/api/useUserInfo'
 import { useGenCardToken } from '../../../shared/api/useGenCardToken'
 import { useSetBilling } from '../../../shared/api/useSetBilling'
+import { addressFromBilling } from '../../../shared/ui/AddressFields'
 import { useConfirmCard } from '../../../shared/api/useConfirmCard'
 import {
   currentPath,
@@ -71,14 +72,7 @@ export function AddCardPage() {
         cvc: valid.code,
         address_zip: address.postal_code,
       })
-      const billing = {
-        address1: address.line1,
-        address2: address.line2 ?? '',
-        city: address.city,
-        zip: address.postal_code,
-        state: address.state,
-        country: address.country || 'US',
-      }
+      const billing = addressFromBilling(address)
       const answer = await setBilling.run(billing, token)
       // Step 3 also keeps a first checkout profile built from the name, phone and address.
       const { firstName, lastName } =
