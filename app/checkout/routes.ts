@@ -10,7 +10,7 @@ router.get('/api/promoLookup', [PromoController, 'lookup']).as('checkout.promoLo
 router
   .post('/api/checkout/withprofile', [CheckoutController, 'withProfile'])
   .as('checkout.withProfile')
-  .use([middleware.soldOutShortcut(), middleware.auth()])
+  .use([middleware.soldOutShortcut(), middleware.auth({ guards: ['customer'] })])
 
 // Anonymous allowed (the one-step path creates the account); a bearer token, if sent, is used.
 router

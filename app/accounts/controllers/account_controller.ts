@@ -27,12 +27,12 @@ function presentCardAuthentication(action: CardSetupAction) {
 
 export default class AccountController {
   async info({ auth }: HttpContext) {
-    return presentUserInfo(auth.getUserOrFail())
+    return presentUserInfo(auth.use('api').getUserOrFail())
   }
 
   async update({ auth, request }: HttpContext) {
     const { updates } = await request.validateUsing(updateProfileValidator)
-    const user = await accountService.updateDetails(auth.getUserOrFail(), updates)
+    const user = await accountService.updateDetails(auth.use('api').getUserOrFail(), updates)
     return { success: true, user: presentUserInfo(user) }
   }
 
@@ -40,14 +40,17 @@ export default class AccountController {
     const { billingAddress, token } = await request.validateUsing(billingAddressValidator)
     // The card first: if the gateway refuses it, nothing (not even the address) is written.
     if (token) {
-      await consumeCardAttempt({ ip: request.ip(), userId: auth.getUserOrFail().id })
-      const saved = await billingCardService.saveTokenOrAuthenticate(auth.getUserOrFail(), token)
+      await consumeCardAttempt({ ip: request.ip(), userId: auth.use('api').getUserOrFail().id })
+      const saved = await billingCardService.saveTokenOrAuthenticate(
+        auth.use('api').getUserOrFail(),
+        token
+      )
       // The bank asks for 3-D Secure: the customer completes it, then billing/confirmCard.
       if (saved.status === 'requires_action') {
         return response.status(202).json(presentCardAuthentication(saved.action))
       }
     }
-    const user = await accountService.setBillingAddress(auth.getUserOrFail(), {
+    const user = await accountService.setBillingAddress(auth.use('api').getUserOrFail(), {
       line1: billingAddress.address1,
       line2: billingAddress.address2 ?? null,
       city: billingAddress.city,
@@ -63,9 +66,9 @@ export default class AccountController {
    * saved (200 with the user), still waits for the customer (202), or was refused (402).
    */
   async confirmCard({ auth, request, response }: HttpContext) {
-    await consumeCardAttempt({ ip: request.ip(), userId: auth.getUserOrFail().id })
+    await consumeCardAttempt({ ip: request.ip(), userId: auth.use('api').getUserOrFail().id })
     const result = await billingCardService.confirmSetup(
-      auth.getUserOrFail(),
+      auth.use('api').getUserOrFail(),
       request.input('setupId')
     )
     if (result.status === 'requires_action') {
@@ -76,9 +79,9 @@ export default class AccountController {
 
   /** billing/genToken: `{encrypted}` card -> the gateway's one-time card token `{id}`. */
   async genToken({ auth, request }: HttpContext) {
-    await consumeCardAttempt({ ip: request.ip(), userId: auth.getUserOrFail().id })
+    await consumeCardAttempt({ ip: request.ip(), userId: auth.use('api').getUserOrFail().id })
     const token = await billingCardService.createToken(
-      auth.getUserOrFail(),
+      auth.use('api').getUserOrFail(),
       request.input('encrypted')
     )
     return {
@@ -96,7 +99,7 @@ export default class AccountController {
 
   /** POST /api/user/delete {password}: the account and its card data, confirmed by password. */
   async destroy({ auth, request }: HttpContext) {
-    const user = auth.getUserOrFail()
+    const user = auth.use('api').getUserOrFail()
     await consumeAttempt(
       'account-delete',
       { ip: request.ip(), email: user.email },

@@ -44,7 +44,7 @@ export default class SessionsController {
   }
 
   async logout({ auth }: HttpContext) {
-    await accountService.logout(auth.getUserOrFail())
+    await accountService.logout(auth.use('api').getUserOrFail())
     return { success: true }
   }
 }

@@ -33,7 +33,7 @@ const TOKEN_ALIAS = '__token_'
 export class AccessTokensProvider<
   TokenableModel extends LucidModel,
 > extends DbAccessTokensProvider<TokenableModel> {
-  private joinedSql: string | undefined
+  private readonly joinedSql = new Map<string, string>()
 
   static forModel<TokenableModel extends LucidModel>(
     model: TokenableModel,
@@ -59,15 +59,37 @@ export class AccessTokensProvider<
   async verifyWithTokenable(
     tokenValue: Secret<string>
   ): Promise<{ token: AccessToken; tokenable: InstanceType<TokenableModel> } | null> {
+    const verified = await this.verifyWithOwnerRow(tokenValue, 'o.*')
+    if (!verified) return null
+    const tokenable = this.options.tokenableModel.$createFromAdapterResult(
+      verified.ownerRow
+    ) as InstanceType<TokenableModel> & LucidRow
+    return tokenable ? { token: verified.token, tokenable } : null
+  }
+
+  /**
+   * The token and its owner's row (`ownerColumns` of the owner's table, aliased `o`), read in one
+   * query; null when the token is unknown, expired or its secret does not match.
+   */
+  async verifyWithOwnerRow(
+    tokenValue: Secret<string>,
+    ownerColumns: string
+  ): Promise<{ token: AccessToken; ownerRow: Record<string, unknown> } | null> {
     const decoded = AccessToken.decode(this.prefix, tokenValue.release())
     if (!decoded) return null
-    const model = this.options.tokenableModel
-    // Plain SQL, written once, on the driver: the query builder's compilation and knex's
-    // runner were a good part of the cost of the one query every authenticated request makes.
-    const joinedSql = (this.joinedSql ??=
-      `select o.*, ${TOKEN_COLUMNS.map((column) => `t.${column} as ${TOKEN_ALIAS}${column}`).join(', ')}` +
-      ` from ${this.table} t inner join ${model.table} o on o.${model.primaryKey} = t.tokenable_id` +
-      ` where t.id = ? and t.type = ? limit 1`)
+    // Plain SQL, written once per column list, on the driver: the query builder's compilation
+    // and knex's runner were a good part of the cost of the one query every authenticated
+    // request makes.
+    let sql = this.joinedSql.get(ownerColumns)
+    if (!sql) {
+      const model = this.options.tokenableModel
+      sql =
+        `select ${ownerColumns}, ${TOKEN_COLUMNS.map((column) => `t.${column} as ${TOKEN_ALIAS}${column}`).join(', ')}` +
+        ` from ${this.table} t inner join ${model.table} o on o.${model.primaryKey} = t.tokenable_id` +
+        ` where t.id = ? and t.type = ? limit 1`
+      this.joinedSql.set(ownerColumns, sql)
+    }
+    const joinedSql = sql
     const row = await withDriverSession((session) =>
       session.first<Record<string, unknown>>(joinedSql, [decoded.identifier, this.type])
     )
@@ -75,15 +97,12 @@ export class AccessTokensProvider<
 
     const tokenRow: Record<string, unknown> = {}
     const ownerRow: Record<string, unknown> = {}
-    for (const [key, value] of Object.entries(row)) {
-      if (key.startsWith(TOKEN_ALIAS)) tokenRow[key.slice(TOKEN_ALIAS.length)] = value
-      else ownerRow[key] = value
+    for (const key in row) {
+      if (key.startsWith(TOKEN_ALIAS)) tokenRow[key.slice(TOKEN_ALIAS.length)] = row[key]
+      else ownerRow[key] = row[key]
     }
     const token = this.accept(tokenRow, decoded.secret)
-    if (!token) return null
-    const tokenable = model.$createFromAdapterResult(ownerRow) as InstanceType<TokenableModel> &
-      LucidRow
-    return tokenable ? { token, tokenable } : null
+    return token ? { token, ownerRow } : null
   }
 
   private accept(dbRow: any, secret: Secret<string>): AccessToken | null {

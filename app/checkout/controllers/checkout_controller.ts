@@ -10,7 +10,7 @@ import { countCheckout } from '#checkout/services/checkout_metrics'
 export default class CheckoutController {
   /** POST /api/checkout/withprofile {productId, style, size, profileId, promoCode?, eCardCode?, queuePass?} */
   async withProfile({ auth, request, response }: HttpContext) {
-    const user = auth.getUserOrFail()
+    const user = auth.use('customer').getUserOrFail()
     await this.limit(request.ip(), `customer-${user.uuid}`)
     const body = request.body()
     const order = await countCheckout(() =>

@@ -1,4 +1,4 @@
-import type { UserRecord } from '#accounts/services/user_queries'
+import type { CustomerRecord } from '#accounts/services/user_queries'
 import { cardOnFile, cardOnFileFingerprint } from '#payments/services/card_on_file'
 import { catalogService, productNotFound } from '#catalog/services/catalog_service'
 import { readProductAndProfile } from '#checkout/services/checkout_reads'
@@ -106,7 +106,7 @@ function present(value: unknown): boolean {
  * (`checkoutService.checkout(user, {productId, style, size, profileId, promoCode})`).
  */
 export class CheckoutService {
-  async checkout(user: UserRecord, request: CheckoutRequest): Promise<OpenedOrder> {
+  async checkout(user: CustomerRecord, request: CheckoutRequest): Promise<OpenedOrder> {
     try {
       return await this.checkoutOnce(user, request, user.cardFingerprint)
     } catch (error) {
@@ -118,7 +118,7 @@ export class CheckoutService {
   }
 
   private async checkoutOnce(
-    user: UserRecord,
+    user: CustomerRecord,
     request: CheckoutRequest,
     cardFingerprint: string | null
   ): Promise<OpenedOrder> {

@@ -1,12 +1,19 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
+import type { Authenticators } from '@adonisjs/auth/types'
 
 /**
  * Requires a valid, unexpired bearer access token. Anonymous callers get the 401 envelope.
+ * `guards`: the `api` guard (the caller as a `User` model) unless the route names another, as
+ * the checkout does with `customer` (the same tokens, the caller as a plain record).
  */
 export default class AuthMiddleware {
-  async handle(ctx: HttpContext, next: NextFn) {
-    await ctx.auth.authenticateUsing(['api'])
+  async handle(
+    ctx: HttpContext,
+    next: NextFn,
+    options: { guards?: (keyof Authenticators)[] } = {}
+  ) {
+    await ctx.auth.authenticateUsing(options.guards ?? ['api'])
     return next()
   }
 }

@@ -1,5 +1,7 @@
 import { DateTime } from 'luxon'
 import { test } from '@japa/runner'
+import db from '@adonisjs/lucid/services/db'
+import { sqlTime } from '#core/helpers/sql_time'
 import limiter from '@adonisjs/limiter/services/main'
 import testUtils from '@adonisjs/core/services/test_utils'
 import Product from '#catalog/models/product'
@@ -465,6 +467,41 @@ test.group('Checkout with a profile', (group) => {
     const response = await client.post('/api/checkout/withprofile').json({})
     response.assertStatus(401)
     response.assertBodyContains({ code: 'unauthorized' })
+  })
+
+  test('the checkout takes the tokens every other call takes: forged, expired and logged-out ones get 401', async ({
+    client,
+    assert,
+  }) => {
+    const { user, token } = await customerWithCard()
+    const profile = await profileFor(user)
+    const product = await productFor({ totalStock: 10 })
+    const press = (bearer: string) =>
+      client
+        .post('/api/checkout/withprofile')
+        .bearerToken(bearer)
+        .json({ productId: product.id, style: 'black', size: '9.5', profileId: profile.publicId })
+
+    const forged = await press(`${token.slice(0, -4)}AAAA`)
+    forged.assertStatus(401)
+    forged.assertBody({ success: false, error: 'Please log in to continue.', code: 'unauthorized' })
+
+    const tokens = () => db.from('auth_access_tokens').where('tokenable_id', user.id)
+    await tokens().update({ expires_at: sqlTime(DateTime.now().minus({ seconds: 1 })) })
+    const expired = await press(token)
+    expired.assertStatus(401)
+    await tokens().update({ expires_at: null })
+
+    const bought = await press(token)
+    bought.assertStatus(201)
+    assert.equal(bought.body().order.email, user.email)
+
+    const logout = await client.post('/api/logout').bearerToken(token)
+    logout.assertStatus(200)
+    const afterLogout = await press(token)
+    afterLogout.assertStatus(401)
+    await product.refresh()
+    assert.equal(product.stockTaken, 1)
   })
 
   test('checkout is rate-limited per customer', async ({ client, assert }) => {
