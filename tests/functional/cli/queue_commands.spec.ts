@@ -1,5 +1,8 @@
 import { test } from '@japa/runner'
 import { spawn } from 'node:child_process'
+import { Queue } from 'bullmq'
+import { Redis } from 'ioredis'
+import db from '@adonisjs/lucid/services/db'
 import { fileURLToPath } from 'node:url'
 import Order from '#orders/models/order'
 import { BullmqDriver } from '#core/jobs/bullmq_driver'
@@ -21,6 +24,33 @@ const runBullmq = await redisTestsRun()
 const holdStatusOf = async (id: number) => {
   const order = await Order.findOrFail(id)
   return order.holdStatus
+}
+
+/** The order's hold as this process and the gateway queue see it, for a failure's message. */
+async function holdDiagnosis(orderId: number, prefix: string) {
+  const order = await db
+    .from('orders')
+    .where('id', orderId)
+    .select('hold_status', 'hold_attempts', 'hold_next_attempt_at', 'hold_claimed_at', 'status')
+    .first()
+  const connection = new Redis(REDIS_URL)
+  const queue = new Queue('gateway', { connection, prefix })
+  try {
+    const jobs = await queue.getJobs(['waiting', 'delayed', 'active', 'failed', 'completed'])
+    const states = await Promise.all(
+      jobs.map(async (job) => ({
+        id: job.id,
+        state: await job.getState(),
+        attemptsMade: job.attemptsMade,
+        failedReason: job.failedReason,
+        returnvalue: job.returnvalue,
+      }))
+    )
+    return `order: ${JSON.stringify(order)}\njobs: ${JSON.stringify(states)}`
+  } finally {
+    await queue.close()
+    await connection.quit()
+  }
 }
 
 /** A committed order with its hold still queued (the worker process must see it). */
@@ -77,8 +107,9 @@ test.group('CLI: workers and queues', (group) => {
     const prefix = `dropslot-test-cli-${process.pid}-${Date.now()}`
     const workerEnv = { QUEUE_DRIVER: 'bullmq', REDIS_URL, QUEUE_PREFIX: prefix }
     const order = await orderWaitingForItsHold()
+    // The worker logs at info, so a job that failed or waited says why in a failure's message.
     const worker = spawn(process.execPath, [CLI, 'worker', '--queues', 'gateway'], {
-      env: { ...process.env, NODE_ENV: 'test', ...workerEnv },
+      env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'info', ...workerEnv },
     })
     let stderr = ''
     let stdout = ''
@@ -95,7 +126,12 @@ test.group('CLI: workers and queues', (group) => {
       while (((await holdStatusOf(order.id)) !== 'placed' || !started()) && Date.now() < until) {
         await new Promise((resolve) => setTimeout(resolve, 100))
       }
-      assert.equal(await holdStatusOf(order.id), 'placed', `${stderr}\n${stdout}`)
+      if ((await holdStatusOf(order.id)) !== 'placed') {
+        assert.fail(
+          `the hold was not placed within 45 s\n${await holdDiagnosis(order.id, prefix)}\n` +
+            `worker stderr:\n${stderr}\nworker stdout:\n${stdout}`
+        )
+      }
       assert.isTrue(started(), stderr)
 
       const status = await runCli(['--json', 'queues:status'], workerEnv)
