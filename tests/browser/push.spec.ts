@@ -133,26 +133,29 @@ test.group('Web push in Chromium: the service worker shows an order’s result',
     const order = await Order.findOrFail(orders[0].id)
     assert.equal(message.payload.title, `Secured: ${product.title}`)
 
-    // The push service hands it to the browser: Chromium's service worker shows it.
+    // The push service hands it to the browser: Chromium's service worker shows it. A push
+    // service delivers again until the browser takes a message, and so does the test: on a busy
+    // machine a first delivery can reach the service worker while Chromium is still waking it,
+    // and is then dropped (the notification's tag makes a second delivery replace, not add).
     const { cdp, registrationId } = await serviceWorkerRegistration(page)
-    await cdp.send('ServiceWorker.deliverPushMessage', {
-      origin: baseUrl(),
-      registrationId,
-      data: JSON.stringify(message.payload),
-    })
     type Shown = { title: string; body: string; tag: string; url: string }[]
-    const shown = await until(
-      () =>
-        page.evaluate<Shown>(
-          `navigator.serviceWorker.ready
-            .then((registration) => registration.getNotifications())
-            .then((list) => list.map((item) => ({
-              title: item.title, body: item.body, tag: item.tag, url: item.data && item.data.url,
-            })))`
-        ),
-      (list) => list.length > 0,
-      10_000
-    )
+    const notifications = () =>
+      page.evaluate<Shown>(
+        `navigator.serviceWorker.ready
+          .then((registration) => registration.getNotifications())
+          .then((list) => list.map((item) => ({
+            title: item.title, body: item.body, tag: item.tag, url: item.data && item.data.url,
+          })))`
+      )
+    let shown: Shown = []
+    for (let delivery = 0; delivery < 3 && shown.length === 0; delivery++) {
+      await cdp.send('ServiceWorker.deliverPushMessage', {
+        origin: baseUrl(),
+        registrationId,
+        data: JSON.stringify(message.payload),
+      })
+      shown = await until(notifications, (list) => list.length > 0, 10_000)
+    }
     assert.deepEqual(shown, [
       {
         title: `Secured: ${product.title}`,
