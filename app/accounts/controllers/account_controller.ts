@@ -38,19 +38,17 @@ export default class AccountController {
 
   async setBilling({ auth, request, response }: HttpContext) {
     const { billingAddress, token } = await request.validateUsing(billingAddressValidator)
+    const customer = auth.use('api').getUserOrFail()
     // The card first: if the gateway refuses it, nothing (not even the address) is written.
     if (token) {
-      await consumeCardAttempt({ ip: request.ip(), userId: auth.use('api').getUserOrFail().id })
-      const saved = await billingCardService.saveTokenOrAuthenticate(
-        auth.use('api').getUserOrFail(),
-        token
-      )
+      await consumeCardAttempt({ ip: request.ip(), userId: customer.id })
+      const saved = await billingCardService.saveTokenOrAuthenticate(customer, token)
       // The bank asks for 3-D Secure: the customer completes it, then billing/confirmCard.
       if (saved.status === 'requires_action') {
         return response.status(202).json(presentCardAuthentication(saved.action))
       }
     }
-    const user = await accountService.setBillingAddress(auth.use('api').getUserOrFail(), {
+    const user = await accountService.setBillingAddress(customer, {
       line1: billingAddress.address1,
       line2: billingAddress.address2 ?? null,
       city: billingAddress.city,
@@ -66,11 +64,9 @@ export default class AccountController {
    * saved (200 with the user), still waits for the customer (202), or was refused (402).
    */
   async confirmCard({ auth, request, response }: HttpContext) {
-    await consumeCardAttempt({ ip: request.ip(), userId: auth.use('api').getUserOrFail().id })
-    const result = await billingCardService.confirmSetup(
-      auth.use('api').getUserOrFail(),
-      request.input('setupId')
-    )
+    const user = auth.use('api').getUserOrFail()
+    await consumeCardAttempt({ ip: request.ip(), userId: user.id })
+    const result = await billingCardService.confirmSetup(user, request.input('setupId'))
     if (result.status === 'requires_action') {
       return response.status(202).json(presentCardAuthentication(result.action))
     }
@@ -79,11 +75,9 @@ export default class AccountController {
 
   /** billing/genToken: `{encrypted}` card -> the gateway's one-time card token `{id}`. */
   async genToken({ auth, request }: HttpContext) {
-    await consumeCardAttempt({ ip: request.ip(), userId: auth.use('api').getUserOrFail().id })
-    const token = await billingCardService.createToken(
-      auth.use('api').getUserOrFail(),
-      request.input('encrypted')
-    )
+    const user = auth.use('api').getUserOrFail()
+    await consumeCardAttempt({ ip: request.ip(), userId: user.id })
+    const token = await billingCardService.createToken(user, request.input('encrypted'))
     return {
       success: true,
       id: token.id,

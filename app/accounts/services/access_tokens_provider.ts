@@ -77,19 +77,7 @@ export class AccessTokensProvider<
   ): Promise<{ token: AccessToken; ownerRow: Record<string, unknown> } | null> {
     const decoded = AccessToken.decode(this.prefix, tokenValue.release())
     if (!decoded) return null
-    // Plain SQL, written once per column list, on the driver: the query builder's compilation
-    // and knex's runner were a good part of the cost of the one query every authenticated
-    // request makes.
-    let sql = this.joinedSql.get(ownerColumns)
-    if (!sql) {
-      const model = this.options.tokenableModel
-      sql =
-        `select ${ownerColumns}, ${TOKEN_COLUMNS.map((column) => `t.${column} as ${TOKEN_ALIAS}${column}`).join(', ')}` +
-        ` from ${this.table} t inner join ${model.table} o on o.${model.primaryKey} = t.tokenable_id` +
-        ` where t.id = ? and t.type = ? limit 1`
-      this.joinedSql.set(ownerColumns, sql)
-    }
-    const joinedSql = sql
+    const joinedSql = this.joinedSqlFor(ownerColumns)
     const row = await withDriverSession((session) =>
       session.first<Record<string, unknown>>(joinedSql, [decoded.identifier, this.type])
     )
@@ -103,6 +91,24 @@ export class AccessTokensProvider<
     }
     const token = this.accept(tokenRow, decoded.secret)
     return token ? { token, ownerRow } : null
+  }
+
+  /**
+   * The token-and-owner query, written once per column list. Plain SQL on the driver: the query
+   * builder's compilation and knex's runner were a good part of the cost of the one query every
+   * authenticated request makes.
+   */
+  private joinedSqlFor(ownerColumns: string): string {
+    let sql = this.joinedSql.get(ownerColumns)
+    if (!sql) {
+      const model = this.options.tokenableModel
+      sql =
+        `select ${ownerColumns}, ${TOKEN_COLUMNS.map((column) => `t.${column} as ${TOKEN_ALIAS}${column}`).join(', ')}` +
+        ` from ${this.table} t inner join ${model.table} o on o.${model.primaryKey} = t.tokenable_id` +
+        ` where t.id = ? and t.type = ? limit 1`
+      this.joinedSql.set(ownerColumns, sql)
+    }
+    return sql
   }
 
   private accept(dbRow: any, secret: Secret<string>): AccessToken | null {

@@ -2,6 +2,8 @@ import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
 import type { Authenticators } from '@adonisjs/auth/types'
 
+const API_GUARD: (keyof Authenticators)[] = ['api']
+
 /**
  * Requires a valid, unexpired bearer access token. Anonymous callers get the 401 envelope.
  * `guards`: the `api` guard (the caller as a `User` model) unless the route names another, as
@@ -13,7 +15,7 @@ export default class AuthMiddleware {
     next: NextFn,
     options: { guards?: (keyof Authenticators)[] } = {}
   ) {
-    await ctx.auth.authenticateUsing(options.guards ?? ['api'])
+    await ctx.auth.authenticateUsing(options.guards ?? API_GUARD)
     return next()
   }
 }
