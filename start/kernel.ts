@@ -13,6 +13,8 @@ server.use([
   () => import('#core/middleware/security_headers_middleware'),
   () => import('#core/middleware/static_files_middleware'),
   () => import('@adonisjs/cors/cors_middleware'),
+  // Before the router: a press on a product just seen sold out needs nothing after this.
+  () => import('#checkout/middleware/sold_out_shortcut_middleware'),
 ])
 
 router.use([
@@ -24,5 +26,4 @@ export const middleware = router.named({
   auth: () => import('#core/middleware/auth_middleware'),
   admin: () => import('#core/middleware/admin_middleware'),
   jsonOnly: () => import('#core/middleware/json_only_middleware'),
-  soldOutShortcut: () => import('#checkout/middleware/sold_out_shortcut_middleware'),
 })

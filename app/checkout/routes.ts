@@ -6,11 +6,12 @@ const CheckoutController = () => import('#checkout/controllers/checkout_controll
 
 router.get('/api/promoLookup', [PromoController, 'lookup']).as('checkout.promoLookup')
 
-// A press on a product remembered as sold out is answered before the token is checked.
+// A press on a product remembered as sold out is answered before the router
+// (SoldOutShortcutMiddleware, a server middleware), so before the token is checked.
 router
   .post('/api/checkout/withprofile', [CheckoutController, 'withProfile'])
   .as('checkout.withProfile')
-  .use([middleware.soldOutShortcut(), middleware.auth({ guards: ['customer'] })])
+  .use(middleware.auth({ guards: ['customer'] }))
 
 // Anonymous allowed (the one-step path creates the account); a bearer token, if sent, is used.
 router

@@ -1,3 +1,4 @@
+import { connect } from 'node:net'
 import { test } from '@japa/runner'
 import testUtils from '@adonisjs/core/services/test_utils'
 import db from '@adonisjs/lucid/services/db'
@@ -106,6 +107,76 @@ test.group('Malformed requests are 4xx, never 5xx', (group) => {
       .bearerToken(token)
       .json({ phone: ['5551234'] })
     bad.assertStatus(422)
+  })
+
+  test('a JSON body is read alike in every form it comes in', async ({ assert }) => {
+    const credentials = '{"email":"nobody@example.test","password":"wrong-password"}'
+    // The login reads the body: wrong credentials (400) say it was read, a 422 that it was not.
+    const codeOf = async (response: Response) => {
+      const envelope = (await response.json()) as { code: string }
+      return `${response.status} ${envelope.code}`
+    }
+    const read = '400 invalid_credentials'
+    const forms: [string, Promise<Response>][] = [
+      ['plain', postRaw('/login', credentials)],
+      [
+        'charset',
+        postRaw('/login', credentials, { 'content-type': 'application/json; charset=UTF-8' }),
+      ],
+      [
+        'vendor type',
+        postRaw('/login', credentials, { 'content-type': 'application/vnd.api+json' }),
+      ],
+      ['byte order mark', postRaw('/login', '\ufeff' + credentials)],
+      [
+        'chunked',
+        fetch(`${base()}/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: new Blob([credentials]).stream(),
+          duplex: 'half',
+        } as RequestInit),
+      ],
+    ]
+    for (const [form, response] of forms) assert.equal(await codeOf(await response), read, form)
+
+    // An empty body is an empty object, a key that reaches the prototype is dropped, a body
+    // that is not an object or an array is refused, as the framework's own parser does.
+    assert.equal(await codeOf(await postRaw('/login', '')), '422 validation_failed')
+    const poisoned = await postRaw('/login', '{"__proto__":{"email":"nobody@example.test"}}')
+    assert.equal(await codeOf(poisoned), '422 validation_failed')
+    const scalar = await postRaw('/login', '"nobody@example.test"')
+    assert.deepEqual(await scalar.json(), {
+      success: false,
+      error: 'The request could not be processed.',
+      code: 'validation_failed',
+    })
+    const large = `{"email":"${'x'.repeat(300 * 1024)}"}`
+    assert.equal(await codeOf(await postRaw('/login', large)), '413 payload_too_large')
+    const largeChunked = await fetch(`${base()}/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: new Blob([large]).stream(),
+      duplex: 'half',
+    } as RequestInit)
+    assert.equal(await codeOf(largeChunked), '413 payload_too_large')
+  })
+
+  test('a body cut short by its sender leaves the server answering the next', async ({
+    assert,
+  }) => {
+    const socket = connect(Number(process.env.PORT), process.env.HOST)
+    await new Promise((resolve) => socket.once('connect', resolve))
+    socket.write(
+      'POST /login HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n' +
+        'Content-Length: 200\r\n\r\n{"email":"nobody@exam'
+    )
+    socket.end()
+    socket.resume()
+    await new Promise((resolve) => socket.once('end', resolve))
+    socket.destroy()
+    const next = await postRaw('/login', '{"email":"nobody@example.test","password":"x"}')
+    assert.equal(next.status, 400)
   })
 
   test('an unexpected error answers a plain 500 that shows no internals', async ({ assert }) => {

@@ -102,13 +102,20 @@ test.group('Prometheus metrics at /metrics', (group) => {
       .json({ productId: product.id, style: 'Black', size: '9', profileId: otherProfile.publicId })
     refused.assertStatus(409)
     refused.assertBodyContains({ code: 'sold_out' })
+    // Now remembered: answered before the router, still counted under the checkout's route.
+    const fromMemory = await client
+      .post('/api/checkout/withprofile')
+      .json({ productId: product.id, style: 'Black', size: '9', profileId: otherProfile.publicId })
+    fromMemory.assertStatus(409)
+    fromMemory.assertBodyContains({ code: 'sold_out' })
 
     const after = await scrape()
     const delta = (name: string, labels: Record<string, string> = {}) =>
       seriesValue(after, name, labels) - seriesValue(before, name, labels)
     assert.equal(delta('dropslot_checkouts_total', { result: 'ordered' }), 1)
-    assert.equal(delta('dropslot_checkouts_total', { result: 'sold_out' }), 1)
+    assert.equal(delta('dropslot_checkouts_total', { result: 'sold_out' }), 2)
     assert.equal(delta('dropslot_sold_out_refusals_total', { source: 'checkout' }), 1)
+    assert.equal(delta('dropslot_sold_out_refusals_total', { source: 'shortcut' }), 1)
     assert.equal(
       delta('dropslot_http_request_duration_seconds_count', {
         route: '/api/checkout/withprofile',
@@ -122,7 +129,7 @@ test.group('Prometheus metrics at /metrics', (group) => {
         route: '/api/checkout/withprofile',
         status: '4xx',
       }),
-      1
+      2
     )
   })
 
