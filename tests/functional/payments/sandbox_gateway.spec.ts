@@ -12,6 +12,7 @@ import {
   sandboxRefusalsKey,
   sharedSandboxBudget,
   takeGatewayBudget,
+  GATEWAY_SECOND_GUARD_MS,
 } from '#payments/services/gateway'
 import { redisTestsRun } from '#tests/support/redis'
 import { SandboxGateway } from '#payments/gateways/sandbox_gateway'
@@ -277,6 +278,51 @@ test.group('Sandbox gateway', (group) => {
     // Every refusal is counted for load tests to read.
     const refusedAfter = Number((await redis.get(sandboxRefusalsKey())) ?? 0)
     assert.equal(refusedAfter - refusedBefore, results.length - passed.length)
+  }).skip(!withRedis, 'Redis is not running on this machine')
+
+  test('with Redis, no call leaves in the last moments of a second, where it would land in the next', async ({
+    assert,
+  }) => {
+    // A clock the test moves: each reading may be followed by a stall of the process.
+    const timeFrom = (start: number, stallsAfterReading: number[] = []) => {
+      let current = start
+      return {
+        now() {
+          const reading = current
+          current += stallsAfterReading.shift() ?? 0
+          return reading
+        },
+        async sleep(ms: number) {
+          current += ms
+        },
+        get current() {
+          return current
+        },
+      }
+    }
+    const leavesInTime = (at: number) => at % 1000 < 1000 - GATEWAY_SECOND_GUARD_MS
+    // A second of its own, far from the other tests' counters.
+    const farSecond = () =>
+      (Math.floor(Date.now() / 1000) + 100_000 + Math.floor(Math.random() * 1e6)) * 1000
+
+    // Asked 100 ms before a second ends: the call waits for the next second.
+    const late = timeFrom(farSecond() + 900)
+    await takeGatewayBudget(5, late)
+    assert.isTrue(leavesInTime(late.current), `left at ${late.current % 1000} ms into its second`)
+
+    // Asked in time, but the process stalls 400 ms while its turn is granted: the turn is not
+    // used, and the call goes in the next second.
+    const stalled = timeFrom(farSecond() + 500, [400])
+    const askedIn = Math.floor(stalled.current / 1000)
+    await takeGatewayBudget(5, stalled)
+    assert.isTrue(leavesInTime(stalled.current), `left at ${stalled.current % 1000} ms`)
+    assert.isAbove(Math.floor(stalled.current / 1000), askedIn)
+
+    // In time and not stalled: the call leaves at once.
+    const inTime = timeFrom(farSecond() + 200)
+    const askedAt = inTime.current
+    await takeGatewayBudget(5, inTime)
+    assert.equal(inTime.current, askedAt)
   }).skip(!withRedis, 'Redis is not running on this machine')
 
   test('with Redis, every process waits its turn: never more calls in a second than the rate', async ({
