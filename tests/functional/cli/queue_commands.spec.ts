@@ -36,7 +36,7 @@ async function holdDiagnosis(orderId: number, prefix: string) {
   const connection = new Redis(REDIS_URL)
   const queue = new Queue('gateway', { connection, prefix })
   try {
-    const jobs = await queue.getJobs(['waiting', 'delayed', 'active', 'failed', 'completed'])
+    const jobs = await queue.getJobs()
     const states = await Promise.all(
       jobs.map(async (job) => ({
         id: job.id,
@@ -46,7 +46,27 @@ async function holdDiagnosis(orderId: number, prefix: string) {
         returnvalue: job.returnvalue,
       }))
     )
-    return `order: ${JSON.stringify(order)}\njobs: ${JSON.stringify(states)}`
+    // Every key of the prefix, with its type and size: a job that left no trace shows here.
+    const keys = await connection.keys(`${prefix}:*`)
+    const sizes = await Promise.all(
+      keys.sort().map(async (key) => {
+        const type = await connection.type(key)
+        const size =
+          type === 'list'
+            ? await connection.llen(key)
+            : type === 'zset'
+              ? await connection.zcard(key)
+              : type === 'hash'
+                ? await connection.hlen(key)
+                : type === 'set'
+                  ? await connection.scard(key)
+                  : type === 'stream'
+                    ? await connection.xlen(key)
+                    : 1
+        return `${key.slice(prefix.length + 1)} ${type} ${size}`
+      })
+    )
+    return `order: ${JSON.stringify(order)}\njobs: ${JSON.stringify(states)}\nkeys: ${sizes.join(', ')}`
   } finally {
     await queue.close()
     await connection.quit()

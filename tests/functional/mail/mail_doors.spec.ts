@@ -79,12 +79,17 @@ test.group('Mail intake: the SMTP and IMAP doors', (group) => {
         raw,
       })
       assert.match(sent.response, /^250 /)
+      const row = await db
+        .from('mail_messages')
+        .where('door', 'smtp')
+        .orderBy('id', 'desc')
+        .select('order_id', 'action', 'reason', 'dkim', 'dkim_domain', 'kind', 'retailer')
+        .first()
+      assert.equal(row?.action, 'success', `the intake's decision: ${JSON.stringify(row)}`)
+      assert.equal(row.order_id, order.id)
       await order.refresh()
       assert.equal(order.status, 'success')
       assert.equal(order.feeStatus, 'paid')
-      const row = await db.from('mail_messages').where('order_id', order.id).first()
-      assert.equal(row.door, 'smtp')
-      assert.equal(row.action, 'success')
 
       await assert.rejects(
         () =>

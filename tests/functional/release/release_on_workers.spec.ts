@@ -33,6 +33,17 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms 
   return value
 }
 
+/** What the queues hold and why their jobs failed: the story of a result that was not applied. */
+async function jobsSeen(driver: BullmqDriver) {
+  const counts = await driver.status()
+  const failures = await Promise.all(
+    (['results', 'gateway'] as const).map((name) => driver.failed(name, 5))
+  )
+  const events = await db.from('checkout_result_events').select('response')
+  const tasks = await db.from('release_tasks').select('order_id', 'status', 'reason', 'last_error')
+  return JSON.stringify({ counts, failures: failures.flat(), events, tasks })
+}
+
 test.group('Release day on BullMQ workers: no request does the long work', (group) => {
   let driver: BullmqDriver
   let previous: QueueDriver
@@ -145,8 +156,9 @@ test.group('Release day on BullMQ workers: no request does the long work', (grou
       () => Order.findOrFail(orders[0].id),
       (order) => order.status === 'success' && order.feeStatus === 'paid'
     )
-    assert.equal(won.status, 'success')
-    assert.equal(won.feeStatus, 'paid')
+    const seen = `${won.status}/${won.feeStatus}; ${await jobsSeen(driver)}`
+    assert.equal(won.status, 'success', seen)
+    assert.equal(won.feeStatus, 'paid', seen)
     const lost = await until(
       () => Order.findOrFail(orders[1].id),
       (order) => order.holdStatus === 'released'
