@@ -75,6 +75,9 @@ const realTime: BudgetTime = {
  */
 export const GATEWAY_SECOND_GUARD_MS = 150
 
+/** Whether a call may still leave at this instant: before its second's guard. */
+const beforeGuard = (at: number) => at % 1000 < 1000 - GATEWAY_SECOND_GUARD_MS
+
 /**
  * Waits until this call fits in the gateway's rate for the whole cluster: one counter per second
  * in Redis for every web process, worker and CLI; a call past the rate waits for the next second.
@@ -85,7 +88,7 @@ export async function takeGatewayBudget(callsPerSecond: number, time: BudgetTime
   const { default: redis } = await import('@adonisjs/redis/services/main')
   for (;;) {
     const now = time.now()
-    if (now % 1000 >= 1000 - GATEWAY_SECOND_GUARD_MS) {
+    if (!beforeGuard(now)) {
       await time.sleep(1000 - (now % 1000) + 1)
       continue
     }
@@ -100,9 +103,7 @@ export async function takeGatewayBudget(callsPerSecond: number, time: BudgetTime
     // next second. Leaving it only lowers this second's use, never raises a count.
     const granted = time.now()
     const sameSecond = Math.floor(granted / 1000) === second
-    if (count <= callsPerSecond && sameSecond && granted % 1000 < 1000 - GATEWAY_SECOND_GUARD_MS) {
-      return
-    }
+    if (count <= callsPerSecond && sameSecond && beforeGuard(granted)) return
     if (sameSecond) await time.sleep(1000 - (granted % 1000) + Math.random() * 20)
   }
 }

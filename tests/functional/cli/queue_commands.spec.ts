@@ -48,21 +48,18 @@ async function holdDiagnosis(orderId: number, prefix: string) {
     )
     // Every key of the prefix, with its type and size: a job that left no trace shows here.
     const keys = await connection.keys(`${prefix}:*`)
+    const sizeCommands = {
+      list: 'llen',
+      zset: 'zcard',
+      hash: 'hlen',
+      set: 'scard',
+      stream: 'xlen',
+    } as const
     const sizes = await Promise.all(
       keys.sort().map(async (key) => {
         const type = await connection.type(key)
-        const size =
-          type === 'list'
-            ? await connection.llen(key)
-            : type === 'zset'
-              ? await connection.zcard(key)
-              : type === 'hash'
-                ? await connection.hlen(key)
-                : type === 'set'
-                  ? await connection.scard(key)
-                  : type === 'stream'
-                    ? await connection.xlen(key)
-                    : 1
+        const command = sizeCommands[type as keyof typeof sizeCommands]
+        const size = command ? await connection[command](key) : 1
         return `${key.slice(prefix.length + 1)} ${type} ${size}`
       })
     )
