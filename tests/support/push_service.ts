@@ -1,5 +1,6 @@
 import {
   createDecipheriv,
+  createHash,
   createECDH,
   createPublicKey,
   hkdfSync,
@@ -8,6 +9,7 @@ import {
 } from 'node:crypto'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import db from '@adonisjs/lucid/services/db'
 
 /**
  * A push service on loopback, as a browser's (RFC 8030) would be: it keeps the messages sent to
@@ -34,6 +36,31 @@ export type ReceivedPush = {
 type Browser = { ecdh: ReturnType<typeof createECDH>; auth: Buffer; gone: boolean }
 
 const b64url = (value: Buffer) => value.toString('base64url')
+
+/** A browser's p256dh key with the last byte of y changed: checked off P-256 by its equation. */
+export function offCurve(p256dh: string) {
+  const point = Buffer.from(p256dh, 'base64url')
+  point[64] ^= 0x01
+  const p = 2n ** 256n - 2n ** 224n + 2n ** 192n + 2n ** 96n - 1n
+  const b = 0x5ac635d8aa3a93e7b3ebbd55769886bc651d06b0cc53b0f63bce3c3e27d2604bn
+  const x = BigInt(`0x${point.subarray(1, 33).toString('hex')}`)
+  const y = BigInt(`0x${point.subarray(33, 65).toString('hex')}`)
+  if ((((y * y - (x * x * x - 3n * x + b)) % p) + p) % p === 0n) throw new Error('still on P-256')
+  return point.toString('base64url')
+}
+
+/** A subscription row as an older server may have stored it, unchecked. */
+export async function storeUnchecked(userId: number, subscription: PushSubscriptionJson) {
+  await db.table('push_subscriptions').insert({
+    user_id: userId,
+    endpoint: subscription.endpoint,
+    endpoint_hash: createHash('sha256').update(subscription.endpoint).digest('hex'),
+    p256dh: subscription.keys.p256dh,
+    auth: subscription.keys.auth,
+    created_at: new Date(),
+    updated_at: new Date(),
+  })
+}
 
 export class LocalPushService {
   received: ReceivedPush[] = []

@@ -18,11 +18,7 @@ export default class PingsController {
   /** POST /api/user/pings/push {endpoint, keys: {p256dh, auth}}: a browser turned them on. */
   async subscribe({ auth, request, response }: HttpContext) {
     const { endpoint, keys } = await request.validateUsing(pushSubscriptionValidator)
-    const overview = await pingChannels.subscribe(auth.getUserOrFail().id, {
-      endpoint,
-      p256dh: keys.p256dh.replace(/=+$/, ''),
-      auth: keys.auth.replace(/=+$/, ''),
-    })
+    const overview = await pingChannels.subscribe(auth.getUserOrFail().id, { endpoint, ...keys })
     return response.created(overview)
   }
 

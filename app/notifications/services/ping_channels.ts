@@ -5,6 +5,7 @@ import { AppError } from '#core/exceptions/app_error'
 import { affectedRows, isUniqueViolation } from '#core/helpers/db_errors'
 import { sqlTime } from '#core/helpers/sql_time'
 import { cardVault } from '#core/services/card_vault'
+import { canonicalPushKeys, pushKeysProblem } from '#notifications/services/push_keys'
 
 const hashOf = (endpoint: string) => createHash('sha256').update(endpoint).digest('hex')
 
@@ -74,19 +75,26 @@ export class PingChannels {
     }
   }
 
-  /** Saves a browser's subscription (a known endpoint moves to this customer). */
+  /**
+   * Saves a browser's subscription (a known endpoint moves to this customer), once its endpoint
+   * and keys are ones a message can be sent to and encrypted for.
+   */
   async subscribe(userId: number, input: PushSubscriptionInput) {
     if (!pingsConfig.vapid) {
       throw AppError.conflict('Notifications are not set up on this server.', 'push_unavailable')
     }
     const problem = pushEndpointProblem(input.endpoint)
     if (problem) throw AppError.unprocessable(problem, { endpoint: problem }, 'invalid_endpoint')
+    const keysProblem = pushKeysProblem(input)
+    if (keysProblem) {
+      const { field, message } = keysProblem
+      throw AppError.unprocessable(message, { [field]: message }, 'invalid_push_keys')
+    }
     const hash = hashOf(input.endpoint)
     const fields = {
       user_id: userId,
       endpoint: input.endpoint,
-      p256dh: input.p256dh,
-      auth: input.auth,
+      ...canonicalPushKeys(input),
       updated_at: sqlTime(),
     }
     try {

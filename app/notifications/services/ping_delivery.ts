@@ -6,6 +6,7 @@ import { affectedRows, isUniqueViolation } from '#core/helpers/db_errors'
 import { sqlTime } from '#core/helpers/sql_time'
 import { pings as pingMetric } from '#core/services/metrics'
 import { clock } from '#core/services/clock'
+import { AppError } from '#core/exceptions/app_error'
 import type { PingMessage } from '#notifications/services/notification_service'
 import { pingChannels } from '#notifications/services/ping_channels'
 import { sendDiscord, sendWebPush, type SendOutcome } from '#notifications/services/ping_transports'
@@ -185,7 +186,8 @@ export class PingDelivery {
 
   /**
    * A test ping to every channel of a customer (the orders page's "Send a test"), sent now and
-   * not recorded: it is about nothing that happened to an order.
+   * not recorded: it is about nothing that happened to an order. A subscription whose keys do not
+   * work is removed, as a gone one is; when it reached nowhere because of that, a 422 says so.
    */
   async test(userId: number) {
     const message: PingMessage = {
@@ -196,15 +198,24 @@ export class PingDelivery {
     }
     const targets = await pingChannels.targetsOf(userId)
     const report = { push: emptyReport(), discord: emptyReport() }
+    let invalid = 0
     for (const subscription of targets.push) {
       const outcome = await sendWebPush(subscription, message)
       if (outcome.result === 'gone') await pingChannels.removeSubscription(subscription.id)
+      if (outcome.result === 'gone' && outcome.invalid) invalid++
       count(report.push, outcome)
     }
     if (targets.discord) {
       const outcome = await sendDiscord(targets.discord, message)
       if (outcome.result === 'gone') await pingChannels.removeDiscord(userId)
       count(report.discord, outcome)
+    }
+    if (invalid > 0 && report.push.sent + report.discord.sent === 0) {
+      throw AppError.unprocessable(
+        'The notifications of a browser of yours were set up with keys that do not work, so they are now off. Turn them on again in that browser.',
+        {},
+        'push_subscription_invalid'
+      )
     }
     return report
   }

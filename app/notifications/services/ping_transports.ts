@@ -2,12 +2,18 @@ import webPush from 'web-push'
 import pingsConfig from '#config/pings'
 import dropslotConfig from '#config/dropslot'
 import type { PingMessage } from '#notifications/services/notification_service'
+import { pushEndpointProblem } from '#notifications/services/ping_channels'
+import { pushKeysProblem } from '#notifications/services/push_keys'
 
 /** What a push service or Discord answered, in the terms delivery acts on. */
 export type SendOutcome =
   | { result: 'sent' }
-  /** The subscription or webhook no longer exists (404, 410; Discord 401/404): remove it. */
-  | { result: 'gone'; detail: string }
+  /**
+   * The subscription or webhook no longer exists (404, 410; Discord 401/404), or the
+   * subscription's keys cannot be encrypted for (`invalid`, stored before they were checked):
+   * remove it.
+   */
+  | { result: 'gone'; detail: string; invalid?: true }
   /** Worth another try later (429, 5xx, network). */
   | { result: 'retry'; detail: string }
   /** Refused for good (another 4xx). */
@@ -46,16 +52,28 @@ async function post(url: string, init: RequestInit) {
 export async function sendWebPush(target: PushTarget, message: PingMessage): Promise<SendOutcome> {
   const vapid = pingsConfig.vapid
   if (!vapid) return { result: 'failed', detail: 'web push is not configured (no VAPID keys)' }
-  const details = webPush.generateRequestDetails(
-    { endpoint: target.endpoint, keys: { p256dh: target.p256dh, auth: target.auth } },
-    JSON.stringify(message),
-    {
-      vapidDetails: vapid,
-      TTL: pingsConfig.ttlSeconds,
-      contentEncoding: 'aes128gcm',
-      urgency: 'high',
-    }
-  )
+  const keysProblem = pushKeysProblem(target)
+  if (keysProblem) {
+    return { result: 'gone', detail: sentence(keysProblem.message), invalid: true }
+  }
+  // Never to an address we would not accept now (PUSH_SERVICE_HOSTS may have changed since).
+  const endpointProblem = pushEndpointProblem(target.endpoint)
+  if (endpointProblem) return { result: 'failed', detail: sentence(endpointProblem) }
+  let details: ReturnType<typeof webPush.generateRequestDetails>
+  try {
+    details = webPush.generateRequestDetails(
+      { endpoint: target.endpoint, keys: { p256dh: target.p256dh, auth: target.auth } },
+      JSON.stringify(message),
+      {
+        vapidDetails: vapid,
+        TTL: pingsConfig.ttlSeconds,
+        contentEncoding: 'aes128gcm',
+        urgency: 'high',
+      }
+    )
+  } catch (error) {
+    return { result: 'failed', detail: `not encrypted: ${(error as Error).message}` }
+  }
   const headers: Record<string, string> = {}
   for (const [name, value] of Object.entries(details.headers)) {
     // fetch sets the length of the body itself.
@@ -90,4 +108,9 @@ export async function sendDiscord(
   )
   if (typeof status !== 'number') return { result: 'retry', detail: status.error }
   return outcomeOf(status, [401, 404])
+}
+
+/** A message of ours as a delivery's detail: "The key is ..." becomes "the key is ...". */
+function sentence(message: string) {
+  return message.charAt(0).toLowerCase() + message.slice(1).replace(/\.$/, '')
 }

@@ -22,7 +22,12 @@ import { RECORDED_ROUNDS } from '#database/fixtures/quicknet_rounds'
 import { releasedProductWithOrders } from '#tests/support/release'
 import { plannedRelease } from '#tests/support/report'
 import { distinctCard, drawProfileData, DRAW_CARDS, recordedDraw } from '#tests/support/draws'
-import { LocalPushService, type PushSubscriptionJson } from '#tests/support/push_service'
+import {
+  LocalPushService,
+  offCurve,
+  storeUnchecked,
+  type PushSubscriptionJson,
+} from '#tests/support/push_service'
 import { HttpSink } from '#tests/support/http_sink'
 
 const DISCORD_ID = '112233445566778899'
@@ -352,5 +357,141 @@ test.group('Pings: web push and Discord, besides the e-mail', (group) => {
     assert.containsSubset(response.body(), { push: { sent: 1 }, discord: { sent: 1 } })
     assert.equal(push.messagesFor(browser)[0].payload.title, 'Dropslot notifications are on')
     assert.lengthOf(discord.received, 1)
+  })
+
+  test('a subscription is checked before it is stored: a P-256 key, a 16-byte secret, an https endpoint', async ({
+    client,
+    assert,
+  }) => {
+    const { token, user } = await customerWithToken()
+    // A known push service's host: plain HTTP to it is still refused.
+    pingsConfig.pushServiceHosts = ['127.0.0.1', 'fcm.googleapis.com']
+    const browser = push.subscribe()
+    const keys = browser.keys
+    const shortKey = Buffer.concat([Buffer.from([4]), Buffer.alloc(63, 7)]).toString('base64url')
+    const cases: [string, object, string, string][] = [
+      [
+        'a key off the curve',
+        { ...browser, keys: { ...keys, p256dh: offCurve(keys.p256dh) } },
+        'keys.p256dh',
+        "The subscription's p256dh key is not a point on the P-256 curve.",
+      ],
+      [
+        'a key of 64 bytes',
+        { ...browser, keys: { ...keys, p256dh: shortKey } },
+        'keys.p256dh',
+        "The subscription's p256dh key must be a P-256 public key (base64url).",
+      ],
+      [
+        'a secret of 15 bytes',
+        { ...browser, keys: { ...keys, auth: Buffer.alloc(15, 1).toString('base64url') } },
+        'keys.auth',
+        "The subscription's auth secret must be 16 bytes (base64url).",
+      ],
+      [
+        'plain HTTP to a public host',
+        { ...browser, endpoint: 'http://fcm.googleapis.com/fcm/send/abc' },
+        'endpoint',
+        'The endpoint must be an https URL.',
+      ],
+      [
+        'credentials in the URL',
+        { ...browser, endpoint: 'https://me:secret@fcm.googleapis.com/fcm/send/abc' },
+        'endpoint',
+        'The endpoint must not carry credentials.',
+      ],
+      [
+        'not a URL',
+        { ...browser, endpoint: 'fcm send abc' },
+        'endpoint',
+        'The endpoint must be a URL.',
+      ],
+    ]
+    for (const [name, body, field, message] of cases) {
+      const refused = await client.post('/api/user/pings/push').bearerToken(token).json(body)
+      assert.equal(refused.status(), 422, name)
+      assert.equal(refused.body().errors[field], message, name)
+      const stored = await db.from('push_subscriptions').where('user_id', user.id)
+      assert.lengthOf(stored, 0, `${name}: nothing stored`)
+    }
+
+    // Padded base64url is a browser's too: stored without its padding, and it works.
+    const padded = { ...browser, keys: { p256dh: `${keys.p256dh}=`, auth: `${keys.auth}==` } }
+    const accepted = await client.post('/api/user/pings/push').bearerToken(token).json(padded)
+    accepted.assertStatus(201)
+    const [row] = await db.from('push_subscriptions').where('user_id', user.id)
+    assert.deepEqual([row.p256dh, row.auth], [keys.p256dh, keys.auth])
+    const sent = await client.post('/api/user/pings/test').bearerToken(token)
+    sent.assertStatus(200)
+    assert.containsSubset(sent.body(), { push: { sent: 1 } })
+    assert.lengthOf(push.messagesFor(browser), 1)
+  })
+
+  test('a stored subscription whose key is off the curve is removed when tested: a 4xx, never a 500', async ({
+    client,
+    assert,
+  }) => {
+    const { token, user } = await customerWithToken()
+    const browser = push.subscribe()
+    await storeUnchecked(user.id, {
+      ...browser,
+      keys: { ...browser.keys, p256dh: offCurve(browser.keys.p256dh) },
+    })
+    const tested = await client.post('/api/user/pings/test').bearerToken(token)
+    tested.assertStatus(422)
+    tested.assertBodyContains({
+      code: 'push_subscription_invalid',
+      error:
+        'The notifications of a browser of yours were set up with keys that do not work, so they are now off. Turn them on again in that browser.',
+    })
+    const overview = await client.get('/api/user/pings').bearerToken(token)
+    assert.equal(overview.body().push.subscriptions, 0)
+    assert.deepEqual(push.received, [])
+
+    // Another channel got the test: the answer is its report, the broken browser counted gone.
+    await storeUnchecked(user.id, { ...browser, keys: { ...browser.keys, auth: 'c2hvcnQ' } })
+    await client.put('/api/user/pings/discord').bearerToken(token).json({ url: DISCORD_URL })
+    const mixed = await client.post('/api/user/pings/test').bearerToken(token)
+    mixed.assertStatus(200)
+    assert.containsSubset(mixed.body(), { push: { sent: 0, gone: 1 }, discord: { sent: 1 } })
+    assert.lengthOf(await db.from('push_subscriptions').where('user_id', user.id), 0)
+  })
+
+  test('an outcome ping to a stored subscription with bad keys removes it; the others still get it', async ({
+    client,
+    assert,
+  }) => {
+    const { product, orders, customers } = await releasedProductWithOrders(1)
+    const [{ token, user }] = customers
+    const kept = await turnOn(client, token)
+    const broken = push.subscribe()
+    await storeUnchecked(user.id, {
+      ...broken,
+      keys: { ...broken.keys, p256dh: offCurve(broken.keys.p256dh) },
+    })
+    await releaseRunner.run({
+      productId: product.id,
+      engine: new SimulatorEngine({ successRate: 1, seed: 'bad-keys', delayMs: 0 }),
+    })
+    assert.deepEqual(await pingDelivery.deliverDue(), { sent: 1, gone: 1, failed: 0, retrying: 0 })
+    assert.lengthOf(push.messagesFor(kept), 1)
+    assert.deepEqual(push.messagesFor(broken), [])
+    const left = await db.from('push_subscriptions').where('user_id', user.id)
+    assert.deepEqual(
+      left.map((row) => row.endpoint),
+      [kept.endpoint]
+    )
+    const deliveries = await db
+      .from('ping_deliveries')
+      .join('email_messages', 'email_messages.id', 'ping_deliveries.email_message_id')
+      .where('email_messages.order_id', orders[0].id)
+      .select('ping_deliveries.status', 'ping_deliveries.last_error')
+    assert.sameDeepMembers(deliveries, [
+      { status: 'sent', last_error: null },
+      {
+        status: 'gone',
+        last_error: "the subscription's p256dh key is not a point on the P-256 curve",
+      },
+    ])
   })
 })
