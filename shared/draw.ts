@@ -7,20 +7,32 @@
 |    entry window and a drand quicknet round (its chain hash and public key): the first round at
 |    least 60 s after entries close. Its digest is the SHA-256 of `commitmentStatement` and is in
 |    every entrant's e-mail receipt.
-| 2. The entry list, frozen when entries close: the entry ids in ascending order and their Merkle
-|    root. Leaf = SHA-256(entry id as UTF-8); parent = SHA-256(left digest || right digest), the
+| 2. The entry list, frozen when entries close: the entries whose $1.00 card check stands then
+|    (placed, or still being placed), their ids in ascending order and their Merkle root.
+|    Leaf = SHA-256(entry id as UTF-8); parent = SHA-256(left digest || right digest), the
 |    32-byte digests; a last odd node moves up unchanged; the root of no entries is SHA-256("").
 | 3. The beacon: drand quicknet's signature of the committed round (BLS12-381, unchained,
 |    signatures on G1), verified with the chain's public key; randomness = SHA-256(signature).
-| 4. The ranking: score = HMAC-SHA256(key = the seed as hex text, message = randomness hex + ":" +
-|    entry id), lowest first (ties, never seen, by entry id). Entries whose $1.00 card check was
-|    not placed take no part; of the others, the first `slots` win and the rest are the ranked
-|    alternates. Nobody knows the randomness before the round, after the entries are frozen, so
-|    knowing the seed early tells nobody which entries will win.
+| 4. The ranking (shared/draw_ranking.ts): every frozen entry, by score = HMAC-SHA256(key = the
+|    seed as hex text, message = randomness hex + ":" + entry id), lowest first; the first `slots`
+|    win and the rest are the ranked alternates. Nobody knows the randomness before the round,
+|    after the entries are frozen, so knowing the seed early tells nobody which entries will win,
+|    and nothing decided after it takes an entry out. A winner who drops out later is replaced by
+|    the next alternate, and the proof lists each replacement with its reason.
 */
 import { sha256 } from '@noble/hashes/sha256'
-import { hmac } from '@noble/hashes/hmac'
 import { bytesToHex, hexToBytes, utf8ToBytes } from '@noble/hashes/utils'
+import { checkRanking, compareIds, rankEntries, type Replacement } from './draw_ranking.js'
+
+export {
+  compareIds,
+  drawResult,
+  entryScore,
+  rankEntries,
+  DROP_REASONS,
+  type RankedEntry,
+  type Replacement,
+} from './draw_ranking.js'
 
 /** drand's quicknet chain (League of Entropy mainnet, 3 s rounds): the only beacon we accept. */
 export const QUICKNET = {
@@ -66,13 +78,15 @@ export type DrawProof = {
   beacon: Beacon | { chainHash: string; round: number; randomness: null; signature: null } | null
   /** Once entries have closed. */
   entriesRoot: string | null
-  /** Every entry id, ascending, once entries have closed. */
+  /** The frozen entry ids (card check standing at the close), ascending, once entries have closed. */
   entries: string[]
   entryCount: number
   /** Published once the draw has run. */
   seed: string | null
   winners: string[]
   alternates: string[]
+  /** Ranked entries that dropped out since the draw, in order, each with its reason. */
+  replacements: Replacement[]
 }
 
 /** One entry's place in the frozen list (`GET /api/products/:id/draw/entries/:entryId`). */
@@ -178,11 +192,6 @@ export function makeCommitment(input: {
 // ---------------------------------------------------------------------------------------------
 // The frozen entry list
 
-/** Ascending by code unit, the order every party sorts entry ids in. */
-export function compareIds(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0
-}
-
 function leaf(entryId: string): Uint8Array {
   return sha256(encode(entryId))
 }
@@ -246,44 +255,6 @@ export function verifyInclusion(proof: Omit<InclusionProof, 'entriesRoot'>, root
     size = Math.ceil(size / 2)
   }
   return used === siblings.length && bytesToHex(node) === root
-}
-
-// ---------------------------------------------------------------------------------------------
-// The ranking
-
-/** An entry's score: HMAC-SHA256(key = seed hex text, message = randomness + ":" + entry id). */
-export function entryScore(seed: string, randomness: string, entryId: string): string {
-  return bytesToHex(hmac(sha256, encode(seed), encode(`${randomness}:${entryId}`)))
-}
-
-export type RankedEntry = { entryId: string; score: string; rank: number }
-
-/** Entries best (lowest score) first, with their rank from 1. */
-export function rankEntries(
-  seed: string,
-  randomness: string,
-  entryIds: readonly string[]
-): RankedEntry[] {
-  const scored = entryIds.map((entryId) => ({
-    entryId,
-    score: entryScore(seed, randomness, entryId),
-  }))
-  scored.sort((a, b) =>
-    a.score === b.score ? compareIds(a.entryId, b.entryId) : compareIds(a.score, b.score)
-  )
-  return scored.map((entry, index) => ({ ...entry, rank: index + 1 }))
-}
-
-/** Winners (the first `slots` eligible entries by rank) and the ranked alternates after them. */
-export function drawResult(
-  seed: string,
-  randomness: string,
-  eligibleIds: readonly string[],
-  slots: number
-): { winners: string[]; alternates: string[] } {
-  const ranked = rankEntries(seed, randomness, eligibleIds).map((entry) => entry.entryId)
-  const cut = Math.max(0, Math.min(slots, ranked.length))
-  return { winners: ranked.slice(0, cut), alternates: ranked.slice(cut) }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -426,32 +397,7 @@ function checkWinners(proof: DrawProof): { check: Check; winners: string[]; alte
       ...none,
     }
   }
-  const known = new Set(proof.entries)
-  const ranked = [...proof.winners, ...proof.alternates]
-  if (new Set(ranked).size !== ranked.length || !ranked.every((id) => known.has(id))) {
-    return {
-      check: fail('winners', 'Winners or alternates are not entries of the frozen list.'),
-      ...none,
-    }
-  }
-  // Entries left out are those whose $1.00 card check was not placed.
-  const result = drawResult(proof.seed, proof.beacon.randomness, ranked, proof.commitment.slots)
-  const same = (a: string[], b: string[]) =>
-    a.length === b.length && a.every((id, i) => id === b[i])
-  const skipped = proof.entries.length - ranked.length
-  if (!same(result.winners, proof.winners) || !same(result.alternates, proof.alternates)) {
-    return { check: fail('winners', 'The published winners differ from the rule.'), ...result }
-  }
-  return {
-    check: pass(
-      'winners',
-      `${result.winners.length} winner(s) and ${result.alternates.length} alternate(s) follow the rule` +
-        (skipped
-          ? `; ${skipped} entr${skipped === 1 ? 'y' : 'ies'} without a placed card check took no part.`
-          : '.')
-    ),
-    ...result,
-  }
+  return checkRanking(proof, proof.seed, proof.beacon.randomness, proof.commitment.slots)
 }
 
 function checkInclusion(proof: DrawProof, inclusion: InclusionProof): Check {

@@ -7,8 +7,8 @@ import { sqlTime } from '#core/helpers/sql_time'
 import { clock } from '#core/services/clock'
 import { orderLifecycle, type NewOrder, type OpenedOrder } from '#orders/services/order_lifecycle'
 import { addressKey, cardKey } from '#draws/services/draw_keys'
-import { drawRecords, timeOf } from '#draws/services/draw_records'
-import { compareIds, merkleProof, type InclusionProof } from '#shared/draw'
+import { drawRecords, sortedEntryIds, timeOf } from '#draws/services/draw_records'
+import { merkleProof, type InclusionProof } from '#shared/draw'
 
 export type DrawRule = 'account' | 'card' | 'address'
 
@@ -138,7 +138,8 @@ export class DrawEntries {
 
   /**
    * One entry's inclusion proof in the frozen list (public: an entry id reveals nothing about
-   * its entrant). 404 for an entry id that is not in it, 409 before entries close.
+   * its entrant). 404 for an entry id that is not in it (saying so when the entry was left out
+   * because its card check did not stand at the close), 409 before entries close.
    */
   async inclusion(productId: number, entryId: string): Promise<InclusionProof> {
     let record = Number.isSafeInteger(productId) ? await drawRecords.find(productId) : null
@@ -148,11 +149,23 @@ export class DrawEntries {
     if (!record.closedAt || !record.entriesRoot) {
       throw AppError.conflict('The entry list is published when entries close.', 'draw_not_closed')
     }
-    const rows = await db.from('draw_entries').where('product_id', productId).select('public_id')
-    const ids = rows.map((row) => String(row.public_id)).sort(compareIds)
+    const ids = await sortedEntryIds(productId)
     const index = ids.indexOf(entryId)
-    if (index < 0)
+    if (index < 0) {
+      const left = await db
+        .from('draw_entries')
+        .where('product_id', productId)
+        .where('public_id', entryId)
+        .where('result', 'skipped')
+        .first()
+      if (left) {
+        throw AppError.notFound(
+          "This entry's $1.00 card check did not stand when entries closed: it is not in the frozen list and takes no part in the draw.",
+          'entry_not_frozen'
+        )
+      }
       throw AppError.notFound('There is no such entry in this draw.', 'entry_not_found')
+    }
     return {
       entryId,
       index,

@@ -6,6 +6,7 @@ import { sqlTime } from '#core/helpers/sql_time'
 import { clock } from '#core/services/clock'
 import type { ProductRecord } from '#catalog/services/product_queries'
 import type { DriverSession } from '#core/services/driver_session'
+import { freezeEntries, frozenEntries } from '#draws/services/draw_freeze'
 import { compareIds, makeCommitment, merkleRoot, sha256Hex, type Commitment } from '#shared/draw'
 
 /** A draw's record (`draws`): its commitment, its frozen entry list, its beacon, its result. */
@@ -113,14 +114,12 @@ function commitmentRow(terms: DrawTerms, seed: string) {
   }
 }
 
-/** The entry ids of a draw, ascending (the order every party sorts them in). */
+/** The ids of a draw's frozen entries, ascending (the order every party sorts them in). */
 export async function sortedEntryIds(
   productId: number,
   client: TransactionClientContract | typeof db = db
 ): Promise<string[]> {
-  const query = client.from('draw_entries').where('product_id', productId).select('public_id')
-  if ('dialect' in client && client.dialect.name === 'mysql') query.forUpdate()
-  const rows = await query
+  const rows = await frozenEntries(client, productId).select('public_id')
   return rows.map((row) => String(row.public_id)).sort(compareIds)
 }
 
@@ -230,8 +229,9 @@ class DrawRecords {
    * Freezes the entry list once entries have closed: `closed_at` is set by a conditional UPDATE
    * of the draw's row, which waits for every entry being written (each entry's INSERT reads that
    * row under a shared lock on MariaDB, and SQLite writes one at a time) and after which no
-   * entry can be written (the INSERT requires `closed_at IS NULL`). The sorted ids and their
-   * Merkle root are stored in the same transaction.
+   * entry can be written (the INSERT requires `closed_at IS NULL`). In the same transaction the
+   * entries whose card check stands are frozen (`draw_freeze.ts`, before the committed round is
+   * out) and their sorted ids' Merkle root is stored: the ranking is of that list, all of it.
    */
   async close(record: DrawRecord): Promise<DrawRecord> {
     if (record.closedAt || !record.entryClosesAt) return record
@@ -243,7 +243,7 @@ class DrawRecords {
         .whereNull('closed_at')
         .update({ closed_at: sqlTime(), updated_at: sqlTime() })
       if (affectedRows(claimed) !== 1) return
-      const ids = await sortedEntryIds(record.productId, trx)
+      const ids = await freezeEntries(record, trx)
       await trx
         .from('draws')
         .where('id', record.id)

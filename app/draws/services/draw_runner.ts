@@ -15,7 +15,7 @@ import { orderSettlement } from '#payments/services/order_settlement'
 import { orderEmails } from '#notifications/services/order_emails'
 import drawsConfig from '#config/draws'
 import { beaconSource, BeaconUnavailable } from '#draws/services/beacon_source'
-import { cardKey } from '#draws/services/draw_keys'
+import { replacementsOf } from '#draws/services/draw_replacements'
 import {
   commitmentOf,
   drawRecords,
@@ -24,7 +24,9 @@ import {
 } from '#draws/services/draw_records'
 import {
   QUICKNET,
+  compareIds,
   drawResult,
+  merkleRoot,
   roundTime,
   verifyBeacon,
   verifyDraw,
@@ -43,9 +45,9 @@ export type DrawReport = {
   /** false when the draw had already run: nothing about its result changed. */
   drawnNow: boolean
   round: number | null
-  /** Entries ranked (their card check was placed). */
+  /** Entries ranked: the list frozen at the close, all of it. */
   entries: number
-  /** Entries that took no part (their card check was not placed). */
+  /** Entries that took no part (their card check did not stand at the close). */
   skipped: number
   winners: string[]
   alternates: string[]
@@ -65,6 +67,7 @@ type EntryRow = {
   result: string | null
   promoted_at: unknown
   replaced_at: unknown
+  replaced_by: string | null
   status: string
   hold_status: string
   hold_card_fingerprint: string | null
@@ -104,6 +107,7 @@ async function entriesOf(productId: number): Promise<EntryRow[]> {
       'draw_entries.result',
       'draw_entries.promoted_at',
       'draw_entries.replaced_at',
+      'draw_entries.replaced_by',
       'orders.status',
       'orders.hold_status',
       'orders.hold_card_fingerprint',
@@ -116,8 +120,8 @@ const iso = (at: Date | null) => (at ? at.toISOString() : null)
 /**
  * Runs a draw (docs/decisions.md, "Draws are verifiable, not trusted"). Its record is committed
  * when entries open and frozen when they close (`draw_records.ts`); then the draw waits for its
- * quicknet round, verifies the beacon's signature and ranks the entries whose card check was
- * placed by the rule in shared/draw.ts, claiming the draw (`drawn_at`) and recording every
+ * quicknet round, verifies the beacon's signature and ranks every entry frozen at the close by
+ * the rule in shared/draw.ts, claiming the draw (`drawn_at`) and recording every
  * entry's result in one transaction, so it is decided exactly once however many runners try.
  * The orders then follow the recorded result (winners pending with their hold kept and a slot
  * each; the others closed through `orderSettlement`, their hold released, never charged) and
@@ -263,9 +267,9 @@ export class DrawRunner {
 
   /**
    * Claims the draw with its beacon and records every entry's result; false if another run got
-   * there. The pool is the entries whose $1.00 check was placed, on the card it was placed on:
-   * an entry whose check went to another card than the one it entered with takes that card's
-   * place, and takes no part if that card is already in the draw.
+   * there. The ranking is of the list frozen at the close (`draw_freeze.ts`), all of it: nothing
+   * known now, the randomness included, takes an entry out, and a list that no longer hashes to
+   * the published root is not drawn.
    */
   private async decide(record: DrawRecord, beacon: Beacon): Promise<boolean> {
     return db.transaction(async (trx) => {
@@ -282,41 +286,22 @@ export class DrawRunner {
           updated_at: sqlTime(),
         })
       if (affectedRows(claimed) !== 1) return false
-      const rows: EntryRow[] = await trx
+      const rows = await trx
         .from('draw_entries')
-        .join('orders', 'orders.id', 'draw_entries.order_id')
-        .where('draw_entries.product_id', record.productId)
-        .select(
-          'draw_entries.id',
-          'draw_entries.public_id',
-          'draw_entries.card_fingerprint',
-          'orders.status',
-          'orders.hold_status',
-          'orders.hold_card_fingerprint'
+        .where('product_id', record.productId)
+        .whereNull('result')
+        .select('id', 'public_id')
+      const frozen = new Map(rows.map((row) => [String(row.public_id), Number(row.id)]))
+      if (merkleRoot([...frozen.keys()].sort(compareIds)) !== record.entriesRoot) {
+        throw AppError.conflict(
+          `The entries of product ${record.productId} no longer hash to the root published at the close: the draw is not run.`,
+          'draw_entries_changed'
         )
-      const eligible = new Map<string, number>()
-      for (const row of rows) {
-        if (row.status !== 'entered' || row.hold_status !== 'placed') continue
-        if (row.hold_card_fingerprint) {
-          const checked = cardKey(row.hold_card_fingerprint)
-          if (checked !== row.card_fingerprint) {
-            try {
-              await trx
-                .from('draw_entries')
-                .where('id', row.id)
-                .update({ card_fingerprint: checked })
-            } catch (error) {
-              if (!isUniqueViolation(error)) throw error
-              continue
-            }
-          }
-        }
-        eligible.set(String(row.public_id), Number(row.id))
       }
       const { winners, alternates } = drawResult(
         record.seed,
         beacon.randomness,
-        [...eligible.keys()],
+        [...frozen.keys()],
         record.slots ?? 0
       )
       const ranked = [...winners, ...alternates]
@@ -324,14 +309,9 @@ export class DrawRunner {
         const won = index < winners.length
         await trx
           .from('draw_entries')
-          .where('id', eligible.get(entryId)!)
+          .where('id', frozen.get(entryId)!)
           .update({ rank: index + 1, won, result: won ? 'winner' : 'alternate' })
       }
-      await trx
-        .from('draw_entries')
-        .where('product_id', record.productId)
-        .whereNull('result')
-        .update({ result: 'skipped', rank: null, won: false })
       return true
     })
   }
@@ -412,6 +392,10 @@ export class DrawRunner {
         }
         await slotStock.takeForDrawWinner(record.productId, trx)
         await trx.from('draw_entries').where('id', next.id).update({ promoted_at: sqlTime() })
+        await trx
+          .from('draw_entries')
+          .where('id', dropped.id)
+          .update({ replaced_by: next.public_id })
         return next
       })
       if (!promotedId) continue
@@ -441,7 +425,7 @@ export class DrawRunner {
   /**
    * What anyone may see of a draw, and nothing personal: the commitment from when entries
    * opened; the frozen entry list and its root from when they closed; the beacon, the seed,
-   * the winners and the alternates once it has run.
+   * the winners and the alternates once it has run, and each replacement since with its reason.
    */
   async proof(productId: number): Promise<DrawProof> {
     const product = await findDraw(productId)
@@ -462,6 +446,7 @@ export class DrawRunner {
         seed: null,
         winners: [],
         alternates: [],
+        replacements: [],
       }
     }
     const drawn = Boolean(record.drawnAt)
@@ -493,6 +478,7 @@ export class DrawRunner {
       seed: drawn ? record.seed : null,
       winners: drawn ? byRank('winner') : [],
       alternates: drawn ? byRank('alternate') : [],
+      replacements: drawn ? replacementsOf(entries, NOT_SELECTED) : [],
     } as DrawProof
   }
 

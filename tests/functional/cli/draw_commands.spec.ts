@@ -1,4 +1,6 @@
 import { writeFile, rm } from 'node:fs/promises'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { test } from '@japa/runner'
 import limiter from '@adonisjs/limiter/services/main'
 import db from '@adonisjs/lucid/services/db'
@@ -7,6 +9,7 @@ import type User from '#accounts/models/user'
 import { clock } from '#core/services/clock'
 import { drawRunner } from '#draws/services/draw_runner'
 import { RECORDED_ROUNDS } from '#database/fixtures/quicknet_rounds'
+import { drawResult } from '#shared/draw'
 import { runCli } from '#tests/support/cli'
 import { customerWithCard, placeHolds, profileFor } from '#tests/helpers'
 import {
@@ -156,6 +159,62 @@ test.group('CLI: draw:run and draw:verify', (group) => {
       await restoreSandbox()
     }
   }).timeout(240_000)
+
+  test('draw:verify fails on a published proof whose top winner was removed, and says why', async ({
+    client,
+    assert,
+  }) => {
+    const restoreSandbox = await sandboxSnapshot()
+    const people = await enterSome(3, 500)
+    const users: User[] = people.map((person) => person.user)
+    const draw = await recordedDraw(657413, { totalStock: 1 })
+    const server = createServer()
+    try {
+      for (const person of people) {
+        const entry = await client
+          .post('/api/checkout/withprofile')
+          .bearerToken(person.token)
+          .json({
+            productId: draw.product.id,
+            style: 'Black',
+            size: '9',
+            profileId: person.profile.publicId,
+          })
+        entry.assertStatus(201)
+      }
+      await placeHolds()
+      draw.afterClose()
+      await drawRunner.proof(draw.product.id)
+      draw.afterRound()
+      await drawRunner.run(draw.product.id, { label: 'test' }, { beacon: RECORDED_ROUNDS[657413] })
+      const proof = await drawRunner.proof(draw.product.id)
+      // Served as a Dropslot would serve it, with the top winner left out of the ranking.
+      const [top] = proof.winners
+      const rest = drawResult(
+        proof.seed!,
+        proof.beacon!.randomness!,
+        proof.entries.filter((entryId) => entryId !== top),
+        proof.slots
+      )
+      const tampered = { ...proof, ...rest }
+      server.on('request', (_request, response) => {
+        response.writeHead(200, { 'content-type': 'application/json' })
+        response.end(JSON.stringify(tampered))
+      })
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+      const id = String(draw.product.id)
+      const verify = await runCli(['draw:verify', '--product', id, '--url', url])
+      assert.equal(verify.code, 1, verify.stdout)
+      assert.include(verify.stdout, `FAIL winners: Entry ${top}`)
+      assert.include(verify.stdout, 'missing from the ranking')
+    } finally {
+      clock.reset()
+      server.close()
+      await removeDraw(draw.product, users)
+      await restoreSandbox()
+    }
+  }).timeout(120_000)
 
   test('a crash between deciding and settling is finished by the sweep', async ({
     client,

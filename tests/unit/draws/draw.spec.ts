@@ -32,7 +32,7 @@ function changeByte(value: string, at: number) {
 }
 
 /** A drawn draw on a recorded round, as the API would publish it. */
-function publishedDraw(options: { entryCount?: number; slots?: number; skip?: number } = {}) {
+function publishedDraw(options: { entryCount?: number; slots?: number } = {}) {
   const beacon: Beacon = RECORDED_ROUNDS[657413]
   const closesAt = new Date((roundTime(beacon.round) - BEACON_DELAY_SECONDS) * 1000)
   const opensAt = new Date(closesAt.getTime() - 3_600_000)
@@ -45,10 +45,9 @@ function publishedDraw(options: { entryCount?: number; slots?: number; skip?: nu
     entryOpensAt: opensAt,
     entryClosesAt: closesAt,
   })
+  // The entries whose card check stood at the close: every one of them is ranked.
   const ids = entries(options.entryCount ?? 12).sort()
-  // Entries whose card check was not placed take no part.
-  const eligible = ids.slice(options.skip ?? 0)
-  const result = drawResult(seed, beacon.randomness, eligible, slots)
+  const result = drawResult(seed, beacon.randomness, ids, slots)
   const proof: DrawProof = {
     productId: 7,
     status: 'drawn',
@@ -63,6 +62,7 @@ function publishedDraw(options: { entryCount?: number; slots?: number; skip?: nu
     seed,
     winners: result.winners,
     alternates: result.alternates,
+    replacements: [],
   }
   return proof
 }
@@ -226,7 +226,7 @@ test.group('Draw rules: the ranking', () => {
 
 test.group('Draw rules: verifying a published draw', () => {
   test('a published draw on a recorded round verifies, step by step', async ({ assert }) => {
-    const proof = publishedDraw({ skip: 2 })
+    const proof = publishedDraw()
     const verification = await verifyDraw(proof)
     assert.isTrue(verification.ok, JSON.stringify(verification.checks))
     assert.deepEqual(
@@ -239,7 +239,7 @@ test.group('Draw rules: verifying a published draw', () => {
         ['winners', 'pass'],
       ]
     )
-    assert.include(verification.checks[4].detail, '2 entries without a placed card check')
+    assert.include(verification.checks[4].detail, 'all 12 frozen entries')
     const index = proof.entries.indexOf(proof.winners[0])
     const inclusion = {
       entryId: proof.winners[0],
@@ -269,6 +269,72 @@ test.group('Draw rules: verifying a published draw', () => {
     )
     const changed = proof.entries.map((id, i) => (i === 3 ? `${id}0` : id))
     assert.include(await failed({ ...proof, entries: changed }), 'entries')
+  })
+
+  test('fails when a frozen entry is missing from the ranking, the top winner first, and says why', async ({
+    assert,
+  }) => {
+    const proof = publishedDraw()
+    const [top] = proof.winners
+    // Ranked again without it, as if its card check had been declared not placed after the draw.
+    const without = drawResult(
+      proof.seed!,
+      proof.beacon!.randomness!,
+      proof.entries.filter((entryId) => entryId !== top),
+      proof.slots
+    )
+    const verification = await verifyDraw({ ...proof, ...without })
+    assert.isFalse(verification.ok)
+    const failedChecks = verification.checks.filter((check) => check.status === 'fail')
+    assert.deepEqual(
+      failedChecks.map((check) => check.name),
+      ['winners']
+    )
+    assert.include(failedChecks[0].detail, `Entry ${top}`)
+    assert.include(failedChecks[0].detail, 'ranked 1 by the rule')
+    assert.include(failedChecks[0].detail, 'missing from the ranking')
+    const lastOut = await verifyDraw({ ...proof, alternates: proof.alternates.slice(0, -1) })
+    assert.include(lastOut.checks[4].detail, 'missing from the ranking')
+    const twice = await verifyDraw({ ...proof, alternates: [...proof.alternates, top] })
+    assert.equal(twice.checks[4].status, 'fail')
+  })
+
+  test('a winner who drops out is replaced by the next alternate, each with its reason', async ({
+    assert,
+  }) => {
+    const proof = publishedDraw({ slots: 3 })
+    const [first, second] = proof.winners
+    const [a0, a1, a2] = proof.alternates
+    const checked = async (replacements: DrawProof['replacements']) => {
+      const verification = await verifyDraw({ ...proof, replacements })
+      return verification.checks[4]
+    }
+
+    const replaced = await checked([
+      { entryId: second, reason: 'card_check_declined', replacedBy: a0 },
+    ])
+    assert.equal(replaced.status, 'pass', replaced.detail)
+    assert.include(replaced.detail, `${second} (card check declined) replaced by ${a0}`)
+    // An alternate whose own check failed first is passed over, with its reason; a promoted
+    // alternate who drops out in turn is replaced by the next one.
+    const chain = await checked([
+      { entryId: a0, reason: 'card_check_declined', replacedBy: null },
+      { entryId: first, reason: 'withdrawn', replacedBy: a1 },
+      { entryId: a1, reason: 'card_check_not_confirmed', replacedBy: a2 },
+    ])
+    assert.equal(chain.status, 'pass', chain.detail)
+
+    const outOfTurn = await checked([{ entryId: first, reason: 'withdrawn', replacedBy: a1 }])
+    assert.equal(outOfTurn.status, 'fail')
+    assert.include(outOfTurn.detail, a0)
+    const unreplaced = await checked([{ entryId: first, reason: 'withdrawn', replacedBy: null }])
+    assert.equal(unreplaced.status, 'fail')
+    const byWinner = await checked([{ entryId: first, reason: 'withdrawn', replacedBy: second }])
+    assert.equal(byWinner.status, 'fail')
+    const noReason = await checked([{ entryId: first, reason: '', replacedBy: a0 }])
+    assert.equal(noReason.status, 'fail')
+    const stranger = await checked([{ entryId: 'not-ranked', reason: 'withdrawn', replacedBy: a0 }])
+    assert.equal(stranger.status, 'fail')
   })
 
   test('fails when the seed, the slots or the round differ from the commitment', async ({
