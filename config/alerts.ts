@@ -43,6 +43,8 @@ const alertsConfig = {
     serverErrorMinAnswers: env.get('ALERT_5XX_MIN_ANSWERS', 20),
     /** The retailers' mailbox (the mail intake's IMAP door) failing to be read this long. */
     mailUnreadableMinutes: env.get('ALERT_MAIL_UNREADABLE_MINUTES', 5),
+    /** A draw's or a waiting room's committed beacon round due this long and still not fetched. */
+    beaconUnavailableMinutes: env.get('ALERT_BEACON_UNAVAILABLE_MINUTES', 5),
   },
   /** Webhook notices are tried this many times (with back-off) before they are given up. */
   noticeMaxAttempts: 8,

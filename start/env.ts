@@ -144,6 +144,7 @@ export default await Env.create(new URL('../', import.meta.url), {
   ALERT_5XX_PERCENT: Env.schema.number.optional(),
   ALERT_5XX_MIN_ANSWERS: Env.schema.number.optional(),
   ALERT_MAIL_UNREADABLE_MINUTES: Env.schema.number.optional(),
+  ALERT_BEACON_UNAVAILABLE_MINUTES: Env.schema.number.optional(),
 
   // Mail intake (config/mail_intake.ts): the retailer's signed e-mail as the proof of an outcome.
   MAIL_INTAKE_DOMAIN: Env.schema.string.optional(),

@@ -283,7 +283,7 @@ const messages: TranslationMessages = {
       draw_not_committed: 'Not committed yet: the commitment is made when entries open.',
       draw_beacon: 'Public randomness: drand quicknet round %{round}, published %{time}',
       draw_beacon_waiting:
-        'Waiting for the beacon: round %{round} is out but no relay gave it (%{reason}). Run it with dropslot draw:run --beacon FILE, or it runs when a relay answers.',
+        'Waiting for the beacon: round %{round} was due %{due} (%{minutes} min late) and no relay gave it (last try %{tried}: %{reason}). Check DRAND_URLS and that this server reaches those relays: the draw runs the minute one answers. Or run it on a copy of that round: dropslot draw:run --product %{id} --beacon FILE. No other round can be used.',
       draw_root: 'Entry list frozen at close: root %{root}',
       draw_not_run: 'Not drawn yet: the seed stays secret until the draw runs.',
       draw_seed: 'Seed',
@@ -305,7 +305,8 @@ const messages: TranslationMessages = {
       queue_beacon: 'Places from drand quicknet round %{round}: %{state}',
       queue_ordered: 'drawn',
       queue_not_ordered: 'not drawn yet',
-      queue_beacon_waiting: 'waiting for the beacon (%{reason})',
+      queue_beacon_waiting:
+        'Places wait for round %{round}, due %{due} (%{minutes} min late); no relay gave it (last try %{tried}: %{reason}). Check DRAND_URLS and that this server reaches those relays: places are drawn the minute one answers.',
     },
     orders: {
       title: 'Order %{id}',

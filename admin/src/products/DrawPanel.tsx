@@ -82,7 +82,11 @@ export function DrawPanel() {
           <Alert severity="warning" data-testid="draw-beacon-waiting">
             {translate('dropslot.products.draw_beacon_waiting', {
               round: view.beacon?.round,
+              due: view.beaconDueAt ? new Date(view.beaconDueAt).toLocaleString() : '',
+              minutes: view.beaconWait?.lateMinutes ?? 0,
+              tried: view.beaconCheckedAt ? new Date(view.beaconCheckedAt).toLocaleString() : '',
               reason: view.beaconError ?? '',
+              id: productId,
             })}
           </Alert>
         ) : null}

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import { Box, Stack, Typography } from '@mui/material'
+import { Alert, Box, Stack, Typography } from '@mui/material'
 import { useRecordContext, useTranslate } from 'react-admin'
 import { httpClient } from '../http'
 import type { LineFigures } from '@shared/api/contract'
@@ -49,15 +49,26 @@ export function QueuePanel() {
           <Typography>
             {translate('dropslot.products.queue_beacon', {
               round: figures.round,
-              state: figures.ordered
-                ? translate('dropslot.products.queue_ordered')
-                : figures.waitingForBeacon
-                  ? translate('dropslot.products.queue_beacon_waiting', {
-                      reason: figures.beaconError ?? '',
-                    })
-                  : translate('dropslot.products.queue_not_ordered'),
+              state: translate(
+                figures.ordered
+                  ? 'dropslot.products.queue_ordered'
+                  : 'dropslot.products.queue_not_ordered'
+              ),
             })}
           </Typography>
+        ) : null}
+        {figures.beaconWait ? (
+          <Alert severity="warning" data-testid="queue-beacon-late">
+            {translate('dropslot.products.queue_beacon_waiting', {
+              round: figures.beaconWait.round,
+              due: localTime(figures.beaconWait.dueAt),
+              minutes: figures.beaconWait.lateMinutes,
+              tried: figures.beaconWait.lastTriedAt
+                ? localTime(figures.beaconWait.lastTriedAt)
+                : '',
+              reason: figures.beaconWait.lastError,
+            })}
+          </Alert>
         ) : null}
       </Stack>
     </Box>

@@ -8,6 +8,7 @@ import { gatewayRateLimited } from '#alerts/rules/gateway_rate_limited'
 import { badWebhookSignatures } from '#alerts/rules/bad_webhook_signatures'
 import { serverErrors } from '#alerts/rules/server_errors'
 import { mailUnreadable } from '#alerts/rules/mail_unreadable'
+import { beaconUnavailable } from '#alerts/rules/beacon_unavailable'
 
 /**
  * Every alert rule the check evaluates, in this order. A new rule is one file in this folder
@@ -23,4 +24,5 @@ export const ALERT_RULES: readonly AlertRule[] = [
   badWebhookSignatures,
   serverErrors,
   mailUnreadable,
+  beaconUnavailable,
 ]

@@ -31,6 +31,9 @@ import { releasedProductWithOrders } from '#tests/support/release'
 import { redisTestsRun, TEST_REDIS_URL } from '#tests/support/redis'
 import { HttpSink, until } from '#tests/support/http_sink'
 import { pendingOrder, placeHolds } from '#tests/helpers'
+import { drawRunner } from '#draws/services/draw_runner'
+import { drawProduct, startRecordedRelay } from '#tests/support/draws'
+import { BEACON_DELAY_SECONDS, roundTime } from '#shared/draw'
 
 const runBullmq = await redisTestsRun()
 const CHECK_EVERY_MS = 1000
@@ -231,6 +234,15 @@ test.group(
         .from('mail_intake_state')
         .where('door', 'imap')
         .update({ failing_since: sqlTime(DateTime.now().minus({ minutes: 6 })) })
+      // 9. A draw whose committed round (recorded quicknet round 657413) is long due, and no
+      // relay to give it (DRAND_URLS=off).
+      const closesAt = (roundTime(657413) - BEACON_DELAY_SECONDS) * 1000
+      const draw = await drawProduct({
+        entryOpensAt: DateTime.fromMillis(closesAt - 3_600_000),
+        entryClosesAt: DateTime.fromMillis(closesAt),
+      })
+      const waited = await drawRunner.run(draw.id, { label: 'scheduler' }).catch((error) => error)
+      assert.equal(waited.code, 'beacon_unavailable')
       for (let index = 0; index < 20; index++) {
         const ok = await client.get('/api/products')
         ok.assertStatus(200)
@@ -282,6 +294,8 @@ test.group(
       assert.isTrue(await dispatcher.discard('maintenance', failed.id))
       await placeHolds()
       await mailDoors.ok('imap')
+      const relay = await startRecordedRelay()
+      await drawRunner.run(draw.id, { label: 'scheduler' }).finally(() => relay.close())
       useGateway(previousGateway!)
       previousGateway = null
       const renewed = await db.from('orders').where('id', lapsing.order.id).first()

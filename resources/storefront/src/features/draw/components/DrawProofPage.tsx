@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react'
 import { Link, useParams, useSearchParams } from 'react-router-dom'
-import { verifyDraw, type DrawVerification } from '@shared/draw'
+import { DROP_REASONS, verifyDraw, type DrawVerification } from '@shared/draw'
+import { beaconDelayNotice } from '@shared/beacon_rule'
 import { PageLoading } from '../../../shared/ui/Spinner'
 import { useDrawProof, useInclusionProof } from '../api/useDrawProof'
 import { VerificationChecks } from './VerificationChecks'
@@ -61,11 +62,13 @@ export function DrawProofPage() {
       <p>
         When entries opened we published a commitment: the SHA-256 of a secret seed, the number of
         slots, the entry window and a future round of drand&apos;s public randomness (quicknet), the
-        first at least 60 seconds after entries close. When they closed, every entry id and their
-        Merkle root were published. Each entry&apos;s score is HMAC-SHA256(seed, that round&apos;s
-        randomness and the entry id); the lowest {data.slots} win and the next ones are the
-        alternates. Nobody, not even we, knew the randomness while entries were open, so nobody
-        could tell which entries would win.
+        first at least 60 seconds after entries close. When they closed, the id of every entry whose
+        $1.00 card check stood and their Merkle root were published. Each entry&apos;s score is
+        HMAC-SHA256(seed, that round&apos;s randomness and the entry id); every one of them is
+        ranked, the lowest {data.slots} win and the next ones are the alternates. Nobody, not even
+        we, knew the randomness while entries were open, so nobody could tell which entries would
+        win. A winner who drops out later keeps their rank and is replaced by the next alternate,
+        listed below with the reason.
       </p>
       {verification ? (
         <p className={verification.ok ? 'notice' : 'form-error'} role="status">
@@ -78,6 +81,17 @@ export function DrawProofPage() {
       ) : (
         <p role="status">Checking in your browser...</p>
       )}
+      {data.delay ? (
+        <p className="notice" data-testid="draw-delay">
+          {beaconDelayNotice(
+            'draw',
+            new Date(data.delay.dueAt).toLocaleTimeString(undefined, {
+              hour: 'numeric',
+              minute: '2-digit',
+            })
+          )}
+        </p>
+      ) : null}
       {inclusion.error ? (
         <p className="form-error" role="alert">
           {inclusion.error.message}
@@ -105,6 +119,7 @@ export function DrawProofPage() {
           ) : (
             'fixed when entries open'
           )}
+          {data.beaconRule ? <p className="draw-proof__rule">{data.beaconRule}</p> : null}
         </dd>
         <dt>Entries</dt>
         <dd>
@@ -140,6 +155,26 @@ export function DrawProofPage() {
                     <code className={listed === entryId ? 'draw-proof__mine' : undefined}>
                       {listed}
                     </code>
+                  </li>
+                ))}
+              </ol>
+            </>
+          ) : null}
+          {data.replacements?.length ? (
+            <>
+              <h2>Replacements</h2>
+              <ol className="draw-proof__list draw-proof__replacements">
+                {data.replacements.map((change) => (
+                  <li key={change.entryId}>
+                    <code>{change.entryId}</code> ({DROP_REASONS[change.reason] ?? change.reason}
+                    ):{' '}
+                    {change.replacedBy ? (
+                      <>
+                        replaced by <code>{change.replacedBy}</code>
+                      </>
+                    ) : (
+                      'no one took this place'
+                    )}
                   </li>
                 ))}
               </ol>

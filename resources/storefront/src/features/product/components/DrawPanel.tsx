@@ -1,5 +1,6 @@
 import { Link } from 'react-router-dom'
 import type { Product } from '@shared/api/contract'
+import { beaconDelayNotice } from '@shared/beacon_rule'
 import { useDrawProof } from '../../draw/api/useDrawProof'
 
 const when = (value: string | null | undefined) =>
@@ -22,6 +23,17 @@ export function DrawPanel({ product }: { product: Product }) {
   return (
     <div className="info-box draw-box">
       <h2>{drawn ? 'This draw has run' : 'This release is a draw'}</h2>
+      {proof?.delay ? (
+        <p className="notice" role="status" data-testid="draw-delay">
+          {beaconDelayNotice(
+            'draw',
+            new Date(proof.delay.dueAt).toLocaleTimeString(undefined, {
+              hour: 'numeric',
+              minute: '2-digit',
+            })
+          )}
+        </p>
+      ) : null}
       <ul>
         <li>
           Entries open {when(product.entryOpensAt)} and close {when(product.entryClosesAt)}.

@@ -1,5 +1,6 @@
 import { Link } from 'react-router-dom'
 import type { LineStatus, Product } from '@shared/api/contract'
+import { beaconDelayNotice } from '@shared/beacon_rule'
 import { Button } from '../../../shared/ui/Button'
 
 const ordinal = (value: number) => {
@@ -15,6 +16,9 @@ const clock = (seconds: number) => {
   const minutes = Math.floor(seconds / 60)
   return `${minutes}:${String(seconds % 60).padStart(2, '0')}`
 }
+
+const hourMinute = (iso: string) =>
+  new Date(iso).toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit' })
 
 /** The waiting room of a first-come drop: join, wait for the opening, then move up the line. */
 export function WaitingRoomPanel({
@@ -60,9 +64,16 @@ export function WaitingRoomPanel({
           drawn then{status.round ? ` from drand quicknet round ${status.round}` : ''}.
         </p>
       ) : status?.state === 'drawing' ? (
-        <p className="waiting-room__status">
-          The sale is open: your place is being drawn from drand quicknet round {status.round}.
-        </p>
+        <>
+          <p className="waiting-room__status">
+            The sale is open: your place is being drawn from drand quicknet round {status.round}.
+          </p>
+          {status.delay ? (
+            <p className="notice" data-testid="line-delay">
+              {beaconDelayNotice('line', hourMinute(status.delay.dueAt))}
+            </p>
+          ) : null}
+        </>
       ) : status?.state === 'spent' ? (
         <p className="waiting-room__status">Your pass was used for your checkout.</p>
       ) : status?.state === 'expired' ? (
