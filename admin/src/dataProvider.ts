@@ -151,10 +151,10 @@ export const dataProvider = {
   },
 
   /** A message in review tried against an order (audited; it still needs a valid signature). */
-  async assignMail(id: Identifier, orderId: string) {
+  async assignMail(id: Identifier, orderId: string, reason: string) {
     const { json } = await httpClient(`${API_URL}/mail-messages/${encodeURIComponent(id)}/assign`, {
       method: 'POST',
-      body: JSON.stringify({ orderId }),
+      body: JSON.stringify({ orderId, reason }),
     })
     return json
   },

@@ -23,7 +23,13 @@ export function registerMailCommands(program: Command) {
         }
       }
       await bootApp()
-      const { mailIntake } = await import('#mail/services/mail_intake')
+      const { mailIntake, MAX_MESSAGE_BYTES } = await import('#mail/services/mail_intake')
+      const tooLarge = raws.find(({ raw }) => raw.length > MAX_MESSAGE_BYTES)
+      if (tooLarge) {
+        throw new UsageError(
+          `${tooLarge.file} is ${tooLarge.raw.length} bytes; the mail intake reads messages of at most ${MAX_MESSAGE_BYTES} bytes. Nothing was imported.`
+        )
+      }
       const json = Boolean(program.opts().json)
       const rows = []
       for (const { file, raw } of raws) {

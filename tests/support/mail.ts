@@ -94,11 +94,24 @@ export async function retailerMail(mail: RetailerMail) {
   return template.replace(/\{\{(\w+)\}\}/g, (_, name: string) => values[name] ?? '')
 }
 
-/** Signs a message as `domain` (DKIM, selector `test`) with the test key of that domain. */
-export async function sign(message: string, domain: string) {
+/**
+ * Signs a message as `domain` (DKIM, selector `test`) with the test key of that domain; over
+ * the headers of `headerList` only (`From:To:...`), or the first `bodyLength` bytes (`l=`).
+ */
+export async function sign(
+  message: string,
+  domain: string,
+  options: { headerList?: string; bodyLength?: number } = {}
+) {
   const signed = await dkimSign(message, {
+    ...(options.headerList ? { headerList: options.headerList } : {}),
     signatureData: [
-      { signingDomain: domain, selector: 'test', privateKey: keyFor(domain).privateKey },
+      {
+        signingDomain: domain,
+        selector: 'test',
+        privateKey: keyFor(domain).privateKey,
+        ...(options.bodyLength === undefined ? {} : { maxBodyLength: options.bodyLength }),
+      },
     ],
   } as any)
   return Buffer.from(signed.signatures + message)

@@ -123,6 +123,7 @@ function ReviewActions() {
   const notify = useNotify()
   const refresh = useRefresh()
   const [orderId, setOrderId] = useState('')
+  const [assignReason, setAssignReason] = useState('')
   const [reason, setReason] = useState('')
   if (!record || record.action !== 'review') return null
   const act = async (action: () => Promise<{ action?: string; reason?: string | null }>) => {
@@ -150,10 +151,19 @@ function ReviewActions() {
           onChange={(event) => setOrderId(event.target.value)}
           sx={{ flex: 1 }}
         />
+        <MuiTextField
+          size="small"
+          label="Why this order"
+          value={assignReason}
+          onChange={(event) => setAssignReason(event.target.value)}
+          sx={{ flex: 1 }}
+        />
         <Button
           variant="contained"
-          disabled={!orderId.trim()}
-          onClick={() => act(() => dataProvider.assignMail(record.id, orderId.trim()))}
+          disabled={!orderId.trim() || assignReason.trim().length < 3}
+          onClick={() =>
+            act(() => dataProvider.assignMail(record.id, orderId.trim(), assignReason.trim()))
+          }
         >
           Assign to order
         </Button>

@@ -5,7 +5,12 @@ import { auditLog } from '#core/services/audit_log_service'
 import { mailMessageList, mailReview, presentMailMessage } from '#mail/services/mail_review'
 import { mailStatus } from '#mail/services/mail_status'
 
-const assignValidator = vine.compile(vine.object({ orderId: vine.string().trim().uuid() }))
+const assignValidator = vine.compile(
+  vine.object({
+    orderId: vine.string().trim().uuid(),
+    reason: vine.string().trim().minLength(3).maxLength(255),
+  })
+)
 const dismissValidator = vine.compile(
   vine.object({ reason: vine.string().trim().minLength(3).maxLength(255) })
 )
@@ -24,8 +29,8 @@ export default class MailMessagesController {
   }
 
   async assign(ctx: HttpContext) {
-    const { orderId } = await ctx.request.validateUsing(assignValidator)
-    return mailReview.assign(ctx.params.id, orderId, auditLog.fromRequest(ctx))
+    const { orderId, reason } = await ctx.request.validateUsing(assignValidator)
+    return mailReview.assign(ctx.params.id, orderId, reason, auditLog.fromRequest(ctx))
   }
 
   async dismiss(ctx: HttpContext) {

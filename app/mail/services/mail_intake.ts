@@ -1,6 +1,4 @@
 import { createHash, randomUUID } from 'node:crypto'
-import { simpleParser, type AddressObject } from 'mailparser'
-import { authenticate } from 'mailauth'
 import db from '@adonisjs/lucid/services/db'
 import { DateTime } from 'luxon'
 import { mailIntakeConfig } from '#config/mail_intake'
@@ -12,10 +10,19 @@ import { affectedRows, isUniqueViolation } from '#core/helpers/db_errors'
 import { mailIntake as intakeMetric } from '#core/services/metrics'
 import { productQueries } from '#catalog/services/product_queries'
 import { orderMailAddress } from '#orders/services/order_mail_address'
+import { orderNumber } from '#orders/services/order_numbers'
 import { orderQueries, type OrderRecord } from '#orders/services/order_queries'
 import { orderTimeline } from '#orders/services/order_timeline'
 import { orderOutcome, type MailOutcome } from '#release/services/order_outcome'
-import { mailDnsResolver } from '#mail/services/dns_resolver'
+import {
+  readMessage,
+  signedMessageId,
+  vouching,
+  type DkimResult,
+  type Envelope,
+  type Reading,
+  type Signature,
+} from '#mail/services/mail_reading'
 import {
   retailerById,
   retailerOfDomain,
@@ -25,8 +32,8 @@ import {
   type Retailer,
 } from '#mail/services/retailers'
 
+export type { DkimResult, Envelope } from '#mail/services/mail_reading'
 export type IntakeDoor = 'imap' | 'smtp' | 'file' | 'console'
-export type DkimResult = 'pass' | 'fail' | 'none'
 export type IntakeAction = 'success' | 'refund' | 'recorded' | 'review' | 'duplicate' | 'ignored'
 
 /** One message as the intake reports it (`mail:import --json` prints one a line). */
@@ -41,136 +48,58 @@ export type IntakeReport = {
   reason: string | null
 }
 
-export type Envelope = {
-  /** The SMTP RCPT TO addresses, or the mailbox's Delivered-To / X-Original-To. */
-  to?: string[]
-  /** The connecting client's address (SMTP), for the authentication report. */
-  ip?: string | null
-}
+/** The largest message the intake reads, whichever door brings it (retailers' are far smaller). */
+export const MAX_MESSAGE_BYTES = 5 * 1024 * 1024
 
-type Signature = { domain: string; headers: string[] }
-
-/**
- * What the ARC chain of a forwarded message says (only read when MAIL_INTAKE_TRUSTED_ARC_SEALERS
- * names a sealer): whether the chain verifies, who sealed it, and the retailer signatures the
- * first receiver (i=1) saw pass, each with the headers the latest ARC-Message-Signature covers.
- */
-type ArcReading = {
-  status: 'pass' | 'fail'
-  /** The latest sealer, the one that handed the message to us. */
-  sealer: string | null
-  /** Every seal of the chain is by a trusted sealer. */
-  trusted: boolean
-  /** The sealers of the chain that are not trusted (an untrusted hop taints the whole chain). */
-  untrusted: string[]
-  /** The domains whose DKIM the first receiver reported as `pass` (when the chain is trusted). */
-  passing: Signature[]
-  comment: string | null
+/** A message over MAX_MESSAGE_BYTES: refused before anything of it is read. */
+export class MessageTooLarge extends Error {
+  constructor(bytes: number) {
+    super(`The message is ${bytes} bytes; the intake reads at most ${MAX_MESSAGE_BYTES}.`)
+  }
 }
 
 /** A claim on a message older than this is a crashed reader's: taken again. */
 const STALE_CLAIM_MS = 5 * 60 * 1000
 
-type Reading = {
-  messageId: string | null
-  subject: string
-  sender: string | null
-  fromDomain: string | null
-  /** Intake addresses of the signed headers (To, Cc). */
-  headerAddresses: string[]
-  /** Intake addresses the message was delivered to (envelope, Delivered-To). */
-  envelopeAddresses: string[]
-  text: string
-  dkim: DkimResult
-  /** The domains whose signatures verified (`d=`), each with the headers it signed. */
-  passing: Signature[]
-  /** The ARC chain, when the message has one and ARC sealers are trusted. */
-  arc: ArcReading | null
-  /** The first signing domain, passing or not (for the record). */
-  signingDomain: string | null
-}
-
 const sha256 = (value: Buffer | string) => createHash('sha256').update(value).digest('hex')
 
-function addressesOf(field: AddressObject | AddressObject[] | undefined): string[] {
-  const list = Array.isArray(field) ? field : field ? [field] : []
-  return list.flatMap((item) => item.value.map((entry) => entry.address?.toLowerCase() ?? ''))
-}
-
-const headerList = (value: unknown) =>
-  String(value ?? '')
-    .toLowerCase()
-    .split(/[:\s]+/)
-    .filter(Boolean)
-
-const isSealer = (domain: string, trusted: string[]) =>
-  trusted.some((item) => domain === item || domain.endsWith(`.${item}`))
-
 /**
- * Reads mailauth's ARC result. Only a chain that verifies and whose every seal is by a trusted
- * sealer vouches for anything: then the first receiver's ARC-Authentication-Results (i=1) stand
- * for the DKIM signatures it saw, over the headers the latest ARC-Message-Signature signed.
+ * The key a message acts under, once ever: the same signed message is one message whichever door
+ * brings it (their Received lines differ); a signature of another domain over the same
+ * Message-ID is another message. Forwarded mail a trusted ARC sealer vouches for is the same
+ * message as its direct copy. Without a signed Message-ID, the raw message's hash.
  */
-function arcOf(result: any, trusted: string[]): ArcReading | null {
-  if (!result || result.status?.result === 'none') return null
-  const chain: any[] = Array.isArray(result.chain) ? result.chain : []
-  const sealers = chain.map((link) =>
-    String(link['arc-seal']?.parsed?.d?.value ?? '')
-      .trim()
-      .toLowerCase()
-  )
-  const sealer = sealers.at(-1) || null
-  const comment = result.status?.comment ? String(result.status.comment) : null
-  if (result.status?.result !== 'pass' || result.signature?.status?.result !== 'pass') {
-    return { status: 'fail', sealer, trusted: false, untrusted: [], passing: [], comment }
-  }
-  const untrusted = [...new Set(sealers.filter((item) => !isSealer(item, trusted)))]
-  const isTrusted = sealers.length > 0 && untrusted.length === 0
-  // mailauth rewrites the latest entry's parsed results into `authenticationResults` (`value`
-  // becomes `result`): with one hop, that entry is the first.
-  const firstHop =
-    chain.length === 1
-      ? result.authenticationResults
-      : chain[0]?.['arc-authentication-results']?.parsed
-  const headers = headerList(result.signature?.signingHeaders?.keys)
-  const passing: Signature[] = []
-  for (const entry of Array.isArray(firstHop?.dkim) ? firstHop.dkim : []) {
-    if (String(entry?.value ?? entry?.result ?? '').toLowerCase() !== 'pass') continue
-    // `header.d`, or the domain of `header.i` (mailauth and Gmail write `header.i=@kith.com`).
-    const domain =
-      entry.header?.d ??
-      (typeof entry.header?.i === 'string' ? entry.header.i.split('@').pop() : null)
-    if (domain) passing.push({ domain: String(domain).trim().toLowerCase(), headers })
-  }
-  return {
-    status: 'pass',
-    sealer,
-    trusted: isTrusted,
-    untrusted,
-    passing: isTrusted ? passing : [],
-    comment,
-  }
+function messageKey(reading: Reading, hash: string) {
+  const messageId = signedMessageId(reading)
+  return messageId
+    ? `sig:${sha256(
+        `${vouching(reading)
+          .map((item) => item.domain)
+          .sort()}|${messageId}`
+      )}`
+    : `raw:${hash}`
 }
 
-function domainOf(address: string | null | undefined) {
-  const at = address?.lastIndexOf('@') ?? -1
-  return address && at > 0 ? address.slice(at + 1).toLowerCase() : null
-}
+const normalOrderNumber = (value: string) => value.trim().replace(/^#/, '').toUpperCase()
+
+type Verdict = { action: IntakeAction; reason: string }
+const review = (reason: string): Verdict => ({ action: 'review', reason })
 
 /**
  * The mail intake: one path for the three doors (the IMAP reader of the catch-all mailbox, the
- * inbound SMTP listener, `dropslot mail:import`). A message is parsed (`mailparser`), its DKIM
- * signatures verified (`mailauth`, through the one DNS resolver), matched to the order its
- * signed To names, classified by its retailer's parser and then, only when the signature is the
- * product's retailer's own, acted on through the one outcome path: a confirmation succeeds the
- * order (fee once), a cancellation refunds it, a shipment goes on the timeline. Anything else goes
- * to the console's review list and moves nothing. Each message acts once (`message_key`: the
- * signed Message-ID, else the raw message's hash), whichever door reads it and how often.
+ * inbound SMTP listener, `dropslot mail:import`). A message is read (`mail_reading.ts`: parsed,
+ * its DKIM signatures verified), matched to the order its signed To names, authenticated as its
+ * product's retailer's own, and only then classified by that retailer's parser from its signed
+ * Subject and signed body, and acted on through the one outcome path: a confirmation succeeds
+ * the order (fee once), a cancellation refunds it, a shipment goes on the timeline. Anything else
+ * goes to the console's review list and moves nothing. Each message acts once (`message_key`:
+ * the signed Message-ID, else the raw message's hash), whichever door reads it and how often.
  */
 export class MailIntake {
   /** Reads one message through the whole path and says what it did. */
   async receive(raw: Buffer, door: IntakeDoor, envelope: Envelope = {}): Promise<IntakeReport> {
-    const reading = await this.read(raw, envelope)
+    if (raw.length > MAX_MESSAGE_BYTES) throw new MessageTooLarge(raw.length)
+    const reading = await readMessage(raw, envelope)
     const hash = sha256(raw)
     opsLog('mail.received', {
       door,
@@ -179,15 +108,7 @@ export class MailIntake {
       signedBy: reading.passing.map((item) => item.domain),
       arc: reading.arc ? `${reading.arc.status}:${reading.arc.sealer}` : undefined,
     })
-    // The same signed message is one message whichever door brings it (their Received lines
-    // differ); a signature of another domain over the same Message-ID is another message.
-    // Forwarded mail a trusted ARC sealer vouches for is the same message as its direct copy.
-    const signed = reading.passing.length ? reading.passing : (reading.arc?.passing ?? [])
-    const key =
-      signed.length && reading.messageId
-        ? `sig:${sha256(`${signed.map((item) => item.domain).sort()}|${reading.messageId}`)}`
-        : `raw:${hash}`
-    const claim = await this.claim(key, raw, hash, door, reading)
+    const claim = await this.claim(messageKey(reading, hash), raw, hash, door, reading)
     if (claim.duplicate) {
       intakeMetric.inc({ action: 'duplicate' })
       return { ...claim.report, action: 'duplicate', reason: 'This message was read before.' }
@@ -196,8 +117,9 @@ export class MailIntake {
   }
 
   /**
-   * A message of the review list tried again against an order the operator chose: the same
-   * checks as on arrival (a valid signature of the order's retailer is still required).
+   * A message of the review list tried against an order the operator chose (the caller has
+   * taken it from review): the same checks as on arrival, so a valid signature of the order's
+   * retailer is still required, and a message that acted on an order before never acts again.
    */
   async assign(publicId: string, order: OrderRecord): Promise<IntakeReport> {
     const row = await db.from('mail_messages').where('public_id', publicId).first()
@@ -209,55 +131,20 @@ export class MailIntake {
       })
     }
     const raw = Buffer.from(cardVault.open<string>(row.raw_sealed), 'base64')
-    const reading = await this.read(raw, {})
-    return this.decide(row.id, reading, order)
-  }
-
-  private async read(raw: Buffer, envelope: Envelope): Promise<Reading> {
-    const parsed = await simpleParser(raw, { skipHtmlToText: false, skipImageLinks: true })
-    const sender = parsed.from?.value[0]?.address?.toLowerCase() ?? null
-    const delivered = ['delivered-to', 'x-original-to'].flatMap((name) => {
-      const value = parsed.headers.get(name)
-      return typeof value === 'string' ? [value.replace(/[<>]/g, '').trim().toLowerCase()] : []
-    })
-    const intake = (list: string[]) => [
-      ...new Set(list.filter((item) => orderMailAddress.isIntakeAddress(item))),
-    ]
-    const trustedSealers = mailIntakeConfig().trustedArcSealers
-    const auth = await authenticate(raw, {
-      resolver: mailDnsResolver,
-      ip: envelope.ip ?? '127.0.0.1',
-      helo: 'intake',
-      sender: sender ?? undefined,
-      mta: 'dropslot',
-      disableDmarc: true,
-      disableBimi: true,
-      disableArc: trustedSealers.length === 0,
-    })
-    const results = auth.dkim?.results ?? []
-    const passing = results
-      .filter((item: any) => item.status?.result === 'pass' && item.signingDomain)
-      .map((item: any) => ({
-        domain: String(item.signingDomain).toLowerCase(),
-        headers: headerList(item.signingHeaders?.keys),
-      }))
-    const signed = results.filter((item: any) => item.status?.result !== 'none')
-    return {
-      messageId: parsed.messageId?.slice(0, 255) ?? null,
-      subject: (parsed.subject ?? '').slice(0, 255),
-      sender,
-      fromDomain: domainOf(sender),
-      headerAddresses: intake([...addressesOf(parsed.to), ...addressesOf(parsed.cc)]),
-      envelopeAddresses: intake([
-        ...(envelope.to ?? []).map((to) => to.toLowerCase()),
-        ...delivered,
-      ]),
-      text: parsed.text ?? (typeof parsed.html === 'string' ? parsed.html : ''),
-      dkim: passing.length ? 'pass' : signed.length ? 'fail' : 'none',
-      passing,
-      arc: trustedSealers.length ? arcOf(auth.arc, trustedSealers) : null,
-      signingDomain: passing[0]?.domain ?? (signed[0] as any)?.signingDomain?.toLowerCase() ?? null,
+    const reading = await readMessage(raw, {})
+    try {
+      await db
+        .from('mail_messages')
+        .where('id', row.id)
+        .update({ message_key: messageKey(reading, sha256(raw)) })
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error
+      return this.finish(row.id, {
+        action: 'duplicate',
+        reason: 'A copy of this message was read before and acted; it acts once.',
+      })
     }
+    return this.decide(row.id, reading, order)
   }
 
   /** The message's row, taken by this reader; or the row of the same message read before. */
@@ -277,10 +164,7 @@ export class MailIntake {
         sha256: hash,
         door,
         sender: reading.sender?.slice(0, 255) ?? null,
-        recipient: (reading.headerAddresses[0] ?? reading.envelopeAddresses[0] ?? null)?.slice(
-          0,
-          255
-        ),
+        recipient: (reading.toAddresses[0] ?? reading.envelopeAddresses[0] ?? null)?.slice(0, 255),
         subject: reading.subject || null,
         kind: 'unknown',
         dkim: reading.dkim,
@@ -311,36 +195,39 @@ export class MailIntake {
     return { duplicate: true, report: await this.reportOf(Number(row.id)) }
   }
 
-  /** Matches, checks and acts; the message's row is updated with what it did. */
+  /**
+   * Matches, authenticates, then parses and acts; the message's row is updated with what it
+   * did. Nothing of the message is parsed for meaning before its retailer's signature is found
+   * to cover what is read.
+   */
   private async decide(id: number, reading: Reading, chosen?: OrderRecord): Promise<IntakeReport> {
-    const order =
-      chosen ??
-      (reading.headerAddresses.length === 1
-        ? await orderMailAddress.findByAddress(reading.headerAddresses[0])
-        : null)
+    const addressed =
+      reading.toAddresses.length === 1
+        ? await orderMailAddress.findByAddress(reading.toAddresses[0])
+        : null
+    const order = chosen ?? addressed
     const product = order ? await productQueries.find(order.productId) : null
     const productRetailer = retailerById(product?.retailer)
     const signer = [...reading.passing, ...(reading.arc?.passing ?? [])]
       .map((item) => retailerOfDomain(item.domain))
       .find(Boolean)
-    const parser: Retailer | null =
-      signer ?? retailerOfDomain(reading.fromDomain) ?? productRetailer ?? null
-    const parsed: ParsedMail = parser
-      ? parser.parse({ subject: reading.subject, text: reading.text })
-      : {
-          kind: 'unknown',
-          orderNumber: null,
-          item: null,
-          size: null,
-          totalCents: null,
-          trackingNumber: null,
-        }
+    const named = productRetailer ?? signer ?? retailerOfDomain(reading.fromDomain)
+    await db
+      .from('mail_messages')
+      .where('id', id)
+      .update({ order_id: order?.id ?? null, retailer: named?.id ?? null, updated_at: sqlTime() })
+
+    const checked = this.authenticity(reading, order, productRetailer, { chosen, addressed })
+    if ('action' in checked) return this.finish(id, checked)
+
+    const parsed = productRetailer!.parse({
+      subject: checked.own.headers.includes('subject') ? reading.subject : '',
+      text: reading.text,
+    })
     await db
       .from('mail_messages')
       .where('id', id)
       .update({
-        order_id: order?.id ?? null,
-        retailer: parser?.id ?? null,
         kind: parsed.kind,
         retailer_order_number: parsed.orderNumber?.slice(0, 120) ?? null,
         item: parsed.item,
@@ -349,40 +236,14 @@ export class MailIntake {
         tracking_number: parsed.trackingNumber?.slice(0, 120) ?? null,
         updated_at: sqlTime(),
       })
-
-    const checked = this.refusal(reading, order, productRetailer, parsed, Boolean(chosen))
-    if ('action' in checked) return this.finish(id, checked)
+    const content = this.contentRefusal(parsed, order!)
+    if (content) return this.finish(id, content)
     // Accepted on a trusted sealer's word: the message's own DKIM result stays as it is, the
     // reason says so (`arc:<sealer>`).
     const via = checked.arcSealer
-      ? `arc:${checked.arcSealer} (forwarded; ${checked.domain}’s signature verified by the first receiver)`
+      ? `arc:${checked.arcSealer} (forwarded; ${checked.own.domain}’s signature verified by the first receiver)`
       : null
-
-    const evidence = { messageId: reading.messageId!, retailerOrderNumber: parsed.orderNumber }
-    let outcome: MailOutcome
-    if (parsed.kind === 'confirmation' && mailIntakeConfig().successEvidence === 'bot') {
-      outcome = { action: 'recorded', note: 'SUCCESS_EVIDENCE=bot: the bot’s result decides.' }
-    } else if (parsed.kind === 'confirmation') {
-      outcome = await orderOutcome.confirmByRetailer(order!.publicId, evidence)
-    } else if (parsed.kind === 'cancelled') {
-      outcome = await orderOutcome.cancelByRetailer(
-        order!.publicId,
-        evidence,
-        mailIntakeConfig().refundOnCancelDays
-      )
-    } else {
-      await orderTimeline.append({
-        orderId: order!.id,
-        kind: 'mail_shipped',
-        from: order!.status,
-        to: order!.status,
-        source: 'mail',
-        actor: `mail:${reading.messageId}`.slice(0, 250),
-        note: parsed.trackingNumber,
-        meta: { retailerOrderNumber: parsed.orderNumber, trackingNumber: parsed.trackingNumber },
-      })
-      outcome = { action: 'recorded', note: 'Shipped: on the timeline.' }
-    }
+    const outcome = await this.act(order!, parsed, reading.messageId!)
     const reason =
       outcome.action === 'review'
         ? outcome.reason
@@ -399,80 +260,131 @@ export class MailIntake {
     })
   }
 
-  /** Why a message may not move money (null: it may). */
-  private refusal(
+  /** What an authenticated, parsed message does, through the one outcome path. */
+  private async act(order: OrderRecord, parsed: ParsedMail, messageId: string) {
+    const evidence = { messageId, retailerOrderNumber: parsed.orderNumber }
+    if (parsed.kind === 'confirmation' && mailIntakeConfig().successEvidence === 'bot') {
+      return {
+        action: 'recorded',
+        note: 'SUCCESS_EVIDENCE=bot: the bot’s result decides.',
+      } as const
+    }
+    if (parsed.kind === 'confirmation') {
+      return orderOutcome.confirmByRetailer(order.publicId, evidence)
+    }
+    if (parsed.kind === 'cancelled') {
+      return orderOutcome.cancelByRetailer(
+        order.publicId,
+        evidence,
+        mailIntakeConfig().refundOnCancelDays
+      )
+    }
+    await orderTimeline.append({
+      orderId: order.id,
+      kind: 'mail_shipped',
+      from: order.status,
+      to: order.status,
+      source: 'mail',
+      actor: `mail:${messageId}`.slice(0, 250),
+      note: parsed.trackingNumber,
+      meta: { retailerOrderNumber: parsed.orderNumber, trackingNumber: parsed.trackingNumber },
+    })
+    return { action: 'recorded', note: 'Shipped: on the timeline.' } satisfies MailOutcome
+  }
+
+  /**
+   * Why a message may not move money, from who signed what (null fields: it may, with the
+   * signature that vouches for it). Read before any of its text is parsed.
+   */
+  private authenticity(
     reading: Reading,
     order: OrderRecord | null,
     productRetailer: Retailer | null,
-    parsed: ParsedMail,
-    chosen: boolean
-  ): { action: IntakeAction; reason: string } | { domain: string; arcSealer: string | null } {
-    const review = (reason: string) => ({ action: 'review' as const, reason })
+    match: { chosen?: OrderRecord; addressed: OrderRecord | null }
+  ): Verdict | { own: Signature; arcSealer: string | null } {
+    if (reading.repeatedHeaders.length) {
+      const names = reading.repeatedHeaders.map(headerName).join(', ')
+      return review(`The message has more than one ${names} header; only one copy can be signed.`)
+    }
     if (!order) {
       return review(
-        reading.headerAddresses.length > 1
+        reading.toAddresses.length > 1
           ? 'The message names more than one order address.'
           : 'No order has the address this message was sent to.'
       )
     }
-    const direct = productRetailer
-      ? reading.passing.find((item) => signsFor(productRetailer, item.domain))
-      : undefined
-    const viaArc =
-      productRetailer && !direct
-        ? reading.arc?.passing.find((item) => signsFor(productRetailer, item.domain))
-        : undefined
-    if (!direct && !viaArc) {
-      const arc = reading.arc
-      if (arc && reading.dkim !== 'pass') {
-        if (arc.status === 'fail') {
-          return review(
-            `The message’s own DKIM signature does not verify and its ARC chain is broken${arc.comment ? ` (${arc.comment})` : ''}.`
-          )
-        }
-        if (!arc.trusted) {
-          return review(
-            `The message’s own DKIM signature does not verify; it was forwarded (ARC) by ${arc.untrusted.join(', ') || 'nobody'}, not a trusted ARC sealer.`
-          )
-        }
-        if (productRetailer) {
-          return review(
-            `Forwarded by ${arc.sealer} (a trusted ARC sealer), but its first receiver saw no valid signature of ${productRetailer.name}.`
-          )
-        }
-      }
-      if (reading.dkim === 'none') return review('The message is not signed (no DKIM signature).')
-      if (reading.dkim === 'fail') return review('The message’s DKIM signature does not verify.')
-      if (!productRetailer) return review('The order’s product names no retailer.')
+    if (match.chosen && match.addressed && match.addressed.id !== match.chosen.id) {
       return review(
-        `Signed by ${reading.passing.map((item) => item.domain).join(', ')}, not by ${productRetailer.name}.`
+        `The message is addressed to order ${orderNumber(match.addressed.id)}, not to this one.`
       )
     }
-    const own = (direct ?? viaArc)!
     if (!productRetailer) return review('The order’s product names no retailer.')
+    const direct = reading.passing.find((item) => signsFor(productRetailer, item.domain))
+    const viaArc = direct
+      ? undefined
+      : reading.arc?.passing.find((item) => signsFor(productRetailer, item.domain))
+    const own = direct ?? viaArc
+    if (!own) return review(this.unsignedReason(reading, productRetailer))
     if (!signsFor(productRetailer, reading.fromDomain)) {
       return review(`Sent from ${reading.fromDomain ?? 'nobody'}, not by ${productRetailer.name}.`)
     }
+    const signature = direct
+      ? 'The signature'
+      : `The ARC signature of ${reading.arc?.sealer ?? 'the forwarder'}`
     if (!reading.messageId) return review('The message has no Message-ID.')
-    if (!chosen) {
+    if (!own.headers.includes('message-id')) {
+      return review(`${signature} does not cover the Message-ID header.`)
+    }
+    if (!match.chosen) {
       if (!own.headers.includes('to')) {
-        return review(
-          direct
-            ? 'The signature does not cover the To header.'
-            : `The ARC signature of ${reading.arc?.sealer} does not cover the To header.`
-        )
+        return review(`${signature} does not cover the To header.`)
       }
-      const address = reading.headerAddresses[0]
+      const address = reading.toAddresses[0]
       if (reading.envelopeAddresses.length && !reading.envelopeAddresses.includes(address)) {
         return review('The message was delivered to another order’s address than the one it names.')
       }
     }
+    return { own, arcSealer: direct ? null : (reading.arc?.sealer ?? null) }
+  }
+
+  /** Why no signature of the product's retailer vouches for the message, in the operator's words. */
+  private unsignedReason(reading: Reading, retailer: Retailer): string {
+    const arc = reading.arc
+    if (arc && reading.dkim !== 'pass') {
+      if (arc.status === 'fail') {
+        return `The message’s own DKIM signature does not verify and its ARC chain is broken${arc.comment ? ` (${arc.comment})` : ''}.`
+      }
+      if (!arc.trusted) {
+        return `The message’s own DKIM signature does not verify; it was forwarded (ARC) by ${arc.untrusted.join(', ') || 'nobody'}, not a trusted ARC sealer.`
+      }
+      return `Forwarded by ${arc.sealer} (a trusted ARC sealer), but its first receiver saw no valid signature of ${retailer.name}.`
+    }
+    const partial = reading.partial.find((domain) => signsFor(retailer, domain))
+    if (partial) {
+      return `The signature of ${partial} covers only part of the body (l=); text after it is unsigned.`
+    }
+    if (reading.dkim === 'none') return 'The message is not signed (no DKIM signature).'
+    if (reading.dkim === 'fail') return 'The message’s DKIM signature does not verify.'
+    return `Signed by ${reading.passing.map((item) => item.domain).join(', ')}, not by ${retailer.name}.`
+  }
+
+  /** Why what a signed message says does not fit its order (null: it fits). */
+  private contentRefusal(parsed: ParsedMail, order: OrderRecord): Verdict | null {
     if (parsed.kind === 'unknown')
       return review('No parser of the retailer recognises this message.')
     if (parsed.size && order.size && normalSize(parsed.size) !== normalSize(order.size)) {
       return review(`The e-mail is for size ${parsed.size}; the order is for size ${order.size}.`)
     }
-    return { domain: own.domain, arcSealer: direct ? null : (reading.arc?.sealer ?? null) }
+    if (
+      parsed.orderNumber &&
+      order.confirmationNumber &&
+      normalOrderNumber(parsed.orderNumber) !== normalOrderNumber(order.confirmationNumber)
+    ) {
+      return review(
+        `The e-mail is for the retailer’s order ${parsed.orderNumber}; this order is ${order.confirmationNumber} there.`
+      )
+    }
+    return null
   }
 
   private async finish(
@@ -540,6 +452,9 @@ export class MailIntake {
     return affectedRows(purged)
   }
 }
+
+const headerName = (name: string) =>
+  name === 'message-id' ? 'Message-ID' : name.replace(/(^|-)([a-z])/g, (all) => all.toUpperCase())
 
 function normalSize(size: string) {
   return size

@@ -88,30 +88,54 @@ export const mailReview = {
   },
 
   /**
-   * A message in review tried against the order the operator names: the same checks as on
-   * arrival, so only a valid signature of that order's retailer moves its money. Audited.
+   * A message in review tried against the order the operator names, for the reason they give:
+   * the same checks as on arrival, so only a valid signature of that order's retailer moves its
+   * money. The message is taken from review by one conditional update, so of two assigns at once
+   * one acts and the other gets 409. Audited.
    */
-  async assign(publicId: string, orderPublicId: string, who: Who) {
+  async assign(publicId: string, orderPublicId: string, reason: string, who: Who) {
     const message = await this.find(publicId)
-    if (message.action !== 'review') {
+    const order = await orderQueries.findByPublicId(orderPublicId)
+    const reviewer = (who.actor?.email ?? who.actor?.label ?? 'system').slice(0, 255)
+    const taken = await db
+      .from('mail_messages')
+      .where('id', message.id)
+      .where('action', 'review')
+      .update({
+        action: null,
+        claimed_at: sqlTime(),
+        reviewed_at: sqlTime(),
+        reviewed_by: reviewer,
+        updated_at: sqlTime(),
+      })
+    if (affectedRows(taken) !== 1) {
       throw AppError.conflict('Only a message in review can be assigned.', 'not_in_review')
     }
-    const order = await orderQueries.findByPublicId(orderPublicId)
-    const report = await mailIntake.assign(publicId, order)
-    await db
-      .from('mail_messages')
-      .where('public_id', publicId)
-      .update({
-        reviewed_at: sqlTime(),
-        reviewed_by: (who.actor?.email ?? who.actor?.label ?? 'system').slice(0, 255),
-      })
+    let report
+    try {
+      report = await mailIntake.assign(publicId, order)
+    } catch (error) {
+      // Nothing acted: the message goes back to the review list as it was.
+      await db
+        .from('mail_messages')
+        .where('id', message.id)
+        .whereNull('action')
+        .update({ action: 'review', message_key: `review:${message.id}` })
+      throw error
+    }
     await auditLog.record({
       ...who,
       action: 'mail.assign',
       subjectType: 'order',
       subjectId: order.publicId,
-      reason: report.reason,
-      meta: { mail: publicId, action: report.action, kind: report.kind, dkim: report.dkim },
+      reason,
+      meta: {
+        mail: publicId,
+        action: report.action,
+        kind: report.kind,
+        dkim: report.dkim,
+        result: report.reason,
+      },
     })
     return presentMailMessage(await this.find(publicId))
   },

@@ -40,54 +40,88 @@ export type Retailer = {
   parse(mail: MailText): ParsedMail
 }
 
+/*
+| Every pattern is matched against text already folded by `foldText`: at most MAX_TEXT_CHARS,
+| lines of at most MAX_LINE_CHARS, each line's whitespace runs made one space and trimmed. So no
+| pattern needs `\s*` (a run of spaces can never be split two ways) and the line patterns run on
+| one line at a time: each costs time linear in the line, whatever a sender puts in it.
+*/
 const SHOPIFY: Patterns = {
   cancelled: /order #?[\w-]+ (?:has been|was) cancel+ed/i,
   shipped: /shipment from order #?[\w-]+ is on the way|your order is on the way/i,
   confirmation: /order #?[\w-]+ confirmed|thank you for your purchase/i,
   orderNumber: /order #([A-Z0-9-]{3,40})/i,
-  item: /^\s*(.+?)\s+[×x]\s*\d+\s*$/m,
-  size: /^\s*(?:size\s*:?\s*)?([0-9]{1,2}(?:\.5)?|XXS|XS|S|M|L|XL|XXL|OS)\s*(?:\/.*)?$/im,
-  total: /^\s*total\s*:?\s*\$\s?([0-9][0-9,]*\.[0-9]{2})/im,
-  tracking: /tracking number\s*:?\s*([A-Z0-9]{8,40})/i,
+  item: /^([^ ].*) [×x] ?[0-9]{1,4}$/,
+  size: /^(?:size ?:? ?)?([0-9]{1,2}(?:\.5)?|XXS|XS|S|M|L|XL|XXL|OS)(?: ?\/.*)?$/i,
+  total: /^total ?:? ?\$ ?([0-9][0-9,]{0,12}\.[0-9]{2})/i,
+  tracking: /tracking number ?:? ?([A-Z0-9]{8,40})/i,
 }
 
 const NIKE: Patterns = {
   cancelled: /(?:order|it) (?:has been|was) cancel+ed|cancel+ation/i,
   shipped: /(?:order|it) (?:has )?shipped|on (?:its|the) way/i,
   confirmation: /thanks for your order|we(?:'|’)ve received your order|order confirmation/i,
-  orderNumber: /order (?:number|no\.?|#)\s*:?\s*([A-Z0-9-]{5,40})/i,
-  item: /^\s*(?:item|product)\s*:\s*(.+)$/im,
-  size: /^\s*size\s*:\s*([A-Z0-9. ]{1,8})\s*$/im,
-  total: /^\s*(?:order )?total\s*:?\s*\$\s?([0-9][0-9,]*\.[0-9]{2})/im,
-  tracking: /tracking (?:number|no\.?|#)\s*:?\s*([A-Z0-9]{8,40})/i,
+  orderNumber: /order (?:number|no\.?|#) ?:? ?([A-Z0-9-]{5,40})/i,
+  item: /^(?:item|product) ?: ?(.+)$/i,
+  size: /^size ?: ?([A-Z0-9. ]{1,8})$/i,
+  total: /^(?:order )?total ?:? ?\$ ?([0-9][0-9,]{0,12}\.[0-9]{2})/i,
+  tracking: /tracking (?:number|no\.?|#) ?:? ?([A-Z0-9]{8,40})/i,
 }
 
 const ADIDAS: Patterns = {
   cancelled: /(?:order|it) (?:has been|was) cancel+ed|cancel+ation of your order/i,
   shipped: /(?:order|parcel) is on (?:its|the) way|has been dispatched|has shipped/i,
   confirmation: /order confirmation|thank you for your order|we(?:'|’)ve got your order/i,
-  orderNumber: /order (?:number|no\.?|#)\s*:?\s*([A-Z0-9-]{5,40})/i,
-  item: /^\s*(?:article|item|product)\s*:\s*(.+)$/im,
-  size: /^\s*size\s*:\s*([A-Z0-9. ]{1,8})\s*$/im,
-  total: /^\s*(?:order )?total\s*:?\s*\$\s?([0-9][0-9,]*\.[0-9]{2})/im,
-  tracking: /tracking (?:number|no\.?|#)\s*:?\s*([A-Z0-9]{8,40})/i,
+  orderNumber: /order (?:number|no\.?|#) ?:? ?([A-Z0-9-]{5,40})/i,
+  item: /^(?:article|item|product) ?: ?(.+)$/i,
+  size: /^size ?: ?([A-Z0-9. ]{1,8})$/i,
+  total: /^(?:order )?total ?:? ?\$ ?([0-9][0-9,]{0,12}\.[0-9]{2})/i,
+  tracking: /tracking (?:number|no\.?|#) ?:? ?([A-Z0-9]{8,40})/i,
 }
 
 const FOOT_LOCKER: Patterns = {
   cancelled: /(?:order|it) (?:has been|was) cancel+ed|we(?:'|’)ve cancel+ed/i,
   shipped: /(?:order|it) (?:has )?shipped|is on its way/i,
   confirmation: /thanks for (?:your order|shopping)|order confirmation|we got your order/i,
-  orderNumber: /order (?:number|no\.?|#)\s*:?\s*([A-Z0-9-]{5,40})/i,
-  item: /^\s*(?:item|product)\s*:\s*(.+)$/im,
-  size: /^\s*size\s*:\s*([A-Z0-9. ]{1,8})\s*$/im,
-  total: /^\s*(?:order )?total\s*:?\s*\$\s?([0-9][0-9,]*\.[0-9]{2})/im,
-  tracking: /tracking (?:number|no\.?|#)\s*:?\s*([A-Z0-9]{8,40})/i,
+  orderNumber: /order (?:number|no\.?|#) ?:? ?([A-Z0-9-]{5,40})/i,
+  item: /^(?:item|product) ?: ?(.+)$/i,
+  size: /^size ?: ?([A-Z0-9. ]{1,8})$/i,
+  total: /^(?:order )?total ?:? ?\$ ?([0-9][0-9,]{0,12}\.[0-9]{2})/i,
+  tracking: /tracking (?:number|no\.?|#) ?:? ?([A-Z0-9]{8,40})/i,
+}
+
+/** The most of a message's text a parser reads (retailers' notifications are a few KB). */
+export const MAX_TEXT_CHARS = 256 * 1024
+/** The longest line a parser reads; a longer one is skipped whole. */
+export const MAX_LINE_CHARS = 1000
+
+/**
+ * The text as the patterns read it: cut at MAX_TEXT_CHARS, split into lines, each line's
+ * whitespace runs made one space and trimmed, over-long and empty lines dropped.
+ */
+export function foldText(text: string): string[] {
+  const lines: string[] = []
+  for (const line of text.slice(0, MAX_TEXT_CHARS).split('\n')) {
+    if (line.length > MAX_LINE_CHARS) continue
+    const folded = line.replace(/\s+/g, ' ').trim()
+    if (folded) lines.push(folded)
+  }
+  return lines
 }
 
 function centsOf(value: string | undefined): number | null {
   if (!value) return null
   const cents = Math.round(Number(value.replace(/,/g, '')) * 100)
   return Number.isSafeInteger(cents) ? cents : null
+}
+
+/** The first capture of `pattern` on the first line it matches. */
+function firstOnLines(pattern: RegExp, lines: string[]): string | null {
+  for (const line of lines) {
+    const match = pattern.exec(line)
+    if (match) return match[1]
+  }
+  return null
 }
 
 /**
@@ -97,6 +131,9 @@ function centsOf(value: string | undefined): number | null {
  */
 function parserOf(patterns: Patterns) {
   return ({ subject, text }: MailText): ParsedMail => {
+    const lines = foldText(text)
+    const body = lines.join('\n')
+    const title = foldText(subject.slice(0, MAX_LINE_CHARS)).join(' ')
     const kindIn = (value: string): MailKind | null =>
       patterns.cancelled.test(value)
         ? 'cancelled'
@@ -105,16 +142,16 @@ function parserOf(patterns: Patterns) {
           : patterns.confirmation.test(value)
             ? 'confirmation'
             : null
-    const kind = kindIn(subject) ?? kindIn(text) ?? 'unknown'
+    const kind = kindIn(title) ?? kindIn(body) ?? 'unknown'
     const orderNumber =
-      patterns.orderNumber.exec(subject)?.[1] ?? patterns.orderNumber.exec(text)?.[1] ?? null
+      patterns.orderNumber.exec(title)?.[1] ?? patterns.orderNumber.exec(body)?.[1] ?? null
     return {
       kind: orderNumber ? kind : 'unknown',
       orderNumber,
-      item: patterns.item.exec(text)?.[1]?.trim().slice(0, 255) ?? null,
-      size: patterns.size.exec(text)?.[1]?.trim() ?? null,
-      totalCents: centsOf(patterns.total.exec(text)?.[1]),
-      trackingNumber: kind === 'shipped' ? (patterns.tracking.exec(text)?.[1] ?? null) : null,
+      item: firstOnLines(patterns.item, lines)?.trim().slice(0, 255) ?? null,
+      size: firstOnLines(patterns.size, lines)?.trim() ?? null,
+      totalCents: centsOf(firstOnLines(patterns.total, lines) ?? undefined),
+      trackingNumber: kind === 'shipped' ? (patterns.tracking.exec(body)?.[1] ?? null) : null,
     }
   }
 }

@@ -108,7 +108,7 @@ test.group('Mail intake: the console’s Mail page', (group) => {
 
     const stillUnsigned = await client
       .post(`/api/admin/mail-messages/${unsigned.id}/assign`)
-      .json({ orderId: other.publicId })
+      .json({ orderId: other.publicId, reason: 'Bot used the wrong address' })
       .bearerToken(token)
     stillUnsigned.assertStatus(200)
     assert.equal(stillUnsigned.body().action, 'review')
@@ -117,7 +117,7 @@ test.group('Mail intake: the console’s Mail page', (group) => {
 
     const assigned = await client
       .post(`/api/admin/mail-messages/${lost.id}/assign`)
-      .json({ orderId: order.publicId })
+      .json({ orderId: order.publicId, reason: 'Bot used the wrong address' })
       .bearerToken(token)
     assigned.assertStatus(200)
     assert.equal(assigned.body().action, 'success')
@@ -127,7 +127,7 @@ test.group('Mail intake: the console’s Mail page', (group) => {
 
     const again = await client
       .post(`/api/admin/mail-messages/${lost.id}/assign`)
-      .json({ orderId: order.publicId })
+      .json({ orderId: order.publicId, reason: 'Bot used the wrong address' })
       .bearerToken(token)
     again.assertStatus(409)
 
@@ -140,7 +140,7 @@ test.group('Mail intake: the console’s Mail page', (group) => {
 
     const bad = await client
       .post(`/api/admin/mail-messages/${unsigned.id}/assign`)
-      .json({ orderId: 'not-a-uuid' })
+      .json({ orderId: 'not-a-uuid', reason: 'Bot used the wrong address' })
       .bearerToken(token)
     bad.assertStatus(422)
 

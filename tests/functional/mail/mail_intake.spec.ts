@@ -205,10 +205,20 @@ test.group('Mail intake: the retailer’s signed e-mail proves the outcome', (gr
     const [order] = orders
     const to = orderMailAddress.of(order)!
     await mailIntake.receive(
-      await signedRetailerMail({ retailer: 'nike', kind: 'confirmation', to }),
+      await signedRetailerMail({
+        retailer: 'nike',
+        kind: 'confirmation',
+        to,
+        orderNumber: 'NK-55501',
+      }),
       'file'
     )
-    const cancellation = await signedRetailerMail({ retailer: 'nike', kind: 'cancelled', to })
+    const cancellation = await signedRetailerMail({
+      retailer: 'nike',
+      kind: 'cancelled',
+      to,
+      orderNumber: 'NK-55501',
+    })
     const reports = await Promise.all([
       mailIntake.receive(cancellation, 'smtp'),
       mailIntake.receive(cancellation, 'imap'),
@@ -235,16 +245,27 @@ test.group('Mail intake: the retailer’s signed e-mail proves the outcome', (gr
     const [order] = orders
     const to = orderMailAddress.of(order)!
     await mailIntake.receive(
-      await signedRetailerMail({ retailer: 'adidas', kind: 'confirmation', to }),
+      await signedRetailerMail({
+        retailer: 'adidas',
+        kind: 'confirmation',
+        to,
+        orderNumber: 'AD-77001',
+      }),
       'file'
     )
     env.set('REFUND_ON_CANCEL_DAYS', 30)
     clock.travel(31 * 86_400_000)
     const report = await mailIntake.receive(
-      await signedRetailerMail({ retailer: 'adidas', kind: 'cancelled', to }),
+      await signedRetailerMail({
+        retailer: 'adidas',
+        kind: 'cancelled',
+        to,
+        orderNumber: 'AD-77001',
+      }),
       'file'
     )
     assert.equal(report.action, 'review')
+    assert.match(report.reason ?? '', /30 days/)
     await order.refresh()
     assert.equal(order.status, 'success')
     assert.lengthOf(await refundRows(order.id), 0)
