@@ -2,6 +2,7 @@ import polyglotI18nProvider from 'ra-i18n-polyglot'
 import englishMessages from 'ra-language-english'
 import type { TranslationMessages } from 'react-admin'
 import { ORDER_STATUS_LABELS } from '@shared/vocabulary'
+import { markOrderMessages } from './orders/markMessages'
 
 /*
 | Every word of the console in one place: react-admin's own messages, then resource and field
@@ -315,11 +316,7 @@ const messages: TranslationMessages = {
         'The fee was declined (%{status}, %{attempts} attempt(s)); later release runs retry it.',
       mark_success: 'Mark success',
       mark_fail: 'Mark failed',
-      mark_success_title: 'Mark this order successful?',
-      mark_success_body:
-        'The service fee is charged and the $1.00 hold released. Paste the retailer confirmation number.',
-      mark_fail_title: 'Mark this order failed?',
-      mark_fail_body: 'No fee is charged, the hold is released and the customer sees Refunded.',
+      ...markOrderMessages,
       marked: 'Order marked %{status}',
       resend: 'Resend e-mail',
       resent: 'E-mail queued again',

@@ -79,12 +79,12 @@ export function registerOrderCommands(program: Command) {
     .command('orders:mark')
     .description(
       'Record the result of one order by hand (released products, pending or processing orders; ' +
-        'charges the fee on success, e-mails the customer)'
+        'a success needs --confirmation or --reason and charges the fee; e-mails the customer)'
     )
     .argument('<order>', 'order id (UUID)')
     .argument('<result>', 'success | fail')
     .option('--confirmation <number>', "the retailer's confirmation number (success)")
-    .option('--reason <text>', 'why it failed (fail; kept for admins)')
+    .option('--reason <text>', 'why it failed (fail), or why a success has no confirmation number')
     .option('--code <code>', `what the customer is told (fail): ${FAILURE_CODES.join(', ')}`)
     .action(
       async (

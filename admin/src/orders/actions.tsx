@@ -9,8 +9,6 @@ import {
   MenuItem,
   TextField as MuiTextField,
 } from '@mui/material'
-import CheckCircleIcon from '@mui/icons-material/CheckCircle'
-import CancelIcon from '@mui/icons-material/Cancel'
 import MailIcon from '@mui/icons-material/ForwardToInbox'
 import DownloadIcon from '@mui/icons-material/Download'
 import BlockIcon from '@mui/icons-material/Block'
@@ -27,7 +25,7 @@ import {
 } from 'react-admin'
 import { ACO_FORMATS, type AcoFormat, type DropslotDataProvider } from '../dataProvider'
 
-function useAction() {
+export function useAction() {
   const notify = useNotify()
   const refresh = useRefresh()
   const [busy, setBusy] = useState(false)
@@ -46,91 +44,6 @@ function useAction() {
     }
   }
   return { busy, run }
-}
-
-/** Mark success (with the retailer's confirmation number) or failed. */
-export function MarkOrderButton({ status }: { status: 'success' | 'fail' }) {
-  const record = useRecordContext()
-  const translate = useTranslate()
-  const dataProvider = useDataProvider<DropslotDataProvider>()
-  const { busy, run } = useAction()
-  const [open, setOpen] = useState(false)
-  const [confirmation, setConfirmation] = useState('')
-  const [reason, setReason] = useState('')
-  if (!record || !['pending', 'processing'].includes(record.status)) return null
-  const success = status === 'success'
-  const submit = async () => {
-    const ok = await run(
-      () =>
-        dataProvider.markOrder(record.id, status, {
-          confirmationNumber: success ? confirmation.trim() || undefined : undefined,
-          reason: success ? undefined : reason.trim() || undefined,
-        }),
-      'dropslot.orders.marked',
-      { status: translate(`dropslot.status.${status}`) }
-    )
-    if (ok) setOpen(false)
-  }
-  return (
-    <>
-      <Button
-        label={success ? 'dropslot.orders.mark_success' : 'dropslot.orders.mark_fail'}
-        color={success ? 'success' : 'error'}
-        onClick={() => setOpen(true)}
-      >
-        {success ? <CheckCircleIcon /> : <CancelIcon />}
-      </Button>
-      <Dialog open={open} onClose={() => setOpen(false)} maxWidth="sm" fullWidth>
-        <DialogTitle>
-          {translate(
-            success ? 'dropslot.orders.mark_success_title' : 'dropslot.orders.mark_fail_title'
-          )}
-        </DialogTitle>
-        <DialogContent>
-          <DialogContentText>
-            {translate(
-              success ? 'dropslot.orders.mark_success_body' : 'dropslot.orders.mark_fail_body'
-            )}
-          </DialogContentText>
-          {success && (
-            <MuiTextField
-              autoFocus
-              fullWidth
-              margin="normal"
-              label={translate('dropslot.orders.confirmation_number')}
-              value={confirmation}
-              onChange={(event) => setConfirmation(event.target.value)}
-              slotProps={{ htmlInput: { maxLength: 120 } }}
-            />
-          )}
-          {!success && (
-            <MuiTextField
-              autoFocus
-              fullWidth
-              margin="normal"
-              label={translate('dropslot.orders.fail_reason')}
-              value={reason}
-              onChange={(event) => setReason(event.target.value)}
-              slotProps={{ htmlInput: { maxLength: 255 } }}
-            />
-          )}
-        </DialogContent>
-        <DialogActions>
-          <MuiButton onClick={() => setOpen(false)}>
-            {translate('dropslot.common.cancel')}
-          </MuiButton>
-          <MuiButton
-            variant="contained"
-            color={success ? 'success' : 'error'}
-            disabled={busy}
-            onClick={submit}
-          >
-            {translate(success ? 'dropslot.orders.mark_success' : 'dropslot.orders.mark_fail')}
-          </MuiButton>
-        </DialogActions>
-      </Dialog>
-    </>
-  )
 }
 
 /**

@@ -48,11 +48,11 @@ import {
   AcoDownloadButton,
   BulkResendButton,
   CancelOrderButton,
-  MarkOrderButton,
   OrderToolButton,
   ResendAllButton,
   ResendEmailButton,
 } from './actions'
+import { MarkOrderButton } from './MarkOrderButton'
 import type { AdminCustomer, AdminOrder } from '@shared/api/contract'
 
 const orderFilters = [

@@ -90,6 +90,7 @@ export class AdminOrderActionsService {
   }
 
   private async markLocked(order: OrderRecord, request: MarkRequest, who: Who, via: string) {
+    if (request.status === 'success') await this.requireEvidence(order, request)
     await orderOutcome.apply(
       {
         orderId: order.publicId,
@@ -101,6 +102,22 @@ export class AdminOrderActionsService {
       { source: 'manual', actor: who.actor, ip: who.ip, via }
     )
     return adminOrders.show(order.publicId)
+  }
+
+  /**
+   * A success by hand charges the service fee at once, so it needs the retailer's confirmation
+   * number or a written reason (kept in the audit log): without either it is a 422 and nothing
+   * changes. A mark the order refuses anyway (not released, cancelled, failed) gets that 409.
+   */
+  private async requireEvidence(order: OrderRecord, request: MarkRequest) {
+    if (request.confirmationNumber?.trim() || request.reason?.trim()) return
+    if (await orderOutcome.check(order, { status: 'success' }, 'manual')) return
+    throw AppError.unprocessable(
+      "Marking an order successful charges its fee: give the retailer's confirmation number, " +
+        'or a reason when there is none.',
+      { confirmationNumber: "The retailer's confirmation number, or a reason, is required." },
+      'confirmation_required'
+    )
   }
 
   /**

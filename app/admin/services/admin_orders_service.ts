@@ -10,6 +10,7 @@ import { paymentService } from '#payments/services/payment_service'
 import { orderTimeline } from '#orders/services/order_timeline'
 import { releaseResults } from '#release/services/release_results'
 import type { LedgerEntryRecord } from '#payments/services/ledger'
+import { mailIntakeConfig } from '#config/mail_intake'
 
 /** A ledger row as the console shows it: what happened to the money, no gateway refs or card data. */
 export function presentAdminLedgerEntry(entry: LedgerEntryRecord) {
@@ -69,6 +70,15 @@ export class AdminOrdersService {
       timeline,
       /** The retailer's e-mails about the order: the evidence of its outcome. */
       mail,
+      /**
+       * For "Mark success": whether the mail intake is on (MAIL_INTAKE_DOMAIN), how many e-mails
+       * arrived for the order and how many carry a valid DKIM signature.
+       */
+      mailEvidence: {
+        intakeOn: mailIntakeConfig().domain !== null,
+        messages: mail.length,
+        signed: mail.filter((message) => message.dkim === 'pass').length,
+      },
       /** The retailer's e-mail contradicted the checkout bot (the retailer's word was taken). */
       mailFlag: timeline.some((event) => event.meta?.flag === 'bot_disagreed'),
     }

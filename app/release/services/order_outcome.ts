@@ -345,7 +345,7 @@ export class OrderOutcome {
             : 'order.result',
         subjectType: 'order',
         subjectId: after.publicId,
-        reason: outcome === 'fail' ? (task?.reason ?? null) : null,
+        reason: task?.reason ?? null,
         meta: {
           source: context.source,
           via: context.via ?? context.source,

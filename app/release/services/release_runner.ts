@@ -34,6 +34,7 @@ import { opsLog } from '#core/services/ops_log'
 import { releaseRunDuration, releaseRuns } from '#core/services/metrics'
 import { releaseStatus } from '#release/services/release_status'
 import { taskIds } from '#release/services/task_ids'
+import { SubmitTally } from '#release/services/submit_tally'
 import { feeStatusIsDue } from '#shared/vocabulary'
 
 export { RELEASE_LOCK }
@@ -215,7 +216,7 @@ export class ReleaseRunner {
         idle = true
       } else {
         options.onPlan?.(ready.length + processing.length + unfinished.length + feeDue.length)
-        const breaker = { failuresInARow: 0, limit: Math.max(1, config.breakerFailures) }
+        const breaker = new SubmitTally(config.breakerFailures)
         const step = async (work: () => Promise<void>) => {
           await work()
           await this.heartbeat(run, owner, config.lockTtlMs, report)
@@ -256,6 +257,8 @@ export class ReleaseRunner {
             }
           })
         }
+        // Any due order the engine refused or could not take fails the run (orders kept as they are).
+        breaker.settle()
       }
 
       run.status = 'finished'
@@ -362,7 +365,7 @@ export class ReleaseRunner {
     engine: CheckoutEngine,
     run: ReleaseRun,
     report: RunReport,
-    breaker: { failuresInARow: number; limit: number }
+    breaker: SubmitTally
   ) {
     const task = await releaseResults.ensureTask(order, engine.name, run.id)
     if (task.status !== 'submitting') return
@@ -403,20 +406,12 @@ export class ReleaseRunner {
         unreachable: error.unreachable,
         error: error.message,
       })
-      if (error.unreachable) {
-        // It never reached the engine: pending again, for the next run.
-        await orderLifecycle.unclaim(order)
-        breaker.failuresInARow++
-        if (breaker.failuresInARow >= breaker.limit) {
-          throw new EngineError(
-            `${error.message}; stopped after ${breaker.limit} orders in a row, all left pending`,
-            true
-          )
-        }
-      }
+      // It never reached the engine: pending again, for the next run.
+      if (error.unreachable) await orderLifecycle.unclaim(order)
+      breaker.refuse(error)
       return
     }
-    breaker.failuresInARow = 0
+    breaker.accept()
     crashPoint('submitted')
     report.submitted++
     opsLog('order.submitted', {

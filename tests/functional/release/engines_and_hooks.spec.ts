@@ -212,6 +212,9 @@ test.group('Release: webhook engine and result callbacks', (group) => {
         engine: webhook(refusing.url),
       })
       assert.equal(report.submitErrors, 1)
+      // An order the bot refused fails the run, with the bot's answer as the reason.
+      assert.equal(report.status, 'failed')
+      assert.match(report.error!, /^1 of 1 due order was not accepted by the engine: .*HTTP 422/)
       assert.lengthOf(refusing.received, 1)
       assert.equal(await field(orders[0].id, 'status'), 'processing')
     } finally {
