@@ -130,7 +130,12 @@ test.group('Mail intake: the SMTP and IMAP doors', (group) => {
       await imap.mailboxCreate(settings.mailbox)
       const order = await submitted('kith')
       const to = orderMailAddress.of(order)!
-      const confirmation = await signedRetailerMail({ retailer: 'kith', kind: 'confirmation', to })
+      const confirmation = await signedRetailerMail({
+        retailer: 'kith',
+        kind: 'confirmation',
+        to,
+        orderNumber: 'KH-4100',
+      })
       await imap.append(settings.mailbox, confirmation)
       await imap.append(settings.mailbox, confirmation)
 
@@ -154,7 +159,7 @@ test.group('Mail intake: the SMTP and IMAP doors', (group) => {
       })
       await imap.append(
         settings.mailbox,
-        await signedRetailerMail({ retailer: 'kith', kind: 'shipped', to })
+        await signedRetailerMail({ retailer: 'kith', kind: 'shipped', to, orderNumber: 'KH-4100' })
       )
       assert.equal(await arrived, 'recorded')
       stop.abort()
