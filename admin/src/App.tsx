@@ -6,6 +6,7 @@ import { Admin, Resource, radiantDarkTheme, radiantLightTheme } from 'react-admi
 import { authProvider } from './authProvider'
 import { dataProvider } from './dataProvider'
 import { i18nProvider } from './i18n'
+import { SignInPage } from './signIn/SignInPage'
 
 // The dashboard's charts (recharts) load on their own, after sign-in.
 const LazyDashboard = lazy(() =>
@@ -54,6 +55,7 @@ export function App() {
         queryClient={queryClient}
         dataProvider={dataProvider}
         authProvider={authProvider}
+        loginPage={SignInPage}
         i18nProvider={i18nProvider}
         dashboard={Dashboard}
         theme={radiantLightTheme}

@@ -2,8 +2,9 @@ import type { AuthProvider } from 'react-admin'
 import { session } from './session'
 
 export const NOT_ADMIN = 'dropslot.auth.not_admin'
+export const FACTOR_REQUIRED = 'Enter the code from your authenticator to finish signing in.'
 
-async function postJson(url: string, body: unknown, token?: string) {
+export async function postJson(url: string, body: unknown, token?: string) {
   const response = await fetch(url, {
     method: 'POST',
     headers: {
@@ -17,33 +18,70 @@ async function postJson(url: string, body: unknown, token?: string) {
   return { response, json }
 }
 
+/** A staff sign-in that waits for its second factor: the password-only token and what to ask. */
+export type PendingSignIn = {
+  token: string
+  email: string
+  secondFactor: 'required' | 'enrol'
+  methods: string[]
+}
+
 /**
- * Admins only: log in with the storefront's `POST /login`, then ask `GET /api/user/info` who
- * this is. Anyone but an admin is refused with a clear message and their fresh token is revoked
- * at once, so nothing is left behind in the browser or on the server.
+ * The password step: `POST /login`. A staff account gets a token that opens only the factor
+ * routes (`secondFactor` says whether to present a code or add an authenticator first); anyone
+ * else gets a token straight away (`done`), still checked by `login({ token })`.
+ */
+export async function passwordStep(
+  email: string,
+  password: string
+): Promise<{ pending: PendingSignIn } | { token: string }> {
+  const { response, json } = await postJson('/login', { email, password })
+  if (!response.ok || !json.token) {
+    throw new Error(json.error ?? 'Email or password is incorrect.')
+  }
+  if (json.secondFactor === 'required' || json.secondFactor === 'enrol') {
+    const methods = Array.isArray(json.methods) ? json.methods : ['totp']
+    return { pending: { token: json.token, email, secondFactor: json.secondFactor, methods } }
+  }
+  return { token: json.token }
+}
+
+/**
+ * Admins only: ask `GET /api/user/info` who a full token belongs to. Anyone but an admin is
+ * refused with a clear message and their token is revoked at once, so nothing is left behind in
+ * the browser or on the server.
+ */
+async function finishSignIn(token: string) {
+  const infoResponse = await fetch('/api/user/info', {
+    headers: { Accept: 'application/json', Authorization: `Bearer ${token}` },
+  })
+  const info = await infoResponse.json().catch(() => ({}))
+  if (!infoResponse.ok || info.role !== 'admin') {
+    await postJson('/api/logout', {}, token).catch(() => undefined)
+    session.clear()
+    throw new Error(NOT_ADMIN)
+  }
+  session.save(token, {
+    id: info.uuid,
+    fullName: info.name || info.email,
+    email: info.email,
+    role: info.role,
+  })
+}
+
+/**
+ * Signs in with `{ token }` once the sign-in page has completed the second factor (or the
+ * account needs none), or with `{ username, password }` for an account without one.
  */
 export const authProvider: AuthProvider = {
-  async login({ username, password }: { username: string; password: string }) {
-    const { response, json } = await postJson('/login', { email: username, password })
-    if (!response.ok || !json.token) {
-      throw new Error(json.error ?? 'Email or password is incorrect.')
+  async login(params: { username?: string; password?: string; token?: string }) {
+    if (params.token) return finishSignIn(params.token)
+    const step = await passwordStep(params.username ?? '', params.password ?? '')
+    if ('pending' in step) {
+      await postJson('/api/session/logout', {}, step.pending.token).catch(() => undefined)
+      throw new Error(FACTOR_REQUIRED)
     }
-    const token: string = json.token
-    const infoResponse = await fetch('/api/user/info', {
-      headers: { Accept: 'application/json', Authorization: `Bearer ${token}` },
-    })
-    const info = await infoResponse.json().catch(() => ({}))
-    if (!infoResponse.ok || info.role !== 'admin') {
-      await postJson('/api/logout', {}, token).catch(() => undefined)
-      session.clear()
-      throw new Error(NOT_ADMIN)
-    }
-    session.save(token, {
-      id: info.uuid,
-      fullName: info.name || info.email,
-      email: info.email,
-      role: info.role,
-    })
+    return finishSignIn(step.token)
   },
 
   async logout() {
@@ -56,7 +94,12 @@ export const authProvider: AuthProvider = {
     if (!session.token()) throw new Error('ra.auth.auth_check_error')
   },
 
-  async checkError(error: { status?: number }) {
+  async checkError(error: { status?: number; body?: { code?: string } }) {
+    // A token still waiting for its second factor: back to the sign-in page.
+    if (error?.status === 403 && error.body?.code === 'second_factor_required') {
+      session.clear()
+      throw new Error(FACTOR_REQUIRED)
+    }
     // 401: the token expired or was revoked. 403: this account is no longer an admin.
     if (error?.status === 401 || error?.status === 403) {
       session.clear()

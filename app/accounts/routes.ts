@@ -4,6 +4,7 @@ import { middleware } from '#start/kernel'
 const SessionsController = () => import('#accounts/controllers/sessions_controller')
 const AccountController = () => import('#accounts/controllers/account_controller')
 const PasswordResetController = () => import('#accounts/controllers/password_reset_controller')
+const SecondFactorController = () => import('#accounts/controllers/second_factor_controller')
 
 router.post('/login', [SessionsController, 'login']).as('accounts.login')
 router.post('/register', [SessionsController, 'register']).as('accounts.register')
@@ -27,5 +28,16 @@ router
   })
   .as('accounts')
   .use(middleware.auth())
+
+// The only routes a staff token opens before its second factor (and after it, to add one).
+router
+  .group(() => {
+    router.post('/api/session/totp/enrol', [SecondFactorController, 'enrol']).as('totp.enrol')
+    router.post('/api/session/totp', [SecondFactorController, 'totp']).as('totp')
+    router.post('/api/session/recovery', [SecondFactorController, 'recovery']).as('recovery')
+    router.post('/api/session/logout', [SessionsController, 'logout']).as('logout')
+  })
+  .as('factor')
+  .use(middleware.auth({ factorPending: true }))
 
 router.get('/users', [AccountController, 'listUsers']).as('accounts.users').use(middleware.admin())

@@ -1,7 +1,7 @@
 import type { Command } from 'commander'
 import { randomBytes } from 'node:crypto'
 import { bootApp } from '../app.js'
-import { printResult } from '../output.js'
+import { printResult, UsageError } from '../output.js'
 import { cliActor } from '../actor.js'
 
 export function registerUserCommands(program: Command) {
@@ -34,6 +34,8 @@ export function registerUserCommands(program: Command) {
         subjectId: user.uuid,
         meta: { email: user.email, passwordSet, via: 'cli' },
       })
+      const { secondFactor: factors } = await import('#accounts/services/second_factor')
+      const secondFactor = await factors.stateOf(user.id)
       const generated = options.password || !created ? undefined : password
       printResult(
         program.opts(),
@@ -44,6 +46,7 @@ export function registerUserCommands(program: Command) {
           email: user.email,
           uuid: user.uuid,
           password: generated,
+          secondFactor,
         },
         [
           created ? `Created admin ${user.email}` : `Promoted ${user.email} to admin`,
@@ -51,7 +54,43 @@ export function registerUserCommands(program: Command) {
             ? ['Password replaced; its other sessions are signed out']
             : []),
           ...(generated ? [`Password (shown once): ${generated}`] : []),
+          secondFactor === 'enrol'
+            ? 'Second factor: none yet. At the first sign-in the console asks to add an authenticator app (a QR code); nothing else opens before that.'
+            : 'Second factor: the authenticator app already added (users:reset-factors removes it).',
         ]
       )
+    })
+
+  program
+    .command('users:reset-factors')
+    .description(
+      'Remove every second factor of a staff account (its authenticator and recovery codes) and ' +
+        'sign it out everywhere: the way back for a lost device. It adds a new one at its next ' +
+        'sign-in. Audited'
+    )
+    .argument('<email>', 'e-mail address of the account')
+    .requiredOption('--reason <text>', 'why (for the audit log), e.g. "phone lost, ticket 481"')
+    .action(async (email: string, options: { reason: string }) => {
+      await bootApp()
+      const actor = await cliActor(program)
+      const { userQueries } = await import('#accounts/services/user_queries')
+      const { secondFactor } = await import('#accounts/services/second_factor')
+      const { auditLog } = await import('#core/services/audit_log_service')
+      const user = await userQueries.findByEmail(email)
+      if (!user) throw new UsageError(`No account has the e-mail ${email}.`)
+      if (options.reason.trim().length < 3) throw new UsageError('Give a reason (--reason).')
+      await secondFactor.reset(user.id)
+      await auditLog.record({
+        actor,
+        action: 'factor.reset',
+        subjectType: 'user',
+        subjectId: user.uuid,
+        reason: options.reason.trim().slice(0, 255),
+        meta: { email: user.email, via: 'cli' },
+      })
+      printResult(program.opts(), { success: true, email: user.email, uuid: user.uuid }, [
+        `Removed the second factors of ${user.email} and signed it out everywhere.`,
+        'At the next sign-in it adds an authenticator again.',
+      ])
     })
 }

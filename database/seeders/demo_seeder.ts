@@ -2,6 +2,7 @@ import { DateTime } from 'luxon'
 import app from '@adonisjs/core/services/app'
 import { BaseSeeder } from '@adonisjs/lucid/seeders'
 import User from '#accounts/models/user'
+import { secondFactor } from '#accounts/services/second_factor'
 import Product from '#catalog/models/product'
 import Profile from '#profiles/models/profile'
 import PromoCode from '#checkout/models/promo_code'
@@ -25,6 +26,11 @@ import {
 
 export const DEMO_CUSTOMER = { email: 'customer@dropslot.test', password: 'dropslot-demo' }
 export const DEMO_ADMIN = { email: 'admin@dropslot.test', password: 'dropslot-admin' }
+/**
+ * The demo admin's authenticator secret (base32, RFC 6238), printed in the README beside the
+ * password so a newcomer adds it to an authenticator app; seeded outside production only.
+ */
+export const DEMO_ADMIN_TOTP_SECRET = 'DROPSLOTDEMOADMINTOTPSECRET23456'
 export const DEMO_PROMO = 'DROP10'
 
 /**
@@ -238,10 +244,13 @@ export default class DemoSeeder extends BaseSeeder {
       { percent: 10, active: true, uses: 0, maxUses: 1000, startsAt: null, expiresAt: null }
     )
 
-    await User.firstOrCreate(
+    const admin = await User.firstOrCreate(
       { email: DEMO_ADMIN.email },
       { password: DEMO_ADMIN.password, name: 'Dropslot Admin', role: 'admin' }
     )
+    if ((await secondFactor.stateOf(admin.id)) === 'enrol') {
+      await secondFactor.enrolKnownSecret(admin.id, DEMO_ADMIN_TOTP_SECRET)
+    }
 
     const customer = await User.firstOrCreate(
       { email: DEMO_CUSTOMER.email },

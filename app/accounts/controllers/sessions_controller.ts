@@ -3,6 +3,7 @@ import dropslotConfig from '#config/dropslot'
 import { consumeAttempt } from '#core/services/rate_limits'
 import { accountService } from '#accounts/services/account_service'
 import { presentUserInfo } from '#accounts/services/user_presenter'
+import { secondFactor } from '#accounts/services/second_factor'
 import {
   loginValidator,
   registerAdValidator,
@@ -40,7 +41,15 @@ export default class SessionsController {
     )
     const { email, password } = await request.validateUsing(loginValidator)
     const { user, token } = await accountService.login(email, password)
-    return { success: true, token, user: presentUserInfo(user) }
+    if (!user.isAdmin) return { success: true, token, user: presentUserInfo(user) }
+    // Staff: the token opens nothing but the factor routes until a factor completes it.
+    return {
+      success: true,
+      token,
+      user: presentUserInfo(user),
+      secondFactor: await secondFactor.stateOf(user.id),
+      methods: await secondFactor.methodsOf(user.id),
+    }
   }
 
   async logout({ auth }: HttpContext) {

@@ -1,6 +1,7 @@
 import db from '@adonisjs/lucid/services/db'
 import { errors as authErrors } from '@adonisjs/auth'
 import User, { type BillingAddress, type Role } from '#accounts/models/user'
+import { secondFactor } from '#accounts/services/second_factor'
 import { AppError } from '#core/exceptions/app_error'
 import { isUniqueViolation } from '#core/helpers/db_errors'
 import { notifications } from '#notifications/services/notification_service'
@@ -84,9 +85,14 @@ export class AccountService {
     })
   }
 
+  /**
+   * A customer gets a full token; a staff account a token that only the second-factor routes
+   * take (10 minutes) until a factor completes it.
+   */
   async login(email: string, password: string): Promise<{ user: User; token: string }> {
     try {
       const user = await User.verifyCredentials(email.trim().toLowerCase(), password)
+      if (user.isAdmin) return { user, token: await secondFactor.pendingToken(user) }
       return { user, token: await this.issueToken(user) }
     } catch (error) {
       if (error instanceof authErrors.E_INVALID_CREDENTIALS) {

@@ -2,6 +2,8 @@ import { existsSync } from 'node:fs'
 import app from '@adonisjs/core/services/app'
 import env from '#start/env'
 import { chromium, type Browser, type Page } from 'playwright-core'
+import { Secret, TOTP } from 'otpauth'
+import { clock } from '#core/services/clock'
 
 /** Debian's Chromium, headless; browsers cannot be downloaded on these machines. */
 export async function launchChromium(): Promise<Browser> {
@@ -29,9 +31,54 @@ export function assertConsoleBuilt() {
   }
 }
 
-export async function signIn(page: Page, email: string, password: string) {
+/** The e-mail and password step of the console's sign-in. */
+export async function enterPassword(page: Page, email: string, password: string) {
   await page.goto(`${baseUrl()}/admin`)
   await page.getByLabel('E-mail').fill(email)
   await page.getByRole('textbox', { name: 'Password' }).fill(password)
   await page.getByRole('button', { name: /sign in/i }).click()
+}
+
+/**
+ * The authenticator's code for a base32 secret, as a phone would show it, at the product's clock
+ * (the server in this process checks codes against it, and a test may have moved it).
+ */
+export function authenticatorCode(secret: string, atMs = clock.nowMs()) {
+  return new TOTP({ secret: Secret.fromBase32(secret.replace(/\s/g, '')) }).generate({
+    timestamp: atMs,
+  })
+}
+
+/**
+ * Signs in to the console like a person: e-mail and password, then the second factor a staff
+ * account is asked for. With the code step, the code of `totpSecret` (the account's
+ * authenticator); with the enrolment step (an account without one), the key shown on the page is
+ * read and its code typed in, then the recovery codes are acknowledged. A refusal at the password
+ * step (wrong password, not an admin) is left on the page for the test to read.
+ */
+export async function signIn(
+  page: Page,
+  email: string,
+  password: string,
+  options: { totpSecret?: string } = {}
+) {
+  await enterPassword(page, email, password)
+  const codeStep = page.getByRole('heading', { name: 'Enter your authentication code' })
+  const enrolStep = page.getByRole('heading', { name: 'Add an authenticator' })
+  const refusal = page.getByRole('alert')
+  await codeStep.or(enrolStep).or(refusal).first().waitFor()
+  if (await codeStep.isVisible()) {
+    if (!options.totpSecret)
+      throw new Error(`signIn: ${email} has an authenticator: pass its secret`)
+    await enterCode(page, options.totpSecret)
+  } else if (await enrolStep.isVisible()) {
+    const secret = await page.getByLabel('Cannot scan it? Type this key in instead').innerText()
+    await enterCode(page, secret)
+    await page.getByRole('button', { name: 'I have saved these codes' }).click()
+  }
+}
+
+async function enterCode(page: Page, secret: string) {
+  await page.getByLabel('Authentication code').fill(authenticatorCode(secret))
+  await page.getByRole('button', { name: 'Verify' }).click()
 }

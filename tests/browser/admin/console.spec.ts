@@ -9,7 +9,20 @@ import { ProductFactory } from '#database/factories/product_factory'
 import Order from '#orders/models/order'
 import { customerWithCard, pendingOrder, placeHolds, productFor, profileFor } from '#tests/helpers'
 import { makeOrder } from '../../functional/admin/fixtures.js'
-import { assertConsoleBuilt, baseUrl, launchChromium, signIn } from './chromium.js'
+import { readFileSync } from 'node:fs'
+import app from '@adonisjs/core/services/app'
+import db from '@adonisjs/lucid/services/db'
+import { Secret } from 'otpauth'
+import { DEMO_ADMIN, DEMO_ADMIN_TOTP_SECRET } from '#database/seeders/demo_seeder'
+import { secondFactor } from '#accounts/services/second_factor'
+import {
+  assertConsoleBuilt,
+  authenticatorCode,
+  baseUrl,
+  enterPassword,
+  launchChromium,
+  signIn,
+} from './chromium.js'
 import { clock } from '#core/services/clock'
 import { holdCoverage } from '#orders/services/hold_coverage'
 import { holdWorker } from '#payments/services/hold_worker'
@@ -134,6 +147,91 @@ test.group('Admin console in Chromium', (group) => {
     assert.isNull(await page.evaluate(`localStorage.getItem('dropslot.admin.token')`))
     const tokens = await User.accessTokens.all(customer)
     assert.lengthOf(tokens, 0)
+    assert.match(page.url(), /\/admin\/login$/)
+  })
+
+  test('a new admin must add an authenticator before the console opens', async ({ assert }) => {
+    const admin = await UserFactory.apply('admin').create()
+    await enterPassword(page, admin.email, PASSWORD)
+    await page.getByRole('heading', { name: 'Add an authenticator' }).waitFor()
+    const qrCode = page.getByRole('img', { name: 'QR code for your authenticator app' })
+    await qrCode.waitFor()
+    assert.match((await qrCode.getAttribute('src')) ?? '', /^data:image\/png;base64,/)
+    const key = await page.getByLabel('Cannot scan it? Type this key in instead').innerText()
+    assert.match(key, /^[A-Z2-7]{4}( [A-Z2-7]{1,4})+$/, 'the key in groups of four')
+    assert.isNull(await page.evaluate(`localStorage.getItem('dropslot.admin.token')`))
+    await page.screenshot({ path: 'tmp/admin-enrol.png', fullPage: true })
+
+    const codeField = page.getByLabel('Authentication code')
+    assert.equal(await codeField.getAttribute('autocomplete'), 'one-time-code')
+    assert.equal(await codeField.getAttribute('inputmode'), 'numeric')
+    await codeField.fill(authenticatorCode(key))
+    await page.getByRole('button', { name: 'Verify' }).click()
+
+    await page.getByRole('heading', { name: 'Save your recovery codes' }).waitFor()
+    const codes = await page
+      .getByRole('list', { name: 'Recovery codes' })
+      .getByRole('listitem')
+      .allInnerTexts()
+    assert.lengthOf(codes, 10)
+    for (const code of codes) assert.match(code, /^[A-Z2-7]{5}-[A-Z2-7]{5}$/)
+    await page.getByRole('button', { name: 'I have saved these codes' }).click()
+    await page.getByText('Next release').waitFor()
+    assert.isNotNull(await page.evaluate(`localStorage.getItem('dropslot.admin.token')`))
+    const stored = await db.from('users').where('id', admin.id).first()
+    assert.isNotNull(stored.totp_confirmed_at)
+  })
+
+  test("the seeded admin signs in with the README's password and the demo secret's code", async ({
+    assert,
+  }) => {
+    const readme = readFileSync(app.makePath('README.md'), 'utf8')
+    const row = /\| `admin@dropslot\.test` \| `([^`]+)` \| authenticator secret `([A-Z2-7]+)`/.exec(
+      readme
+    )
+    assert.isNotNull(row, 'the README lists the demo admin')
+    const [, password, secret] = row!
+    assert.equal(password, DEMO_ADMIN.password)
+    assert.equal(secret, DEMO_ADMIN_TOTP_SECRET)
+
+    await enterPassword(page, DEMO_ADMIN.email, password)
+    await page.getByRole('heading', { name: 'Enter your authentication code' }).waitFor()
+    await page.getByLabel('Authentication code').fill(authenticatorCode(secret))
+    await page.getByRole('button', { name: 'Verify' }).click()
+    await page.getByText('Next release').waitFor()
+    assert.match(page.url(), /\/admin\/?$/)
+  })
+
+  test('a wrong code says so and the console stays closed', async ({ assert }) => {
+    const admin = await UserFactory.apply('admin').create()
+    const secret = new Secret({ size: 20 }).base32
+    await secondFactor.enrolKnownSecret(admin.id, secret)
+    await secondFactor.newRecoveryCodes(admin.id)
+    const now = clock.nowMs()
+    const valid = [-30_000, 0, 30_000].map((shift) => authenticatorCode(secret, now + shift))
+    const wrong = ['000000', '111111', '222222', '333333'].find((code) => !valid.includes(code))!
+
+    await enterPassword(page, admin.email, PASSWORD)
+    await page.getByRole('heading', { name: 'Enter your authentication code' }).waitFor()
+    await page.getByLabel('Authentication code').fill(wrong)
+    await page.getByRole('button', { name: 'Verify' }).click()
+    await page.getByText('That code is not valid. Enter the current 6-digit code.').waitFor()
+    assert.isNull(await page.evaluate(`localStorage.getItem('dropslot.admin.token')`))
+
+    await page.getByRole('button', { name: 'Use a recovery code' }).click()
+    await page.getByLabel('Recovery code').fill('AAAAA-BBBBB')
+    await page.getByRole('button', { name: 'Verify' }).click()
+    await page.getByText('That recovery code is not valid or was used already.').waitFor()
+    assert.isNull(await page.evaluate(`localStorage.getItem('dropslot.admin.token')`))
+    assert.lengthOf(await User.accessTokens.all(admin), 1, 'only the password-only token')
+
+    // Cancel revokes the half-finished sign-in and goes back to the password.
+    await page.getByRole('button', { name: 'Cancel' }).click()
+    await page.getByRole('textbox', { name: 'Password' }).waitFor()
+    assert.equal(await page.getByLabel('E-mail').inputValue(), admin.email)
+    assert.lengthOf(await User.accessTokens.all(admin), 0)
+    await page.goto(`${baseUrl()}/admin/products`)
+    await page.getByRole('button', { name: /sign in/i }).waitFor()
     assert.match(page.url(), /\/admin\/login$/)
   })
 

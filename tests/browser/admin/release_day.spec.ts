@@ -9,7 +9,7 @@ import AuditLog from '#core/models/audit_log'
 import ReleaseRun from '#release/models/release_run'
 import db from '@adonisjs/lucid/services/db'
 import { orderOutcome } from '#release/services/order_outcome'
-import { DEMO_ADMIN, DEMO_RELEASE } from '#database/seeders/demo_seeder'
+import { DEMO_ADMIN, DEMO_ADMIN_TOTP_SECRET, DEMO_RELEASE } from '#database/seeders/demo_seeder'
 import { assertConsoleBuilt, baseUrl, launchChromium, signIn } from './chromium.js'
 
 /*
@@ -45,7 +45,9 @@ test.group('Admin console: release day in Chromium', (group) => {
     const waiting = DEMO_RELEASE.customers.length * 2 + 1
     assert.lengthOf(pending, waiting, 'the demo seed leaves 9 pending orders with holds')
 
-    await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password)
+    await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password, {
+      totpSecret: DEMO_ADMIN_TOTP_SECRET,
+    })
     await page.getByText('Next release').waitFor()
     await page.getByRole('menuitem', { name: 'Release runs' }).click()
     await page.getByRole('button', { name: 'Run release now' }).first().click()
@@ -138,7 +140,9 @@ test.group('Admin console: release day in Chromium', (group) => {
       heartbeatAt: started.plus({ seconds: 30 }),
     })
 
-    await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password)
+    await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password, {
+      totpSecret: DEMO_ADMIN_TOTP_SECRET,
+    })
     await page.getByText('Next release').waitFor()
     await page.goto(`${baseUrl()}/admin/release-runs`)
     const failedRow = page.locator('tbody tr', { hasText: 'ECONNREFUSED after 3 tries' })
@@ -186,7 +190,9 @@ test.group('Admin console: release day in Chromium', (group) => {
       /round 1/
     )
 
-    await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password)
+    await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password, {
+      totpSecret: DEMO_ADMIN_TOTP_SECRET,
+    })
     await page.getByText('Next release').waitFor()
     await page.goto(`${baseUrl()}/admin/orders/${order.publicId}/show`)
     await page.getByRole('heading', { name: DEMO_RELEASE.title }).waitFor()
@@ -211,7 +217,9 @@ test.group('Admin console: release day in Chromium', (group) => {
       .orderBy('id', 'asc')
       .firstOrFail()
 
-    await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password)
+    await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password, {
+      totpSecret: DEMO_ADMIN_TOTP_SECRET,
+    })
     await page.getByText('Next release').waitFor()
     await page.goto(`${baseUrl()}/admin/orders/${order.publicId}/show`)
     await page.getByRole('heading', { name: DEMO_RELEASE.title }).waitFor()

@@ -3,6 +3,8 @@ import User from '#accounts/models/user'
 import PromoCode from '#checkout/models/promo_code'
 import AuditLog from '#core/models/audit_log'
 import { runCli } from '#tests/support/cli'
+import { secondFactor } from '#accounts/services/second_factor'
+import { DEMO_ADMIN_TOTP_SECRET } from '#database/seeders/demo_seeder'
 
 test.group('CLI: accounts and promo codes', (group) => {
   group.each.teardown(async () => {
@@ -76,6 +78,53 @@ test.group('CLI: accounts and promo codes', (group) => {
     )
     assert.match(audits[1].actorLabel ?? '', /^cli:/)
     assert.notInclude(JSON.stringify(audits.map((audit) => audit.meta)), 'cli-new-admin-pass')
+  })
+
+  test('a new admin must add an authenticator; users:reset-factors is the way back, audited', async ({
+    assert,
+    client,
+  }) => {
+    const created = await runCli([
+      'users:create-admin',
+      'cli-factor@example.test',
+      '--password',
+      'cli-admin-pass',
+    ])
+    assert.equal(created.code, 0, created.stderr)
+    assert.include(created.stdout, 'Second factor: none yet')
+    const user = await User.findByOrFail('email', 'cli-factor@example.test')
+    await secondFactor.enrolKnownSecret(user.id, DEMO_ADMIN_TOTP_SECRET)
+    const login = await client
+      .post('/login')
+      .json({ email: 'cli-factor@example.test', password: 'cli-admin-pass' })
+    assert.equal(login.body().secondFactor, 'required')
+
+    const noReason = await runCli(['users:reset-factors', 'cli-factor@example.test'])
+    assert.equal(noReason.code, 2)
+    const unknown = await runCli([
+      'users:reset-factors',
+      'cli-nobody@example.test',
+      '--reason',
+      'x y z',
+    ])
+    assert.equal(unknown.code, 2)
+    assert.include(unknown.stderr, 'No account has the e-mail')
+    const reset = await runCli([
+      'users:reset-factors',
+      'cli-factor@example.test',
+      '--reason',
+      'phone lost, ticket 481',
+    ])
+    assert.equal(reset.code, 0, reset.stderr)
+    const signedOut = await client.post('/api/session/totp/enrol').bearerToken(login.body().token)
+    signedOut.assertStatus(401)
+    const again = await client
+      .post('/login')
+      .json({ email: 'cli-factor@example.test', password: 'cli-admin-pass' })
+    assert.equal(again.body().secondFactor, 'enrol')
+    const audit = await AuditLog.query().where('action', 'factor.reset').firstOrFail()
+    assert.equal(audit.reason, 'phone lost, ticket 481')
+    assert.match(audit.actorLabel ?? '', /^cli:/)
   })
 
   test('promo:create makes a usable code; bad input exits 2, a duplicate exits 1', async ({
