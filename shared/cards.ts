@@ -24,10 +24,28 @@ export function passesLuhn(digits: string): boolean {
   return sum % 10 === 0
 }
 
-/** Luhn and not a refused prefix; spaces and dashes are ignored. */
+/**
+ * The lengths each brand issues (ISO/IEC 7812 and the networks' rules): a Mastercard number is
+ * 16 digits, so a 13-digit "Mastercard" that passes Luhn is a number cut short, not a card.
+ */
+const BRAND_LENGTHS: Record<string, readonly number[]> = {
+  visa: [13, 16, 19],
+  mastercard: [16],
+  amex: [15],
+  discover: [16, 17, 18, 19],
+  jcb: [16, 17, 18, 19],
+  diners: [14, 15, 16, 17, 18, 19],
+}
+
+/** Luhn, a length the brand issues and not a refused prefix; spaces and dashes are ignored. */
 export function isAcceptedCardNumber(raw: string): boolean {
   const digits = raw.replace(/[\s-]/g, '')
-  return passesLuhn(digits) && !REJECTED_CARD_PREFIXES.some((prefix) => digits.startsWith(prefix))
+  const lengths = BRAND_LENGTHS[detectCardBrand(digits)]
+  return (
+    passesLuhn(digits) &&
+    (!lengths || lengths.includes(digits.length)) &&
+    !REJECTED_CARD_PREFIXES.some((prefix) => digits.startsWith(prefix))
+  )
 }
 
 export function detectCardBrand(digits: string): string {

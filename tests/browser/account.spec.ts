@@ -69,7 +69,7 @@ test.group('Storefront: account overview', (group) => {
     await dialog.getByLabel('CVV').fill('12')
     await dialog.getByRole('button', { name: 'Save' }).click()
     await dialog.getByText('Please enter a valid card.').waitFor()
-    assert.equal(await dialog.getByLabel('Card Number').getAttribute('maxlength'), '16')
+    assert.isNull(await dialog.getByLabel('Card Number').getAttribute('maxlength'))
 
     await page.mouse.click(10, 10)
     await dialog.waitFor({ state: 'hidden' })
@@ -90,6 +90,40 @@ test.group('Storefront: account overview', (group) => {
     await page.getByText('•••• 4444').waitFor()
     const saved = await User.findOrFail(user.id)
     assert.equal(saved.cardLast4, '4444')
+  })
+
+  test('a card typed or pasted with spaces or dashes is saved as typed: 15, 16 and 19 digits', async ({
+    assert,
+  }) => {
+    const { user } = await readyCustomer()
+    const page = await browser.newPage(PHONE)
+    await signInAs(page, user)
+    await page.goto('/user/account')
+    const cases = [
+      { typed: '5555 5555 5555 4444', paste: false, shown: '5555 5555 5555 4444', last4: '4444' },
+      {
+        typed: '4000-0000-0000-0000-006',
+        paste: true,
+        shown: '4000 0000 0000 0000 006',
+        last4: '0006',
+      },
+      { typed: '3782 822463 10005', paste: false, shown: '3782 8224 6310 005', last4: '0005' },
+    ]
+    for (const card of cases) {
+      await page.getByRole('button', { name: 'Update Card' }).click()
+      const dialog = page.getByRole('dialog', { name: 'Update Card' })
+      const field = dialog.getByLabel('Card Number')
+      if (card.paste) await field.fill(card.typed)
+      else await field.pressSequentially(card.typed)
+      assert.equal(await field.inputValue(), card.shown, card.typed)
+      await dialog.getByLabel('MM/YY').pressSequentially('1130')
+      await dialog.getByLabel('CVV').fill(card.last4 === '0005' ? '4321' : '321')
+      await dialog.getByRole('button', { name: 'Save' }).click()
+      await dialog.waitFor({ state: 'hidden' })
+      await page.getByText(`•••• ${card.last4}`).waitFor()
+      const saved = await User.findOrFail(user.id)
+      assert.equal(saved.cardLast4, card.last4, card.typed)
+    }
   })
 
   test('deleting the account asks for the password, then signs out', async ({ assert }) => {

@@ -5,10 +5,17 @@ export { INVALID_CARD, isAcceptedCardNumber } from '@shared/cards'
 
 export const digitsOnly = (value: string) => value.replace(/\D/g, '')
 
-/** Card number in groups of 4 ("4242 4242 4242 4242"), at most 16 digits. */
+/** The most digits a card field keeps: more than any card has, so nothing typed is cut short. */
+const MAX_CARD_DIGITS = 24
+
+/**
+ * Card number as typed or pasted (spaces, dashes, dots) in groups of 4 ("4242 4242 4242 4242").
+ * Every digit is kept (up to MAX_CARD_DIGITS): a number too long is refused by the check, never
+ * cut to a shorter one the customer did not type.
+ */
 export function formatCardNumber(value: string): string {
   return digitsOnly(value)
-    .slice(0, 16)
+    .slice(0, MAX_CARD_DIGITS)
     .replace(/(\d{4})(?=\d)/g, '$1 ')
 }
 

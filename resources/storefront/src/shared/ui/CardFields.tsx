@@ -2,19 +2,18 @@ import { Field } from './Field'
 import { digitsOnly, formatCardNumber, formatExpiry, type CardFields as Value } from '../lib/cards'
 
 /**
- * Card Number, MM/YY (slash added after two digits) and CVV (max 4). `grouped` shows the number in
- * groups of 4 (max 19 with spaces, the sign-up screen); otherwise digits only, max 16.
+ * Card Number, MM/YY (slash added after two digits) and CVV (max 4). The number takes what people
+ * type or paste (spaces, dashes) and shows it in groups of 4 as they type; it has no length limit
+ * of the browser's, which would cut a pasted number short into another one.
  */
 export function CardFields({
   value,
   onChange,
-  grouped = false,
   numberHint,
   required = true,
 }: {
   value: Value
   onChange: (value: Value) => void
-  grouped?: boolean
   numberHint?: string
   required?: boolean
 }) {
@@ -24,14 +23,13 @@ export function CardFields({
         label="Card Number"
         inputMode="numeric"
         autoComplete="cc-number"
-        placeholder={grouped ? '4242 4242 4242 4242' : '4242424242424242'}
-        maxLength={grouped ? 19 : 16}
+        placeholder="4242 4242 4242 4242"
         value={value.number}
         hint={numberHint}
         onValue={(number) =>
           onChange({
             ...value,
-            number: grouped ? formatCardNumber(number) : digitsOnly(number).slice(0, 16),
+            number: formatCardNumber(number),
           })
         }
         required={required}

@@ -121,7 +121,7 @@ export function AddCardPage() {
             You will not be charged, this is just to have a card on file with us.
           </p>
         </div>
-        <CardFields value={card} onChange={setCard} grouped />
+        <CardFields value={card} onChange={setCard} />
         {error || refusal ? (
           <p className="form-error" role="alert">
             {refusal ?? INVALID_CARD}
