@@ -13,6 +13,7 @@ import { registerQueueCommands } from './commands/queues.js'
 import { registerDrawCommands } from './commands/draws.js'
 import { registerAlertCommands } from './commands/alerts.js'
 import { registerMailCommands } from './commands/mail.js'
+import { registerVaultCommands } from './commands/vault.js'
 
 const program = new Command()
   .name('dropslot')
@@ -34,6 +35,7 @@ registerQueueCommands(program)
 registerDrawCommands(program)
 registerAlertCommands(program)
 registerMailCommands(program)
+registerVaultCommands(program)
 
 function messageOf(error: unknown): string {
   const candidate = error as { messages?: { field: string; message: string }[]; message?: string }

@@ -19,23 +19,48 @@ export class CardVault {
   }
 
   seal(value: unknown): string {
-    const { id, key } = this.keys[0]
-    const iv = randomBytes(12)
-    const cipher = createCipheriv('aes-256-gcm', key, iv)
-    const ciphertext = Buffer.concat([cipher.update(JSON.stringify(value), 'utf8'), cipher.final()])
-    return `${id}:${Buffer.concat([iv, cipher.getAuthTag(), ciphertext]).toString('base64')}`
+    return this.encrypt(Buffer.from(JSON.stringify(value), 'utf8'))
   }
 
   open<T = unknown>(sealed: string): T {
+    return JSON.parse(this.decrypt(sealed).toString('utf8')) as T
+  }
+
+  /**
+   * The same plaintext, byte for byte, sealed again with the current key (`vault:rotate`).
+   * Throws as `open` does: a key id we do not hold, or a value that does not open.
+   */
+  reseal(sealed: string): string {
+    return this.encrypt(this.decrypt(sealed))
+  }
+
+  /** The ids of the keys, the current one (which seals) first. */
+  get keyIds(): string[] {
+    return this.keys.map(({ id }) => id)
+  }
+
+  /** The key id a sealed value names (`t1` of `t1:...`), held or not; '' when it names none. */
+  static keyIdOf(sealed: string): string {
     const separator = sealed.indexOf(':')
-    const id = sealed.slice(0, separator)
+    return separator < 1 ? '' : sealed.slice(0, separator)
+  }
+
+  private encrypt(plaintext: Buffer): string {
+    const { id, key } = this.keys[0]
+    const iv = randomBytes(12)
+    const cipher = createCipheriv('aes-256-gcm', key, iv)
+    const ciphertext = Buffer.concat([cipher.update(plaintext), cipher.final()])
+    return `${id}:${Buffer.concat([iv, cipher.getAuthTag(), ciphertext]).toString('base64')}`
+  }
+
+  private decrypt(sealed: string): Buffer {
+    const id = CardVault.keyIdOf(sealed)
     const entry = this.keys.find((candidate) => candidate.id === id)
-    if (separator < 1 || !entry) throw new Error('Unknown vault key id')
-    const raw = Buffer.from(sealed.slice(separator + 1), 'base64')
+    if (!entry) throw new Error('Unknown vault key id')
+    const raw = Buffer.from(sealed.slice(id.length + 1), 'base64')
     const decipher = createDecipheriv('aes-256-gcm', entry.key, raw.subarray(0, 12))
     decipher.setAuthTag(raw.subarray(12, 28))
-    const plaintext = Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()])
-    return JSON.parse(plaintext.toString('utf8')) as T
+    return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()])
   }
 
   /** True when the value was sealed with a key other than the current one. */
