@@ -17,9 +17,30 @@ export function mailIntakeConfig() {
     imapDoneFolder: env.get('MAIL_INTAKE_IMAP_DONE_FOLDER', 'Dropslot'),
     /** How often the mailbox is read when the server offers no IDLE. */
     imapPollSeconds: env.get('MAIL_INTAKE_IMAP_POLL_SECONDS', 30),
+    /**
+     * Where a message goes that the intake failed on, took too long for or could not take (over
+     * the size limit): moved out of the mailbox so it never blocks the next read again.
+     */
+    imapQuarantineFolder: env.get('MAIL_INTAKE_IMAP_QUARANTINE_FOLDER', 'Dropslot-Quarantine'),
+    /** How long the intake may take over one message (IMAP: then it is quarantined). */
+    messageTimeoutSeconds: env.get('MAIL_INTAKE_MESSAGE_TIMEOUT_SECONDS', 20),
     /** The inbound SMTP listener for installs whose MX points at Dropslot (off when unset). */
     smtpPort: env.get('MAIL_INTAKE_SMTP_PORT') ?? null,
     smtpHost: env.get('MAIL_INTAKE_SMTP_HOST', '0.0.0.0'),
+    /** Clients connected at once; one more is answered 421 and let go. */
+    smtpMaxClients: env.get('MAIL_INTAKE_SMTP_MAX_CLIENTS', 50),
+    /** Connections plus messages one client address may open or send in a minute (then 421). */
+    smtpRatePerMinute: env.get('MAIL_INTAKE_SMTP_RATE_PER_MINUTE', 60),
+    /** A client silent this long is disconnected. */
+    smtpIdleSeconds: env.get('MAIL_INTAKE_SMTP_IDLE_SECONDS', 60),
+    /**
+     * Addresses taken besides the orders' own (comma-separated, e.g. `postmaster@<domain>`); a
+     * message to them reaches the review list. Any other recipient is refused at RCPT.
+     */
+    catchAll: (env.get('MAIL_INTAKE_CATCH_ALL', '') ?? '')
+      .split(',')
+      .map((item) => item.trim().toLowerCase())
+      .filter(Boolean),
     /** TXT records used instead of DNS (JSON: `{"sel._domainkey.kith.com": "v=DKIM1; ..."}`). */
     dnsFile: env.get('MAIL_INTAKE_DNS_FILE', '') || null,
     /**

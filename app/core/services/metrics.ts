@@ -94,6 +94,12 @@ export const mailIntake = counter(
   ['action']
 )
 
+export const mailDoorRefusals = counter(
+  'dropslot_mail_door_refused_total',
+  'Mail the intake doors turned away (SMTP answers 4xx/5xx) or set aside (IMAP quarantine), by door and reason',
+  ['door', 'reason']
+)
+
 export const gatewayRateLimited = counter(
   'dropslot_gateway_rate_limited_total',
   'Answers of the payment gateway asking us to slow down (HTTP 429), by gateway',

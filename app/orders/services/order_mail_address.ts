@@ -61,6 +61,15 @@ export const orderMailAddress = {
     return row ? orderQueries.find(Number(row.id)) : null
   },
 
+  /** Does an intake address on the intake domain name an order? One indexed read, no order loaded. */
+  async exists(address: string): Promise<boolean> {
+    if (!this.isIntakeAddress(address)) return false
+    const local = address.trim().toLowerCase().split('@')[0] ?? ''
+    if (!/^ds-[a-z0-9]{6,20}$/.test(local)) return false
+    const row = await db.from('orders').where('mail_token', local).select('id').first()
+    return Boolean(row)
+  },
+
   /** Is this address on the intake domain? */
   isIntakeAddress(address: string): boolean {
     const domain = this.domain()

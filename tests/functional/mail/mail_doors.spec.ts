@@ -13,7 +13,9 @@ import { releaseRunner } from '#release/services/release_runner'
 import { FilesEngine } from '#release/services/checkout_engines'
 import { orderMailAddress } from '#orders/services/order_mail_address'
 import { startSmtpListener } from '#mail/services/smtp_listener'
-import { ImapReader, imapSettings } from '#mail/services/imap_reader'
+import { ImapReader, imapSettings, type ImapIntake } from '#mail/services/imap_reader'
+import { mailIntake, MAX_MESSAGE_BYTES } from '#mail/services/mail_intake'
+import { mailDoorRefusals } from '#core/services/metrics'
 import { mailDoors } from '#mail/services/mail_doors'
 import { mailStatus } from '#mail/services/mail_status'
 import { clock } from '#core/services/clock'
@@ -51,6 +53,54 @@ function reachable(url: string) {
       resolve(false)
     })
   })
+}
+
+let runs = 0
+
+/**
+ * This run's own catch-all, done and quarantine folders on the test IMAP server (so two runs can
+ * share it), or null when no server answers: a failure in CI (CI set), a visible skip elsewhere.
+ */
+async function testMailbox() {
+  if (!(await reachable(IMAP_URL))) {
+    const ci = process.env.CI
+    if (ci && ci !== 'false' && ci !== '0') {
+      throw new Error(
+        `No IMAP server at ${imapSettings(IMAP_URL).host}:${imapSettings(IMAP_URL).port}: ` +
+          'CI must run scripts/ci/dovecot.sh before the tests.'
+      )
+    }
+    console.log('  SKIPPED: no IMAP server reachable (start one with scripts/ci/dovecot.sh)')
+    return null
+  }
+  const run = `${process.pid}-${Date.now()}-${++runs}`
+  const settings = {
+    ...imapSettings(IMAP_URL, `Done-${run}`, `Quarantine-${run}`),
+    mailbox: `Intake-${run}`,
+  }
+  const imap = new ImapFlow({
+    host: settings.host,
+    port: settings.port,
+    secure: false,
+    auth: { user: settings.user, pass: settings.pass },
+    logger: false,
+  })
+  await imap.connect()
+  await imap.mailboxCreate(settings.mailbox)
+  return {
+    settings,
+    imap,
+    async count(folder: string) {
+      const status = await imap.status(folder, { messages: true })
+      return status.messages
+    },
+    async close() {
+      for (const folder of [settings.doneFolder, settings.quarantineFolder, settings.mailbox]) {
+        await imap.mailboxDelete(folder).catch(() => null)
+      }
+      await imap.logout()
+    },
+  }
 }
 
 test.group('Mail intake: the SMTP and IMAP doors', (group) => {
@@ -108,26 +158,11 @@ test.group('Mail intake: the SMTP and IMAP doors', (group) => {
   test('the IMAP reader reads the catch-all mailbox once, moves each message, and in IDLE reads mail as it lands', async ({
     assert,
   }) => {
-    if (!(await reachable(IMAP_URL))) {
-      if (process.env.CI === 'true') {
-        assert.fail('No IMAP server on the test port: scripts/ci/dovecot.sh must run first in CI.')
-      }
-      console.log('  skipped: no IMAP server reachable (start one with scripts/ci/dovecot.sh)')
-      return
-    }
-    // A catch-all folder and a done folder of this run's own, so two runs can share the server.
-    const run = `${process.pid}-${Date.now()}`
-    const settings = { ...imapSettings(IMAP_URL, `Done-${run}`), mailbox: `Intake-${run}` }
-    const imap = new ImapFlow({
-      host: settings.host,
-      port: settings.port,
-      secure: false,
-      auth: { user: settings.user, pass: settings.pass },
-      logger: false,
-    })
-    await imap.connect()
+    const box = await testMailbox()
+    if (!box) return
+    const { settings, imap } = box
+    const stop = new AbortController()
     try {
-      await imap.mailboxCreate(settings.mailbox)
       const order = await submitted('kith')
       const to = orderMailAddress.of(order)!
       const confirmation = await signedRetailerMail({
@@ -153,7 +188,6 @@ test.group('Mail intake: the SMTP and IMAP doors', (group) => {
       assert.deepEqual(await reader.readOnce(), [])
 
       // Held open (IDLE): a message landing in the mailbox is read as it arrives.
-      const stop = new AbortController()
       const arrived = new Promise<string>((resolve) => {
         void reader.watch(stop.signal, (report) => resolve(report.action))
       })
@@ -170,9 +204,77 @@ test.group('Mail intake: the SMTP and IMAP doors', (group) => {
       assert.isNull(state.failingSince)
       assert.isNotNull(state.lastOkAt)
     } finally {
-      await imap.mailboxDelete(settings.doneFolder).catch(() => null)
-      await imap.mailboxDelete(settings.mailbox).catch(() => null)
-      await imap.logout()
+      stop.abort()
+      await box.close()
+    }
+  })
+
+  test('a message the intake throws on, hangs over or cannot take is quarantined; the next is read', async ({
+    assert,
+  }) => {
+    const box = await testMailbox()
+    if (!box) return
+    const { settings, imap } = box
+    try {
+      const order = await submitted('kith')
+      const to = orderMailAddress.of(order)!
+      const poison = (word: string) =>
+        `From: shop@kith.com\r\nTo: ${to}\r\nSubject: Order\r\nX-Test-Poison: ${word}\r\n\r\nHi\r\n`
+      await imap.append(settings.mailbox, poison('throw'))
+      await imap.append(settings.mailbox, poison('hang'))
+      await imap.append(settings.mailbox, poison('large') + `${'x'.repeat(998)}\r\n`.repeat(5300))
+      await imap.append(
+        settings.mailbox,
+        await signedRetailerMail({
+          retailer: 'kith',
+          kind: 'confirmation',
+          to,
+          orderNumber: 'KH-4200',
+        })
+      )
+      // The real intake, failing as a broken parser would on one message and hanging on another.
+      const seen: number[] = []
+      const intake: ImapIntake = {
+        async receive(raw, door, envelope) {
+          seen.push(raw.length)
+          const text = raw.toString('latin1')
+          if (text.includes('X-Test-Poison: throw')) throw new Error('the parser gave up')
+          if (text.includes('X-Test-Poison: hang')) return new Promise<never>(() => {})
+          return mailIntake.receive(raw, door, envelope)
+        },
+      }
+      const quarantined = async () => {
+        const metric = await mailDoorRefusals.get()
+        return Object.fromEntries(
+          metric.values
+            .filter((value) => value.labels.door === 'imap')
+            .map((value) => [String(value.labels.reason), value.value])
+        )
+      }
+      const before = await quarantined()
+      const reader = new ImapReader(settings, { intake, messageTimeoutMs: 100 })
+      const reports = await reader.readOnce()
+      assert.deepEqual(
+        reports.map((report) => report.action),
+        ['success']
+      )
+      await order.refresh()
+      assert.equal(order.status, 'success')
+      // The message over the size limit was never fetched, let alone handed to the intake.
+      assert.lengthOf(seen, 3)
+      assert.isTrue(seen.every((bytes) => bytes <= MAX_MESSAGE_BYTES))
+      assert.equal(await box.count(settings.quarantineFolder), 3)
+      assert.equal(await box.count(settings.doneFolder), 1)
+      assert.equal(await box.count(settings.mailbox), 0)
+      const after = await quarantined()
+      for (const reason of ['failed', 'timeout', 'too_large']) {
+        assert.equal((after[reason] ?? 0) - (before[reason] ?? 0), 1, reason)
+      }
+      // Never read again.
+      assert.deepEqual(await reader.readOnce(), [])
+      assert.lengthOf(seen, 3)
+    } finally {
+      await box.close()
     }
   })
 
