@@ -60,7 +60,7 @@ export function registerVaultCommands(program: Command) {
       ]
       if (status.underOlderKeys > 0) {
         lines.push(
-          `${plural(status.underOlderKeys, 'value')} still under an older key: ` +
+          `${plural(status.underOlderKeys, 'value')} still under an older key; ` +
             'run `dropslot vault:rotate` before removing it from VAULT_KEYS.'
         )
       } else {
@@ -120,8 +120,8 @@ export function registerVaultCommands(program: Command) {
           .catch(() => {})
         throw error
       }
-      const totals = (key: 'rotated' | 'current' | 'changed' | 'unknownKey' | 'unreadable') =>
-        report.columns.reduce((sum, column) => sum + column[key], 0)
+      const totals = (count: 'rotated' | 'current' | 'changed' | 'unknownKey' | 'unreadable') =>
+        report.columns.reduce((sum, column) => sum + column[count], 0)
       const failed = totals('unknownKey') + totals('unreadable')
       await auditLog.record({
         actor,
