@@ -10,6 +10,8 @@ import { BaseSchema } from '@adonisjs/lucid/schema'
  * - `auth_access_tokens.factor_at`: when the token's holder last presented a factor. A staff
  *   account's password alone gets a token whose abilities are `["second-factor"]`: only the
  *   factor routes take it, until a factor makes it a full token (`["*"]`).
+ * Staff tokens issued before this migration came from a password alone: they are revoked, so
+ * every staff member signs in again through the second factor.
  */
 export default class extends BaseSchema {
   async up() {
@@ -27,6 +29,12 @@ export default class extends BaseSchema {
       table.string('code_hash', 64).notNullable().unique()
       table.timestamp('used_at').nullable()
       table.timestamp('created_at').notNullable()
+    })
+    this.defer(async (db) => {
+      await db
+        .from('auth_access_tokens')
+        .whereIn('tokenable_id', db.from('users').where('role', 'admin').select('id'))
+        .delete()
     })
   }
 
