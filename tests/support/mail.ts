@@ -3,6 +3,10 @@ import { readFile, writeFile, mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { authenticate, dkimSign, sealMessage } from 'mailauth'
+import Product from '#catalog/models/product'
+import { releaseRunner } from '#release/services/release_runner'
+import { FilesEngine } from '#release/services/checkout_engines'
+import { releasedProductWithOrders } from '#tests/support/release'
 import env from '#start/env'
 import { mailDnsResolver } from '#mail/services/dns_resolver'
 
@@ -178,4 +182,24 @@ export async function arcReseal(message: Buffer, sealer: string) {
   // The seal's headers come first, the receiver's own Authentication-Results last: keep the seal.
   const seal = auth.headers.slice(0, auth.headers.indexOf('Received-SPF:'))
   return Buffer.concat([Buffer.from(seal), message])
+}
+
+/**
+ * `count` orders of a released product of `retailer` at a fee of `priceCents`, handed to the
+ * files engine (processing, each with its own intake address); `directory` holds their tasks.
+ */
+export async function ordersAtTheBot(
+  count: number,
+  options: { retailer?: string; priceCents: number }
+) {
+  const { product, orders } = await releasedProductWithOrders(count, {
+    priceCents: options.priceCents,
+  })
+  await Product.query()
+    .where('id', product.id)
+    .update({ retailer: options.retailer ?? 'kith' })
+  const directory = await mkdtemp(join(tmpdir(), 'dropslot-mail-tasks-'))
+  await releaseRunner.run({ productId: product.id, engine: new FilesEngine(directory) })
+  for (const order of orders) await order.refresh()
+  return { product, orders, directory }
 }

@@ -2,6 +2,7 @@ import { writeFile, rm } from 'node:fs/promises'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { test } from '@japa/runner'
+import type { ApiClient } from '@japa/api-client'
 import limiter from '@adonisjs/limiter/services/main'
 import db from '@adonisjs/lucid/services/db'
 import env from '#start/env'
@@ -35,6 +36,21 @@ async function enterSome(count: number, base: number) {
   return people
 }
 
+/** Each of `people` enters the draw of `productId` through the checkout (201 each). */
+async function enterAll(
+  client: ApiClient,
+  people: Awaited<ReturnType<typeof enterSome>>,
+  productId: number
+) {
+  for (const person of people) {
+    const entry = await client
+      .post('/api/checkout/withprofile')
+      .bearerToken(person.token)
+      .json({ productId, style: 'Black', size: '9', profileId: person.profile.publicId })
+    entry.assertStatus(201)
+  }
+}
+
 test.group('CLI: draw:run and draw:verify', (group) => {
   group.each.setup(() => limiter.clear())
 
@@ -49,18 +65,7 @@ test.group('CLI: draw:run and draw:verify', (group) => {
     const beaconPath = `tmp/beacon-${draw.product.id}.json`
     const forgedPath = `tmp/beacon-forged-${draw.product.id}.json`
     try {
-      for (const person of people) {
-        const entry = await client
-          .post('/api/checkout/withprofile')
-          .bearerToken(person.token)
-          .json({
-            productId: draw.product.id,
-            style: 'Black',
-            size: '9',
-            profileId: person.profile.publicId,
-          })
-        entry.assertStatus(201)
-      }
+      await enterAll(client, people, draw.product.id)
       await placeHolds()
       clock.reset()
       const round: Record<string, unknown> & { signature: string } = { ...RECORDED_ROUNDS[657413] }
@@ -170,18 +175,7 @@ test.group('CLI: draw:run and draw:verify', (group) => {
     const draw = await recordedDraw(657413, { totalStock: 1 })
     const server = createServer()
     try {
-      for (const person of people) {
-        const entry = await client
-          .post('/api/checkout/withprofile')
-          .bearerToken(person.token)
-          .json({
-            productId: draw.product.id,
-            style: 'Black',
-            size: '9',
-            profileId: person.profile.publicId,
-          })
-        entry.assertStatus(201)
-      }
+      await enterAll(client, people, draw.product.id)
       await placeHolds()
       draw.afterClose()
       await drawRunner.proof(draw.product.id)
@@ -226,18 +220,7 @@ test.group('CLI: draw:run and draw:verify', (group) => {
     const draw = await recordedDraw(657413, { totalStock: 2 })
     const beaconPath = `tmp/beacon-crash-${draw.product.id}.json`
     try {
-      for (const person of people) {
-        const entry = await client
-          .post('/api/checkout/withprofile')
-          .bearerToken(person.token)
-          .json({
-            productId: draw.product.id,
-            style: 'Black',
-            size: '9',
-            profileId: person.profile.publicId,
-          })
-        entry.assertStatus(201)
-      }
+      await enterAll(client, people, draw.product.id)
       await placeHolds()
       clock.reset()
       await writeFile(beaconPath, JSON.stringify(RECORDED_ROUNDS[657413]))

@@ -1,17 +1,10 @@
 import { test } from '@japa/runner'
-import { mkdtemp } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import testUtils from '@adonisjs/core/services/test_utils'
 import db from '@adonisjs/lucid/services/db'
 import env from '#start/env'
-import Product from '#catalog/models/product'
 import type Order from '#orders/models/order'
-import { releaseRunner } from '#release/services/release_runner'
-import { FilesEngine } from '#release/services/checkout_engines'
 import { mailIntake } from '#mail/services/mail_intake'
 import { orderMailAddress } from '#orders/services/order_mail_address'
-import { releasedProductWithOrders } from '#tests/support/release'
 import {
   arcForward,
   arcReseal,
@@ -19,17 +12,12 @@ import {
   signedRetailerMail,
   SIGNING_DOMAINS,
   useMailIntake,
+  ordersAtTheBot,
 } from '#tests/support/mail'
 
 /** Orders of a released Kith product, handed to the files engine (processing). */
-async function submitted(count: number) {
-  const { product, orders } = await releasedProductWithOrders(count, { priceCents: 2500 })
-  await Product.query().where('id', product.id).update({ retailer: 'kith' })
-  const directory = await mkdtemp(join(tmpdir(), 'dropslot-mail-tasks-'))
-  await releaseRunner.run({ productId: product.id, engine: new FilesEngine(directory) })
-  for (const order of orders) await order.refresh()
-  return orders
-}
+const submitted = (count: number) =>
+  ordersAtTheBot(count, { priceCents: 2500 }).then(({ orders }) => orders)
 
 const feeRows = (orderId: number) =>
   db.from('payment_ledger').where('order_id', orderId).where('kind', 'fee')

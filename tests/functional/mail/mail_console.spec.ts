@@ -6,25 +6,22 @@ import testUtils from '@adonisjs/core/services/test_utils'
 import db from '@adonisjs/lucid/services/db'
 import env from '#start/env'
 import Product from '#catalog/models/product'
-import { releaseRunner } from '#release/services/release_runner'
-import { FilesEngine } from '#release/services/checkout_engines'
 import { orderMailAddress } from '#orders/services/order_mail_address'
 import { mailIntake } from '#mail/services/mail_intake'
-import { releasedProductWithOrders } from '#tests/support/release'
 import { adminWithToken, customerWithToken } from '#tests/helpers'
-import { retailerMail, sign, SIGNING_DOMAINS, useMailIntake } from '#tests/support/mail'
+import {
+  retailerMail,
+  sign,
+  SIGNING_DOMAINS,
+  useMailIntake,
+  ordersAtTheBot,
+} from '#tests/support/mail'
 import { productBody } from '../admin/fixtures.js'
 import { importProducts } from '#catalog/services/product_import'
 import { writeFile } from 'node:fs/promises'
 
-async function submitted(count: number, retailer = 'kith') {
-  const { product, orders } = await releasedProductWithOrders(count, { priceCents: 2200 })
-  await Product.query().where('id', product.id).update({ retailer })
-  const directory = await mkdtemp(join(tmpdir(), 'dropslot-mail-tasks-'))
-  await releaseRunner.run({ productId: product.id, engine: new FilesEngine(directory) })
-  for (const order of orders) await order.refresh()
-  return orders
-}
+const submitted = (count: number, retailer = 'kith') =>
+  ordersAtTheBot(count, { retailer, priceCents: 2200 }).then(({ orders }) => orders)
 
 test.group('Mail intake: the console’s Mail page', (group) => {
   group.each.setup(() => testUtils.db().withGlobalTransaction())

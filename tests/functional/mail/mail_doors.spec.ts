@@ -1,16 +1,10 @@
 import { test } from '@japa/runner'
-import { mkdtemp } from 'node:fs/promises'
 import { createConnection } from 'node:net'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import nodemailer from 'nodemailer'
 import { ImapFlow } from 'imapflow'
 import testUtils from '@adonisjs/core/services/test_utils'
 import db from '@adonisjs/lucid/services/db'
 import env from '#start/env'
-import Product from '#catalog/models/product'
-import { releaseRunner } from '#release/services/release_runner'
-import { FilesEngine } from '#release/services/checkout_engines'
 import { orderMailAddress } from '#orders/services/order_mail_address'
 import { startSmtpListener } from '#mail/services/smtp_listener'
 import { ImapReader, imapSettings, type ImapIntake } from '#mail/services/imap_reader'
@@ -22,21 +16,14 @@ import { clock } from '#core/services/clock'
 import { DateTime } from 'luxon'
 import alertsConfig from '#config/alerts'
 import { mailUnreadable } from '#alerts/rules/mail_unreadable'
-import { releasedProductWithOrders } from '#tests/support/release'
-import { signedRetailerMail, useMailIntake } from '#tests/support/mail'
+import { signedRetailerMail, useMailIntake, ordersAtTheBot } from '#tests/support/mail'
 
 /** The test mailbox of scripts/ci/dovecot.sh (test-only credentials). */
 const IMAP_URL =
   process.env.MAIL_TEST_IMAP_URL ?? 'imap://intake:intake-test-only@127.0.0.1:2643/INBOX'
 
-async function submitted(retailer: string) {
-  const { product, orders } = await releasedProductWithOrders(1, { priceCents: 1800 })
-  await Product.query().where('id', product.id).update({ retailer })
-  const directory = await mkdtemp(join(tmpdir(), 'dropslot-mail-tasks-'))
-  await releaseRunner.run({ productId: product.id, engine: new FilesEngine(directory) })
-  await orders[0].refresh()
-  return orders[0]
-}
+const submitted = (retailer: string) =>
+  ordersAtTheBot(1, { retailer, priceCents: 1800 }).then(({ orders }) => orders[0])
 
 function reachable(url: string) {
   const { host, port } = imapSettings(url)

@@ -1,36 +1,26 @@
 import { test } from '@japa/runner'
-import { mkdtemp, readFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import testUtils from '@adonisjs/core/services/test_utils'
 import db from '@adonisjs/lucid/services/db'
 import env from '#start/env'
-import Product from '#catalog/models/product'
-import { releaseRunner } from '#release/services/release_runner'
-import { FilesEngine } from '#release/services/checkout_engines'
 import { orderOutcome } from '#release/services/order_outcome'
 import { acoExportService } from '#release/services/aco_export_service'
 import { mailIntake } from '#mail/services/mail_intake'
 import { orderMailAddress } from '#orders/services/order_mail_address'
-import { releasedProductWithOrders } from '#tests/support/release'
 import {
   retailerMail,
   sign,
   signedRetailerMail,
   SIGNING_DOMAINS,
   useMailIntake,
+  ordersAtTheBot,
 } from '#tests/support/mail'
 import { clock } from '#core/services/clock'
 
 /** Orders of a released product of `retailer`, handed to the files engine (processing). */
-async function submitted(count: number, retailer = 'kith') {
-  const { product, orders } = await releasedProductWithOrders(count, { priceCents: 2500 })
-  await Product.query().where('id', product.id).update({ retailer })
-  const directory = await mkdtemp(join(tmpdir(), 'dropslot-mail-tasks-'))
-  await releaseRunner.run({ productId: product.id, engine: new FilesEngine(directory) })
-  for (const order of orders) await order.refresh()
-  return { product, orders, directory }
-}
+const submitted = (count: number, retailer = 'kith') =>
+  ordersAtTheBot(count, { retailer, priceCents: 2500 })
 
 const feeRows = (orderId: number) =>
   db.from('payment_ledger').where('order_id', orderId).where('kind', 'fee')

@@ -1,18 +1,11 @@
 import { test } from '@japa/runner'
-import { mkdtemp } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import testUtils from '@adonisjs/core/services/test_utils'
 import db from '@adonisjs/lucid/services/db'
 import env from '#start/env'
-import Product from '#catalog/models/product'
 import type Order from '#orders/models/order'
-import { releaseRunner } from '#release/services/release_runner'
-import { FilesEngine } from '#release/services/checkout_engines'
 import { mailIntake } from '#mail/services/mail_intake'
 import { orderMailAddress } from '#orders/services/order_mail_address'
 import { orderNumber } from '#orders/services/order_numbers'
-import { releasedProductWithOrders } from '#tests/support/release'
 import { adminWithToken } from '#tests/helpers'
 import {
   retailerMail,
@@ -20,6 +13,7 @@ import {
   signedRetailerMail,
   SIGNING_DOMAINS,
   useMailIntake,
+  ordersAtTheBot,
 } from '#tests/support/mail'
 
 /*
@@ -28,14 +22,8 @@ import {
 | real Kith e-mail could.
 */
 
-async function submitted(count: number) {
-  const { product, orders } = await releasedProductWithOrders(count, { priceCents: 3500 })
-  await Product.query().where('id', product.id).update({ retailer: 'kith' })
-  const directory = await mkdtemp(join(tmpdir(), 'dropslot-mail-tasks-'))
-  await releaseRunner.run({ productId: product.id, engine: new FilesEngine(directory) })
-  for (const order of orders) await order.refresh()
-  return orders
-}
+const submitted = (count: number) =>
+  ordersAtTheBot(count, { priceCents: 3500 }).then(({ orders }) => orders)
 
 const money = async (order: Order) => {
   await order.refresh()
