@@ -18,6 +18,7 @@
 import router from '@adonisjs/core/services/router'
 import { middleware } from '#start/kernel'
 import { numericId } from '#core/helpers/route_matchers'
+import { orderReferenceMatcher } from '#orders/services/order_numbers'
 
 const ConsoleController = () => import('#admin/controllers/console_controller')
 const DashboardController = () => import('#admin/controllers/dashboard_controller')
@@ -32,6 +33,8 @@ const QueuesController = () => import('#admin/controllers/queues_controller')
 
 const id = numericId
 const publicId = router.matchers.uuid()
+// An order in a URL: its public id or its `DS-` confirmation number.
+const orderRef = orderReferenceMatcher
 
 router
   .group(() => {
@@ -59,39 +62,39 @@ router
     router.post('/orders/create', [OrdersController, 'specCreate']).as('orders.specCreate')
     router
       .delete('/orders/id/:id', [OrdersController, 'specDestroy'])
-      .where('id', publicId)
+      .where('id', orderRef)
       .as('orders.specDestroy')
     router.get('/orders', [OrdersController, 'index']).as('orders.index')
     router.post('/orders', [OrdersController, 'store']).as('orders.store')
-    router.get('/orders/:id', [OrdersController, 'show']).where('id', publicId).as('orders.show')
+    router.get('/orders/:id', [OrdersController, 'show']).where('id', orderRef).as('orders.show')
     router
       .post('/orders/:id/mark', [OrdersController, 'mark'])
-      .where('id', publicId)
+      .where('id', orderRef)
       .use(middleware.jsonOnly())
       .as('orders.mark')
     router
       .post('/orders/:id/refund', [OrdersController, 'refund'])
-      .where('id', publicId)
+      .where('id', orderRef)
       .use(middleware.jsonOnly())
       .as('orders.refund')
     router
       .post('/orders/:id/waive-fee', [OrdersController, 'waiveFee'])
-      .where('id', publicId)
+      .where('id', orderRef)
       .use(middleware.jsonOnly())
       .as('orders.waiveFee')
     router
       .post('/orders/:id/retry', [OrdersController, 'retry'])
-      .where('id', publicId)
+      .where('id', orderRef)
       .use(middleware.jsonOnly())
       .as('orders.retry')
     router
       .post('/orders/:id/correct', [OrdersController, 'correct'])
-      .where('id', publicId)
+      .where('id', orderRef)
       .use(middleware.jsonOnly())
       .as('orders.correct')
     router
       .delete('/orders/:id', [OrdersController, 'destroy'])
-      .where('id', publicId)
+      .where('id', orderRef)
       .as('orders.destroy')
 
     router.get('/customers', [CustomersController, 'index']).as('customers.index')

@@ -36,16 +36,18 @@ export class AdminOrdersService {
     return runList(orderQueries.query(), orderList, qs, presentAdminOrder)
   }
 
-  async find(publicId: string) {
-    const query = orderQueries.query().where('orders.public_id', publicId)
+  /** One order, by its public id or its `DS-` number (`orderQueries.findByReference`). */
+  async find(reference: string) {
+    const { id } = await orderQueries.findByReference(reference)
+    const query = orderQueries.query().where('orders.id', id)
     orderList.decorate!(query)
     const order = await query.first()
     if (!order) throw AppError.notFound('Order not found.', 'order_not_found')
     return order
   }
 
-  async show(publicId: string) {
-    const order = await this.find(publicId)
+  async show(reference: string) {
+    const order = await this.find(reference)
     const [emails, audit, ledger, timeline, task, mail] = await Promise.all([
       emailAdmin.forOrder(order.id),
       AuditLog.query()

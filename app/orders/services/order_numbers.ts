@@ -76,8 +76,36 @@ export function orderNumber(orderId: number): string {
 /** The order id behind a confirmation number (any case, with or without `DS-`), or null. */
 export function orderIdOfNumber(number: string): number | null {
   const code = number.trim().toUpperCase().replace(/^DS-?/, '')
-  if (!/^[0-9A-HJKMNP-TV-Z]{6}$/.test(code)) return null
+  if (!/^[0-9A-HJKMNP-TV-Z]{6}(?:[0-9A-HJKMNP-TV-Z]{2})?$/.test(code)) return null
   let value = 0
   for (const char of code) value = value * 32 + ALPHABET.indexOf(char)
-  return permute(value, true)
+  if (code.length === 6) return permute(value, true)
+  // Eight characters are the id itself, written only for ids past the six-character domain.
+  return value >= DOMAIN ? value : null
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/**
+ * What a person may name an order by: its public id (UUID) or its confirmation number (any
+ * case, with or without `DS-`). `label` is how an answer writes it back.
+ */
+export function parseOrderReference(
+  reference: unknown
+): { publicId: string; label: string } | { id: number; label: string } | null {
+  if (typeof reference !== 'string' || reference.length > 64) return null
+  const text = reference.trim()
+  if (UUID.test(text)) return { publicId: text.toLowerCase(), label: text.toLowerCase() }
+  const id = orderIdOfNumber(text)
+  if (id === null) return null
+  return { id, label: `DS-${text.toUpperCase().replace(/^DS-?/, '')}` }
+}
+
+/**
+ * Route matcher for an order in a URL: its public id or its confirmation number, `DS-` required
+ * there (any case), so a static path beside an order route is never read as a number.
+ */
+export const orderReferenceMatcher = {
+  match:
+    /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|DS-[0-9A-HJKMNP-TV-Z]{6}(?:[0-9A-HJKMNP-TV-Z]{2})?)$/i,
 }

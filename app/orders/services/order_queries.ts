@@ -7,7 +7,7 @@ import { AppError } from '#core/exceptions/app_error'
 import { sqlTime } from '#core/helpers/sql_time'
 import { FEE_CHARGEABLE_STATUSES, FEE_DUE_STATUSES } from '#shared/vocabulary'
 import { FINAL_STATUSES } from '#orders/services/order_card_data'
-import { orderNumber } from '#orders/services/order_numbers'
+import { orderNumber, parseOrderReference } from '#orders/services/order_numbers'
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 import type { ModelAttributes } from '@adonisjs/lucid/types/model'
 
@@ -67,6 +67,27 @@ export class OrderQueries {
         ? await Order.findBy('publicId', publicId)
         : null
     if (!order) throw AppError.notFound('Order not found.', 'order_not_found')
+    return toRecord(order)
+  }
+
+  /**
+   * The order a person names (the console's URLs, the CLI's arguments): its public id (UUID) or
+   * its confirmation number (`DS-7K3Q9X`, any case, with or without `DS-`). Anything else is the
+   * same 404 as an unknown order, and its message says which names are taken.
+   */
+  async findByReference(reference: unknown): Promise<OrderRecord> {
+    const named = parseOrderReference(reference)
+    let order: Order | null = null
+    if (named && 'id' in named) order = await Order.find(named.id)
+    else if (named) order = await Order.findBy('publicId', named.publicId)
+    if (!order) {
+      const given = typeof reference === 'string' ? reference.trim().slice(0, 40) : ''
+      const shown = named?.label ?? given
+      throw AppError.notFound(
+        `Order ${shown ? `${shown} ` : ''}not found: give its DS- number (DS-7K3Q9X) or its id (UUID).`,
+        'order_not_found'
+      )
+    }
     return toRecord(order)
   }
 

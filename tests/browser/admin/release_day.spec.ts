@@ -9,6 +9,7 @@ import AuditLog from '#core/models/audit_log'
 import ReleaseRun from '#release/models/release_run'
 import db from '@adonisjs/lucid/services/db'
 import { orderOutcome } from '#release/services/order_outcome'
+import { orderNumber } from '#orders/services/order_numbers'
 import { DEMO_ADMIN, DEMO_ADMIN_TOTP_SECRET, DEMO_RELEASE } from '#database/seeders/demo_seeder'
 import { assertConsoleBuilt, baseUrl, launchChromium, signIn } from './chromium.js'
 
@@ -88,7 +89,7 @@ test.group('Admin console: release day in Chromium', (group) => {
     const filter = encodeURIComponent(JSON.stringify({ productId: [product.id] }))
     await page.goto(`${baseUrl()}/admin/orders?filter=${filter}`)
     for (const order of orders) {
-      const row = page.locator('tr', { hasText: order.publicId.slice(0, 8) })
+      const row = page.locator('tr', { hasText: orderNumber(order.id) })
       await row
         .locator('.MuiChip-root', { hasText: order.status === 'success' ? 'Success' : 'Refunded' })
         .waitFor()

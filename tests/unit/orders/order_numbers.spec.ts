@@ -1,7 +1,12 @@
 import { test } from '@japa/runner'
 import { createHmac } from 'node:crypto'
 import paymentsConfig from '#config/payments'
-import { orderIdOfNumber, orderNumber } from '#orders/services/order_numbers'
+import {
+  orderIdOfNumber,
+  orderNumber,
+  orderReferenceMatcher,
+  parseOrderReference,
+} from '#orders/services/order_numbers'
 
 /** The numbers as they were first defined (keys as text), so a number never changes. */
 function referenceNumber(orderId: number) {
@@ -61,5 +66,42 @@ test.group('Order confirmation numbers', () => {
       first.map((number) => orderIdOfNumber(number)),
       [7, 8, 9]
     )
+  })
+
+  test('ids past the six-character domain read back from their eight characters', ({ assert }) => {
+    for (const id of [2 ** 30, 2 ** 30 + 12_345, 2 ** 40 - 1]) {
+      assert.match(orderNumber(id), /^DS-[0-9A-HJKMNP-TV-Z]{8}$/)
+      assert.equal(orderIdOfNumber(orderNumber(id)), id)
+    }
+    // Eight characters below the domain were never given: no order has them.
+    assert.isNull(orderIdOfNumber('DS-00000001'))
+    assert.isNull(orderIdOfNumber('DS-1234567'))
+  })
+
+  test('an order is named by its public id or its number; a URL needs the DS-', ({ assert }) => {
+    const uuid = '6f1c1d1e-0000-4000-8000-00000000000a'
+    const number = orderNumber(4242)
+    assert.deepEqual(parseOrderReference(` ${uuid.toUpperCase()} `), {
+      publicId: uuid,
+      label: uuid,
+    })
+    for (const spelling of [
+      number,
+      number.toLowerCase(),
+      number.slice(3),
+      `ds${number.slice(3)}`,
+    ]) {
+      assert.deepEqual(parseOrderReference(spelling), { id: 4242, label: number }, spelling)
+    }
+    for (const bad of ['', 'DS-', 'DS-ILOUXX', `${uuid}0`, 'x'.repeat(100), 42, null]) {
+      assert.isNull(parseOrderReference(bad), String(bad))
+    }
+    const { match } = orderReferenceMatcher
+    for (const good of [uuid, uuid.toUpperCase(), number, number.toLowerCase()]) {
+      assert.isTrue(match.test(good), good)
+    }
+    for (const bad of [number.slice(3), 'create', 'DS-12345', `DS-${'7'.repeat(9)}`, `${uuid}/`]) {
+      assert.isFalse(match.test(bad), bad)
+    }
   })
 })
