@@ -1,6 +1,9 @@
 import User from '#accounts/models/user'
 import { transportEnvelope } from '#core/services/transport_envelope'
 import { UserFactory } from '#database/factories/user_factory'
+import { STAFF_TOKEN_NAME } from '#accounts/services/access_tokens_provider'
+import { secondFactor } from '#accounts/services/second_factor'
+import type { StaffRole } from '#shared/staff_roles'
 
 /** A customer and a bearer token for it. */
 export async function customerWithToken(overrides: Partial<User> = {}) {
@@ -9,10 +12,19 @@ export async function customerWithToken(overrides: Partial<User> = {}) {
   return { user, token: token.value!.release() }
 }
 
-export async function adminWithToken() {
-  const user = await UserFactory.apply('admin').create()
-  const token = await User.accessTokens.create(user)
+/**
+ * A staff member (an owner unless told) and a token that has presented its second factor now,
+ * as the console holds after signing in.
+ */
+export async function staffWithToken(role: StaffRole = 'owner') {
+  const user = await UserFactory.merge({ role }).create()
+  const token = await User.accessTokens.create(user, ['*'], { name: STAFF_TOKEN_NAME })
+  await secondFactor.completeToken(String(token.identifier))
   return { user, token: token.value!.release() }
+}
+
+export async function adminWithToken() {
+  return staffWithToken('owner')
 }
 
 const address = {

@@ -7,6 +7,8 @@ import { authProvider } from './authProvider'
 import { dataProvider } from './dataProvider'
 import { i18nProvider } from './i18n'
 import { SignInPage } from './signIn/SignInPage'
+import { StepUpDialog } from './signIn/StepUpDialog'
+import { type Permission, roleCan } from '@shared/staff_roles'
 
 // The dashboard's charts (recharts) load on their own, after sign-in.
 const LazyDashboard = lazy(() =>
@@ -27,6 +29,7 @@ import auditLog from './auditLog'
 import releaseRuns from './releaseRuns'
 import incidents from './incidents'
 import mail from './mail'
+import sessions from './sessions'
 
 /**
  * A 4xx or a signed-out session is an answer, not a hiccup: never retried (react-query would
@@ -63,17 +66,48 @@ export function App() {
         requireAuth
         disableTelemetry
       >
-        <Resource name="orders" {...orders} />
-        <Resource name="products" {...products} />
-        <Resource name="customers" {...customers} />
-        <Resource name="promo-codes" {...promoCodes} />
-        <Resource name="subscribers" {...subscribers} />
-        <Resource name="emails" {...emails} />
-        <Resource name="release-runs" {...releaseRuns} />
-        <Resource name="incidents" {...incidents} />
-        <Resource name="mail-messages" {...mail} />
-        <Resource name="audit-log" {...auditLog} />
+        {(role: string | null) => {
+          // Each role sees the forms it may use (shared/staff_roles.ts); the API refuses the rest.
+          const only = <T,>(permission: Permission, page: T) =>
+            roleCan(role, permission) ? page : undefined
+          return [
+            <Resource
+              key="orders"
+              name="orders"
+              {...orders}
+              create={only('orders', orders.create)}
+            />,
+            <Resource
+              key="products"
+              name="products"
+              {...products}
+              create={only('catalog', products.create)}
+              edit={only('catalog', products.edit)}
+            />,
+            <Resource
+              key="customers"
+              name="customers"
+              {...customers}
+              edit={only('customers', customers.edit)}
+            />,
+            <Resource
+              key="promo-codes"
+              name="promo-codes"
+              {...promoCodes}
+              create={only('catalog', promoCodes.create)}
+              edit={only('catalog', promoCodes.edit)}
+            />,
+            <Resource key="subscribers" name="subscribers" {...subscribers} />,
+            <Resource key="emails" name="emails" {...emails} />,
+            <Resource key="release-runs" name="release-runs" {...releaseRuns} />,
+            <Resource key="incidents" name="incidents" {...incidents} />,
+            <Resource key="mail-messages" name="mail-messages" {...mail} />,
+            <Resource key="audit-log" name="audit-log" {...auditLog} />,
+            <Resource key="sessions" name="sessions" {...sessions} />,
+          ]
+        }}
       </Admin>
+      <StepUpDialog />
     </BrowserRouter>
   )
 }

@@ -1,4 +1,5 @@
 import type { AuthProvider } from 'react-admin'
+import { isStaffRole } from '@shared/staff_roles'
 import { session } from './session'
 
 export const NOT_ADMIN = 'dropslot.auth.not_admin'
@@ -47,7 +48,7 @@ export async function passwordStep(
 }
 
 /**
- * Admins only: ask `GET /api/user/info` who a full token belongs to. Anyone but an admin is
+ * Staff only: ask `GET /api/user/info` who a full token belongs to. Anyone but staff is
  * refused with a clear message and their token is revoked at once, so nothing is left behind in
  * the browser or on the server.
  */
@@ -56,7 +57,7 @@ async function finishSignIn(token: string) {
     headers: { Accept: 'application/json', Authorization: `Bearer ${token}` },
   })
   const info = await infoResponse.json().catch(() => ({}))
-  if (!infoResponse.ok || info.role !== 'admin') {
+  if (!infoResponse.ok || !isStaffRole(info.role)) {
     await postJson('/api/logout', {}, token).catch(() => undefined)
     session.clear()
     throw new Error(NOT_ADMIN)
@@ -100,7 +101,11 @@ export const authProvider: AuthProvider = {
       session.clear()
       throw new Error(FACTOR_REQUIRED)
     }
-    // 401: the token expired or was revoked. 403: this account is no longer an admin.
+    // A refusal of one action (the role's, or a step-up cancelled) is shown where it happened.
+    if (error?.body?.code === 'forbidden_for_role' || error?.body?.code === 'step_up_required') {
+      return
+    }
+    // 401: the token expired, idled 15 minutes or was ended. 403: no longer staff.
     if (error?.status === 401 || error?.status === 403) {
       session.clear()
       throw new Error(error.status === 403 ? NOT_ADMIN : 'ra.auth.auth_check_error')

@@ -1,6 +1,7 @@
 import { fetchUtils, HttpError } from 'react-admin'
 import type { ErrorEnvelope } from '@shared/api/contract'
 import { session } from './session'
+import { isStepUpRefusal, withStepUp } from './signIn/stepUp'
 
 /** The server's error envelope (docs/decisions.md, "Error envelope"). */
 export type Envelope = ErrorEnvelope
@@ -15,15 +16,21 @@ function isEnvelope(body: unknown): body is Envelope {
  * body so forms show each message under its input (and the summary on the form itself).
  */
 export async function httpClient(url: string, options: fetchUtils.Options = {}) {
-  const headers = new Headers(options.headers ?? { Accept: 'application/json' })
-  const token = session.token()
-  if (token) headers.set('Authorization', `Bearer ${token}`)
-  try {
-    return await fetchUtils.fetchJson(url, { ...options, headers })
-  } catch (error) {
-    throw toHttpError(error)
-  }
+  return withStepUp(async () => {
+    const headers = new Headers(options.headers ?? { Accept: 'application/json' })
+    const token = session.token()
+    if (token) headers.set('Authorization', `Bearer ${token}`)
+    try {
+      return await fetchUtils.fetchJson(url, { ...options, headers })
+    } catch (error) {
+      throw toHttpError(error)
+    }
+  }, isStepUpError)
 }
+
+const isStepUpError = (error: unknown) =>
+  error instanceof HttpError &&
+  isStepUpRefusal(error.status, { code: (error.body as { code?: string } | null)?.code })
 
 export function toHttpError(error: unknown): unknown {
   if (!(error instanceof HttpError)) return error
@@ -37,8 +44,12 @@ export function toHttpError(error: unknown): unknown {
   })
 }
 
-/** A raw authenticated fetch (downloads), with the same error mapping. */
+/** A raw authenticated fetch (downloads), with the same error mapping and step-up. */
 export async function fetchWithToken(url: string, init: RequestInit = {}) {
+  return withStepUp(() => fetchOnce(url, init), isStepUpError)
+}
+
+async function fetchOnce(url: string, init: RequestInit) {
   const headers = new Headers(init.headers)
   const token = session.token()
   if (token) headers.set('Authorization', `Bearer ${token}`)

@@ -1,10 +1,12 @@
 import router from '@adonisjs/core/services/router'
 import { middleware } from '#start/kernel'
+import { numericId } from '#core/helpers/route_matchers'
 
 const SessionsController = () => import('#accounts/controllers/sessions_controller')
 const AccountController = () => import('#accounts/controllers/account_controller')
 const PasswordResetController = () => import('#accounts/controllers/password_reset_controller')
 const SecondFactorController = () => import('#accounts/controllers/second_factor_controller')
+const StaffSessionsController = () => import('#accounts/controllers/staff_sessions_controller')
 
 router.post('/login', [SessionsController, 'login']).as('accounts.login')
 router.post('/register', [SessionsController, 'register']).as('accounts.register')
@@ -41,3 +43,16 @@ router
   .use(middleware.auth({ factorPending: true }))
 
 router.get('/users', [AccountController, 'listUsers']).as('accounts.users').use(middleware.admin())
+
+// Staff sessions: each staff member sees and ends their own; an owner anyone's.
+router
+  .group(() => {
+    router.get('/sessions', [StaffSessionsController, 'index']).as('sessions.index')
+    router
+      .delete('/sessions/:id', [StaffSessionsController, 'revoke'])
+      .where('id', numericId)
+      .as('sessions.revoke')
+  })
+  .prefix('/api/admin')
+  .as('admin')
+  .use(middleware.admin())

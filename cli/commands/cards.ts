@@ -13,7 +13,7 @@ export function registerCardCommands(program: Command) {
     .option('--dry-run', 'count the profiles, change nothing')
     .action(async (options: { dryRun?: boolean }) => {
       await bootApp()
-      const actor = await cliActor(program)
+      const actor = await cliActor(program, 'cards')
       const { cardCodeRetention } = await import('#profiles/services/card_code_retention')
       const { default: dropslotConfig } = await import('#config/dropslot')
       const result = await cardCodeRetention.purgeDue({ dryRun: options.dryRun, actor })

@@ -73,7 +73,7 @@ export function registerDrawCommands(program: Command) {
       const productId = positiveId(options.product, '--product')!
       const beacon = options.beacon ? await beaconFile(options.beacon) : undefined
       await bootApp()
-      const actor = await cliActor(program)
+      const actor = await cliActor(program, 'release')
       const { drawRunner } = await import('#draws/services/draw_runner')
       const report = await drawRunner.run(productId, actor, { beacon })
       printResult(program.opts(), report, [

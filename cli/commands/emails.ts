@@ -2,6 +2,7 @@ import type { Command } from 'commander'
 import { bootApp } from '../app.js'
 import { cliActor } from '../actor.js'
 import { printResult, progressBar, UsageError } from '../output.js'
+import { ORDER_ARGUMENT } from './orders.js'
 
 const STATUSES = ['pending', 'processing', 'success', 'fail', 'cancelled']
 
@@ -18,7 +19,7 @@ export function registerEmailCommands(program: Command) {
       "Send orders' current e-mail again (marked as a resend): one order, or a scope of " +
         '--product, --run and/or --status; --dry-run only counts'
     )
-    .option('--order <id>', 'one order (UUID)')
+    .option('--order <order>', `one ${ORDER_ARGUMENT}`)
     .option('--product <id>', 'the orders of a product')
     .option('--run <id>', 'the orders submitted by a release run')
     .option('--status <status>', `the orders with this status (${STATUSES.join(', ')})`)
@@ -44,12 +45,12 @@ export function registerEmailCommands(program: Command) {
           status: options.status as any,
         }
         await bootApp()
-        const actor = await cliActor(program)
+        const actor = await cliActor(program, 'orders')
         const { orderEmails } = await import('#notifications/services/order_emails')
         const { emailResends } = await import('#release/services/email_resends')
         if (options.order) {
           const { orderQueries } = await import('#orders/services/order_queries')
-          const order = await orderQueries.findByPublicId(options.order)
+          const order = await orderQueries.findByReference(options.order)
           const has = orderEmails.current(order) !== null
           if (options.dryRun || !has) {
             if (!has) await orderEmails.resend(order) // the clear "nothing to resend" refusal

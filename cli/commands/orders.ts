@@ -1,7 +1,8 @@
 import type { Command } from 'commander'
+import type { AdminOrdersService } from '#admin/services/admin_orders_service'
 import { bootApp } from '../app.js'
 import { cliActor } from '../actor.js'
-import { CommandFailed, printResult, progressBar, UsageError } from '../output.js'
+import { CommandFailed, printResult, printTable, progressBar, UsageError } from '../output.js'
 
 const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`
 
@@ -15,18 +16,36 @@ function reasonOf(reason: string | undefined) {
   return text
 }
 
+/** How every command names the order it takes. */
+export const ORDER_ARGUMENT = 'order: its DS- number or its id'
+
 function orderLine(order: {
   id: string
+  orderNumber: string
   status: string
   feeStatus: string
   refundedCents?: number
 }) {
   const status = order.status === 'fail' ? 'fail (Refunded)' : order.status
   const refunded = order.refundedCents ? `, refunded ${dollars(order.refundedCents)}` : ''
-  return `Order ${order.id}: ${status}, fee ${order.feeStatus}${refunded}`
+  return `Order ${order.orderNumber} (${order.id}): ${status}, fee ${order.feeStatus}${refunded}`
 }
 
 export function registerOrderCommands(program: Command) {
+  program
+    .command('orders:show')
+    .description(
+      'One order: its customer, product, status, money (hold, fee, refunds and the payment ' +
+        'ledger) and its timeline'
+    )
+    .argument('<order>', ORDER_ARGUMENT)
+    .action(async (reference: string) => {
+      await bootApp()
+      const { adminOrders } = await import('#admin/services/admin_orders_service')
+      const order = await adminOrders.show(reference)
+      printResult(program.opts(), { success: true, order: shown(order) }, showLines(order))
+    })
+
   program
     .command('orders:import-results')
     .description(
@@ -37,7 +56,7 @@ export function registerOrderCommands(program: Command) {
     .option('--dry-run', 'print what each row would do (customer, outcome, fee); change nothing')
     .action(async (file: string, options: { dryRun?: boolean }) => {
       await bootApp()
-      const actor = await cliActor(program)
+      const actor = await cliActor(program, 'mark')
       const { importResults, readRows, ImportFileError } =
         await import('#release/services/import_files')
       let result
@@ -81,7 +100,7 @@ export function registerOrderCommands(program: Command) {
       'Record the result of one order by hand (released products, pending or processing orders; ' +
         'a success needs --confirmation or --reason and charges the fee; e-mails the customer)'
     )
-    .argument('<order>', 'order id (UUID)')
+    .argument('<order>', ORDER_ARGUMENT)
     .argument('<result>', 'success | fail')
     .option('--confirmation <number>', "the retailer's confirmation number (success)")
     .option('--reason <text>', 'why it failed (fail), or why a success has no confirmation number')
@@ -99,7 +118,7 @@ export function registerOrderCommands(program: Command) {
           throw new UsageError(`--code must be one of ${FAILURE_CODES.join(', ')}`)
         }
         await bootApp()
-        const actor = await cliActor(program)
+        const actor = await cliActor(program, 'mark')
         const { adminOrderActions } = await import('#admin/services/admin_order_actions_service')
         const order = await adminOrderActions.mark(
           orderId,
@@ -117,6 +136,7 @@ export function registerOrderCommands(program: Command) {
           {
             success: true,
             orderId: order.id,
+            orderNumber: order.orderNumber,
             status: order.status,
             feeStatus: order.feeStatus,
             holdStatus: order.hold.status,
@@ -130,7 +150,7 @@ export function registerOrderCommands(program: Command) {
   program
     .command('orders:refund')
     .description('Refund the service fee of an order (all that is left, or --amount of it)')
-    .argument('<order>', 'order id (UUID)')
+    .argument('<order>', ORDER_ARGUMENT)
     .option('--amount <dollars>', 'a partial refund, e.g. 5.00')
     .option('--reason <text>', 'why (required; audited)')
     .action(async (orderId: string, options: { amount?: string; reason?: string }) => {
@@ -143,7 +163,7 @@ export function registerOrderCommands(program: Command) {
         amountCents = Math.round(Number(options.amount) * 100)
       }
       await bootApp()
-      const actor = await cliActor(program)
+      const actor = await cliActor(program, 'money')
       const { adminOrderActions } = await import('#admin/services/admin_order_actions_service')
       const order = await adminOrderActions.refundFee(
         orderId,
@@ -157,12 +177,12 @@ export function registerOrderCommands(program: Command) {
   program
     .command('orders:waive-fee')
     .description('Waive a service fee that is due (its charge was declined); never tried again')
-    .argument('<order>', 'order id (UUID)')
+    .argument('<order>', ORDER_ARGUMENT)
     .option('--reason <text>', 'why (required; audited)')
     .action(async (orderId: string, options: { reason?: string }) => {
       const reason = reasonOf(options.reason)
       await bootApp()
-      const actor = await cliActor(program)
+      const actor = await cliActor(program, 'money')
       const { adminOrderActions } = await import('#admin/services/admin_order_actions_service')
       const order = await adminOrderActions.waiveFee(
         orderId,
@@ -179,12 +199,12 @@ export function registerOrderCommands(program: Command) {
       'Try a failed order again while its release is open (back to pending: slot taken again, ' +
         'new $1.00 hold, submitted by the next run; refused when sold out)'
     )
-    .argument('<order>', 'order id (UUID)')
+    .argument('<order>', ORDER_ARGUMENT)
     .option('--reason <text>', 'why (required; audited)')
     .action(async (orderId: string, options: { reason?: string }) => {
       const reason = reasonOf(options.reason)
       await bootApp()
-      const actor = await cliActor(program)
+      const actor = await cliActor(program, 'money')
       const { adminOrderActions } = await import('#admin/services/admin_order_actions_service')
       const order = await adminOrderActions.retry(orderId, { reason }, { actor, ip: null }, 'cli')
       printResult(program.opts(), { success: true, order: summary(order) }, [orderLine(order)])
@@ -193,7 +213,7 @@ export function registerOrderCommands(program: Command) {
   program
     .command('orders:correct')
     .description('Correct a successful order to failed (the fee is refunded, the customer told)')
-    .argument('<order>', 'order id (UUID)')
+    .argument('<order>', ORDER_ARGUMENT)
     .option('--reason <text>', 'what happened (required; kept for admins, audited)')
     .option('--code <code>', `what the customer is told: ${FAILURE_CODES.join(', ')}`)
     .action(async (orderId: string, options: { reason?: string; code?: string }) => {
@@ -202,7 +222,7 @@ export function registerOrderCommands(program: Command) {
         throw new UsageError(`--code must be one of ${FAILURE_CODES.join(', ')}`)
       }
       await bootApp()
-      const actor = await cliActor(program)
+      const actor = await cliActor(program, 'money')
       const { adminOrderActions } = await import('#admin/services/admin_order_actions_service')
       const order = await adminOrderActions.correctToFail(
         orderId,
@@ -216,6 +236,7 @@ export function registerOrderCommands(program: Command) {
 
 function summary(order: {
   id: string
+  orderNumber: string
   status: string
   feeStatus: string
   hold: { status: string }
@@ -223,9 +244,91 @@ function summary(order: {
 }) {
   return {
     id: order.id,
+    orderNumber: order.orderNumber,
     status: order.status,
     feeStatus: order.feeStatus,
     holdStatus: order.hold.status,
     refundedCents: order.refundedCents ?? 0,
   }
+}
+
+type ShownOrder = Awaited<ReturnType<AdminOrdersService['show']>>
+
+/** `orders:show --json`: what support reads of an order; no card data, no e-mail bodies. */
+function shown(order: ShownOrder) {
+  return {
+    orderNumber: order.orderNumber,
+    id: order.id,
+    email: order.email,
+    name: order.name,
+    customerId: order.customerId,
+    product: { id: order.productId, title: order.productTitle },
+    size: order.size,
+    style: order.style,
+    status: order.status,
+    statusLabel: order.statusLabel,
+    confirmationNumber: order.confirmationNumber,
+    failReason: order.failReason,
+    failCode: order.failCode,
+    round: order.round,
+    hold: order.hold,
+    fee: order.fee,
+    feeDue: order.feeDue,
+    ledger: order.ledger,
+    placedAt: order.orderDate,
+    timeline: order.timeline,
+  }
+}
+
+const utc = (iso: string | null | undefined) =>
+  iso ? `${new Date(iso).toISOString().slice(0, 19).replace('T', ' ')} UTC` : '-'
+
+function showLines(order: ShownOrder) {
+  const status = [
+    order.status === 'fail' ? 'fail (Refunded)' : order.status,
+    order.confirmationNumber ? `confirmation ${order.confirmationNumber}` : null,
+    order.failReason ? `reason: ${order.failReason}` : null,
+    order.round > 1 ? `round ${order.round}` : null,
+  ]
+  const refunded = order.fee.refundedCents ? `, refunded ${dollars(order.fee.refundedCents)}` : ''
+  // The lifecycle's own times, then what happened to the order after checkout, oldest first.
+  const steps = [
+    { at: order.orderDate, what: 'placed' },
+    { at: order.processingAt, what: 'processing' },
+    { at: order.succeededAt, what: 'success' },
+    { at: order.failedAt, what: 'fail' },
+    { at: order.cancelledAt, what: 'cancelled' },
+  ].filter((step): step is { at: string; what: string } => Boolean(step.at))
+  const events = order.timeline.map((event) => ({
+    at: event.createdAt,
+    what: [
+      event.kind,
+      event.from && event.to && event.from !== event.to ? `${event.from} -> ${event.to}` : null,
+      event.actor ?? event.source,
+      event.note ? `"${event.note}"` : null,
+    ]
+      .filter(Boolean)
+      .join(' · '),
+  }))
+  const timeline = [...steps, ...events].sort((a, b) => Date.parse(a.at) - Date.parse(b.at))
+  return [
+    `Order ${order.orderNumber}`,
+    `  id        ${order.id}`,
+    `  customer  ${order.email} (${order.name})`,
+    `  product   ${order.productTitle} (#${order.productId}), size ${order.size} · ${order.style}`,
+    `  status    ${status.filter(Boolean).join(', ')}`,
+    `  hold      ${order.hold.status}, ${dollars(order.hold.amountCents)}`,
+    `  fee       ${order.fee.status}, ${dollars(order.fee.amountCents)}${refunded}`,
+    'Ledger',
+    ...printTable(
+      order.ledger.map((entry) => ({
+        at: utc(entry.completedAt ?? entry.createdAt),
+        kind: entry.kind,
+        status: entry.errorCode ? `${entry.status} (${entry.errorCode})` : entry.status,
+        amount: dollars(entry.amountCents),
+      }))
+    ).map((line) => `  ${line}`),
+    'Timeline',
+    ...timeline.map((item) => `  ${utc(item.at)}  ${item.what}`),
+  ]
 }

@@ -31,7 +31,7 @@ export function registerPromoCommands(program: Command) {
           expiresAt: options.expires ?? null,
         }
         await bootApp()
-        const actor = await cliActor(program)
+        const actor = await cliActor(program, 'catalog')
         const { promoCodeService } = await import('#checkout/services/promo_code_service')
         const { auditLog } = await import('#core/services/audit_log_service')
         const promo = await promoCodeService.createFromInput(parsed)

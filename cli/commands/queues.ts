@@ -128,7 +128,7 @@ export function registerQueueCommands(program: Command) {
       .action(async (queue: string, id: string) => {
         const name = queueName(queue)
         await bootApp()
-        const actor = await cliActor(program)
+        const actor = await cliActor(program, 'release')
         const { jobs } = await import('#core/jobs/jobs')
         const { queueAdmin } = await import('#admin/services/queue_admin_service')
         try {

@@ -27,7 +27,7 @@ export function registerReleaseCommands(program: Command) {
         throw new UsageError('--engine must be simulator, webhook or files')
       }
       await bootApp()
-      const actor = await cliActor(program)
+      const actor = await cliActor(program, 'release')
       const { releaseRunner } = await import('#release/services/release_runner')
       const { auditLog } = await import('#core/services/audit_log_service')
       let bar = progressBar(program.opts(), 0, 'release')
@@ -123,7 +123,7 @@ export function registerReleaseCommands(program: Command) {
     .action(async (options: { reason: string; force?: boolean }) => {
       if (!options.reason.trim()) throw new UsageError('--reason must say why')
       await bootApp()
-      const actor = await cliActor(program)
+      const actor = await cliActor(program, 'release')
       const { releaseRunner } = await import('#release/services/release_runner')
       const { auditLog } = await import('#core/services/audit_log_service')
       const { AppError } = await import('#core/exceptions/app_error')

@@ -3,21 +3,30 @@ import { randomBytes } from 'node:crypto'
 import { bootApp } from '../app.js'
 import { printResult, UsageError } from '../output.js'
 import { cliActor } from '../actor.js'
+import { isStaffRole, STAFF_ROLES } from '#shared/staff_roles'
 
 export function registerUserCommands(program: Command) {
   program
     .command('users:create-admin')
-    .description('Create an admin account, or promote an existing account to admin')
-    .argument('<email>', 'e-mail address of the admin')
+    .description(
+      'Create a staff account (an owner unless --role says otherwise), or give an existing ' +
+        'account that staff role'
+    )
+    .argument('<email>', 'e-mail address of the staff member')
+    .option('--role <role>', `staff role: ${STAFF_ROLES.join(', ')}`, 'owner')
     .option(
       '--password <password>',
       'password (at least 8 characters); generated for a new account when left out; for an ' +
         'existing account it replaces the password and signs it out everywhere'
     )
     .option('--name <name>', 'display name', 'Dropslot Admin')
-    .action(async (email: string, options: { password?: string; name: string }) => {
+    .action(async (email: string, options: { password?: string; name: string; role: string }) => {
+      if (!isStaffRole(options.role)) {
+        throw new UsageError(`--role ${options.role}: give one of ${STAFF_ROLES.join(', ')}`)
+      }
+      const role = options.role
       await bootApp()
-      const actor = await cliActor(program)
+      const actor = await cliActor(program, 'staff')
       const { accountService } = await import('#accounts/services/account_service')
       const { auditLog } = await import('#core/services/audit_log_service')
       const password = options.password ?? randomBytes(12).toString('base64url')
@@ -25,6 +34,7 @@ export function registerUserCommands(program: Command) {
         email,
         password,
         name: options.name,
+        role,
         setPassword: options.password !== undefined,
       })
       await auditLog.record({
@@ -32,7 +42,7 @@ export function registerUserCommands(program: Command) {
         action: created ? 'admin.create' : 'admin.promote',
         subjectType: 'user',
         subjectId: user.uuid,
-        meta: { email: user.email, passwordSet, via: 'cli' },
+        meta: { email: user.email, role, passwordSet, via: 'cli' },
       })
       const { secondFactor: factors } = await import('#accounts/services/second_factor')
       const secondFactor = await factors.stateOf(user.id)
@@ -43,13 +53,14 @@ export function registerUserCommands(program: Command) {
           success: true,
           created,
           passwordSet,
+          role,
           email: user.email,
           uuid: user.uuid,
           password: generated,
           secondFactor,
         },
         [
-          created ? `Created admin ${user.email}` : `Promoted ${user.email} to admin`,
+          created ? `Created ${role} ${user.email}` : `Made ${user.email} ${role}`,
           ...(!created && passwordSet
             ? ['Password replaced; its other sessions are signed out']
             : []),
@@ -72,7 +83,7 @@ export function registerUserCommands(program: Command) {
     .requiredOption('--reason <text>', 'why (for the audit log), e.g. "phone lost, ticket 481"')
     .action(async (email: string, options: { reason: string }) => {
       await bootApp()
-      const actor = await cliActor(program)
+      const actor = await cliActor(program, 'staff')
       const { userQueries } = await import('#accounts/services/user_queries')
       const { secondFactor } = await import('#accounts/services/second_factor')
       const { auditLog } = await import('#core/services/audit_log_service')

@@ -92,7 +92,7 @@ export function registerVaultCommands(program: Command) {
     .action(async (options: { batch: string }) => {
       const batch = batchSize(options.batch)
       await bootApp()
-      const actor = await cliActor(program)
+      const actor = await cliActor(program, 'vault')
       const { vaultRotation } = await import('#core/services/vault_rotation')
       const { auditLog } = await import('#core/services/audit_log_service')
       const columns = await sealedColumns()

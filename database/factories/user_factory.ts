@@ -17,7 +17,16 @@ export const UserFactory = factory
     }
   })
   .state('admin', (user) => {
-    user.role = 'admin'
+    user.role = 'owner'
+  })
+  .state('finance', (user) => {
+    user.role = 'finance'
+  })
+  .state('support', (user) => {
+    user.role = 'support'
+  })
+  .state('viewer', (user) => {
+    user.role = 'viewer'
   })
   .state('withBilling', (user) => {
     user.billingAddress = {

@@ -246,7 +246,7 @@ export default class DemoSeeder extends BaseSeeder {
 
     const admin = await User.firstOrCreate(
       { email: DEMO_ADMIN.email },
-      { password: DEMO_ADMIN.password, name: 'Dropslot Admin', role: 'admin' }
+      { password: DEMO_ADMIN.password, name: 'Dropslot Admin', role: 'owner' }
     )
     if ((await secondFactor.stateOf(admin.id)) === 'enrol') {
       await secondFactor.enrolKnownSecret(admin.id, DEMO_ADMIN_TOTP_SECRET)

@@ -22,11 +22,10 @@ import {
 } from 'react-admin'
 import { Search, StatusChip, money, shortId } from '../components/common'
 import type { AdminCustomer } from '@shared/api/contract'
+import { ACCOUNT_ROLES, ROLE_LABELS } from '@shared/staff_roles'
+import { useCan } from '../components/Can'
 
-const ROLES = [
-  { id: 'customer', name: 'Customer' },
-  { id: 'admin', name: 'Admin' },
-]
+const ROLES = ACCOUNT_ROLES.map((role) => ({ id: role, name: ROLE_LABELS[role] }))
 
 const customerFilters = [
   <Search key="q" source="q" alwaysOn hint="dropslot.search.customers" />,
@@ -132,7 +131,9 @@ export function CustomerShow() {
   )
 }
 
+/** Support edits a customer's details; only an owner changes roles (with a fresh factor). */
 export function CustomerEdit() {
+  const mayChangeRoles = useCan('staff')
   return (
     <Edit
       mutationMode="pessimistic"
@@ -141,7 +142,7 @@ export function CustomerEdit() {
         firstName,
         lastName,
         phone,
-        role,
+        ...(mayChangeRoles ? { role } : {}),
       })}
     >
       <SimpleForm>
@@ -150,7 +151,13 @@ export function CustomerEdit() {
         <TextInput source="firstName" validate={maxLength(15)} />
         <TextInput source="lastName" validate={maxLength(20)} />
         <TextInput source="phone" validate={maxLength(20)} />
-        <SelectInput source="role" choices={ROLES} validate={required()} />
+        <SelectInput
+          source="role"
+          choices={ROLES}
+          validate={required()}
+          disabled={!mayChangeRoles}
+          helperText={mayChangeRoles ? false : 'Only an owner changes roles.'}
+        />
       </SimpleForm>
     </Edit>
   )

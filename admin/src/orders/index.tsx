@@ -2,33 +2,21 @@ import { DkimChip, MailActionChip, type MailMessageRecord } from '../mail'
 import { Box, Card, CardContent, Chip, Divider, Grid, Stack, Typography } from '@mui/material'
 import ShoppingCartIcon from '@mui/icons-material/ShoppingCart'
 import { formatCents } from '@shared/pricing'
-import { useWatch } from 'react-hook-form'
 import {
   AutocompleteInput,
   BooleanInput,
-  BulkExportButton,
-  Create,
-  CreateButton,
   DatagridConfigurable,
   DateField,
   DateInput,
-  ExportButton,
-  FilterButton,
   FunctionField,
   List,
   Labeled,
   ReferenceField,
   ReferenceInput,
   SelectArrayInput,
-  SelectColumnsButton,
-  SelectInput,
   Show,
-  SimpleForm,
   TextField,
   TextInput,
-  TopToolbar,
-  required,
-  useGetOne,
   useRecordContext,
   useShowContext,
   useTranslate,
@@ -41,19 +29,14 @@ import {
   StatusChip,
   cents,
   money,
-  shortId,
   localTime,
 } from '../components/common'
-import {
-  AcoDownloadButton,
-  BulkResendButton,
-  CancelOrderButton,
-  OrderToolButton,
-  ResendAllButton,
-  ResendEmailButton,
-} from './actions'
+import { AcoDownloadButton, CancelOrderButton, OrderToolButton, ResendEmailButton } from './actions'
+import { OrderBulkActions, OrderListActions } from './listActions'
 import { MarkOrderButton } from './MarkOrderButton'
-import type { AdminCustomer, AdminOrder } from '@shared/api/contract'
+import { Can } from '../components/Can'
+import { OrderCreate } from './create'
+import type { AdminOrder } from '@shared/api/contract'
 
 const orderFilters = [
   <Search key="q" source="q" alwaysOn hint="dropslot.search.orders" />,
@@ -67,23 +50,6 @@ const orderFilters = [
   <BooleanInput key="feeDue" source="feeDue" />,
 ]
 
-const OrderListActions = () => (
-  <TopToolbar>
-    <FilterButton />
-    <SelectColumnsButton />
-    <ResendAllButton />
-    <CreateButton />
-    <ExportButton />
-  </TopToolbar>
-)
-
-const OrderBulkActions = () => (
-  <>
-    <BulkResendButton />
-    <BulkExportButton />
-  </>
-)
-
 export function OrderList() {
   return (
     <List
@@ -93,16 +59,17 @@ export function OrderList() {
       actions={<OrderListActions />}
     >
       <DatagridConfigurable rowClick="show" bulkActionButtons={<OrderBulkActions />}>
-        <DateField source="orderDate" showTime />
         <FunctionField
-          source="id"
+          source="orderNumber"
+          label="resources.orders.fields.id"
           sortable={false}
           render={(record) => (
             <Typography variant="body2" sx={{ fontFamily: 'monospace' }}>
-              {shortId(record.id)}
+              {record.orderNumber}
             </Typography>
           )}
         />
+        <DateField source="orderDate" showTime />
         <TextField source="productTitle" />
         <FunctionField
           source="size"
@@ -325,7 +292,7 @@ function AuditTrail() {
 function OrderTitle() {
   const record = useRecordContext()
   const translate = useTranslate()
-  return <span>{translate('dropslot.orders.title', { id: record ? shortId(record.id) : '' })}</span>
+  return <span>{translate('dropslot.orders.title', { id: record?.orderNumber ?? '' })}</span>
 }
 
 /**
@@ -377,15 +344,25 @@ function OrderShowLayout() {
         <StatusChip />
         <FeeDueChip />
         <Box sx={{ flex: 1 }} />
-        <MarkOrderButton status="success" />
-        <MarkOrderButton status="fail" />
-        <CancelOrderButton />
-        <OrderToolButton tool="refund" />
-        <OrderToolButton tool="waive" />
-        <OrderToolButton tool="retry" />
-        <OrderToolButton tool="correct" />
-        <ResendEmailButton />
-        <AcoDownloadButton />
+        <Can permission="mark">
+          <MarkOrderButton status="success" />
+          <MarkOrderButton status="fail" />
+        </Can>
+        <Can permission="orders">
+          <CancelOrderButton />
+        </Can>
+        <Can permission="money">
+          <OrderToolButton tool="refund" />
+          <OrderToolButton tool="waive" />
+          <OrderToolButton tool="retry" />
+          <OrderToolButton tool="correct" />
+        </Can>
+        <Can permission="orders">
+          <ResendEmailButton />
+        </Can>
+        <Can permission="cards">
+          <AcoDownloadButton />
+        </Can>
       </Stack>
       <Grid container spacing={2}>
         <Grid size={{ xs: 12, md: 6 }}>
@@ -395,7 +372,9 @@ function OrderShowLayout() {
                 <FunctionField
                   sx={{ fontFamily: 'monospace' }}
                   render={(order) =>
-                    (order.round ?? 1) > 1 ? `${order.id} · round ${order.round}` : order.id
+                    (order.round ?? 1) > 1
+                      ? `${order.orderNumber} · ${order.id} · round ${order.round}`
+                      : `${order.orderNumber} · ${order.id}`
                   }
                 />
               </Labeled>
@@ -479,81 +458,11 @@ export function OrderShow() {
   )
 }
 
-type ProfileChoice = AdminCustomer['profiles'][number]
-
-/** Profiles of the chosen customer, and sizes/styles of the chosen product. */
-function OrderChoices() {
-  const translate = useTranslate()
-  const userId = useWatch({ name: 'userId' }) as string | undefined
-  const productId = useWatch({ name: 'productId' }) as number | undefined
-  const { data: customer } = useGetOne('customers', { id: userId ?? '' }, { enabled: !!userId })
-  const { data: product } = useGetOne('products', { id: productId ?? 0 }, { enabled: !!productId })
-  const profiles = ((customer?.profiles ?? []) as ProfileChoice[]).map((profile) => ({
-    id: profile.id,
-    name: [profile.profileName, profile.city, profile.state].filter(Boolean).join(' · '),
-  }))
-  const sizes = ((product?.sizes ?? []) as string[]).map((size) => ({ id: size, name: size }))
-  const styles = String(product?.styles ?? '')
-    .split(',')
-    .filter(Boolean)
-    .map((style) => ({ id: style, name: style }))
-  return (
-    <>
-      <SelectInput
-        source="profileId"
-        choices={profiles}
-        validate={required()}
-        disabled={!userId}
-        helperText={
-          !userId
-            ? translate('dropslot.orders.pick_customer_first')
-            : profiles.length === 0
-              ? translate('dropslot.orders.no_profiles')
-              : undefined
-        }
-      />
-      <SelectInput
-        source="size"
-        choices={sizes}
-        validate={required()}
-        disabled={!productId}
-        helperText={!productId ? translate('dropslot.orders.pick_product_first') : undefined}
-      />
-      <SelectInput source="style" choices={styles} validate={required()} disabled={!productId} />
-    </>
-  )
-}
-
-export function OrderCreate() {
-  return (
-    <Create redirect="show">
-      <SimpleForm>
-        <ReferenceInput source="userId" reference="customers">
-          <AutocompleteInput
-            optionText={(customer) => `${customer.name} · ${customer.email}`}
-            validate={required()}
-            sx={{ minWidth: 360 }}
-          />
-        </ReferenceInput>
-        <ReferenceInput source="productId" reference="products" filter={{ avail: true }}>
-          <AutocompleteInput
-            optionText="productTitle"
-            validate={required()}
-            sx={{ minWidth: 360 }}
-          />
-        </ReferenceInput>
-        <OrderChoices />
-        <TextInput source="promoCode" parse={(value: string) => value?.toUpperCase()} />
-      </SimpleForm>
-    </Create>
-  )
-}
-
 export default {
   list: OrderList,
   show: OrderShow,
   create: OrderCreate,
   icon: ShoppingCartIcon,
-  recordRepresentation: (record: { id: string; productTitle: string }) =>
-    `${shortId(record.id)} · ${record.productTitle}`,
+  recordRepresentation: (record: { orderNumber: string; productTitle: string }) =>
+    `${record.orderNumber} · ${record.productTitle}`,
 }

@@ -40,8 +40,11 @@ export default class SessionsController {
       { requests: dropslotConfig.rateLimits.loginPerMinute, duration: '1 minute' }
     )
     const { email, password } = await request.validateUsing(loginValidator)
-    const { user, token } = await accountService.login(email, password)
-    if (!user.isAdmin) return { success: true, token, user: presentUserInfo(user) }
+    const { user, token } = await accountService.login(email, password, {
+      ip: request.ip(),
+      agent: request.header('user-agent') ?? null,
+    })
+    if (!user.isStaff) return { success: true, token, user: presentUserInfo(user) }
     // Staff: the token opens nothing but the factor routes until a factor completes it.
     return {
       success: true,

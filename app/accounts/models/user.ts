@@ -7,6 +7,7 @@ import { AccessTokensProvider } from '#accounts/services/access_tokens_provider'
 import { randomUUID } from 'node:crypto'
 import { jsonColumn } from '#core/helpers/columns'
 import { accessTokenTtl } from '#config/tokens'
+import { type AccountRole, isStaffRole } from '#shared/staff_roles'
 
 export type BillingAddress = {
   line1: string
@@ -17,7 +18,7 @@ export type BillingAddress = {
   country: string
 }
 
-export type Role = 'customer' | 'admin'
+export type Role = AccountRole
 
 const AuthFinder = withAuthFinder(() => hash.use('scrypt'), {
   uids: ['email'],
@@ -96,8 +97,9 @@ export default class User extends compose(BaseModel, AuthFinder) {
     user.role ??= 'customer'
   }
 
-  get isAdmin() {
-    return this.role === 'admin'
+  /** Owner, finance, support or viewer: signs in with a second factor and works the console. */
+  get isStaff() {
+    return isStaffRole(this.role)
   }
 
   static accessTokens = AccessTokensProvider.forModel(User, {

@@ -4,7 +4,16 @@ import type { Secret } from '@adonisjs/core/helpers'
 import { tokenLastUse } from '#accounts/services/token_last_use'
 import { withDriverSession } from '#core/services/driver_session'
 import { clock } from '#core/services/clock'
-import { dateFromSql } from '#core/helpers/sql_time'
+import { dateFromSql, sqlTime } from '#core/helpers/sql_time'
+import { STAFF_IDLE_MS } from '#shared/staff_roles'
+
+/** The name of the tokens staff sign in with: they end after 15 minutes without a request. */
+export const STAFF_TOKEN_NAME = 'staff'
+/** A staff token's last use is written when the stored one is this old (product clock). */
+const STAFF_USE_PRECISION_MS = 15_000
+
+/** An access token with the time its owner last presented a second factor on it. */
+export type FactorAccessToken = AccessToken & { factorAt: Date | null }
 
 const TOKEN_COLUMNS = [
   'id',
@@ -17,6 +26,7 @@ const TOKEN_COLUMNS = [
   'updated_at',
   'last_used_at',
   'expires_at',
+  'factor_at',
 ] as const
 const TOKEN_ALIAS = '__token_'
 
@@ -28,7 +38,10 @@ const TOKEN_ALIAS = '__token_'
  *   time of use goes to `tokenLastUse`, which writes it to the minute, in batches;
  * - `verifyWithTokenable` reads the token and its owner in one joined query, so an
  *   authenticated request costs one round trip to the database instead of two
- *   (TokenUserProvider uses it).
+ *   (TokenUserProvider uses it);
+ * - a staff token (named `staff`) also ends after 15 minutes without a request, on the product
+ *   clock, and its use is written at once (staff are few; the idle rule needs it exact);
+ * - the token carries `factorAt`, when a second factor was last presented on it (step-up).
  */
 export class AccessTokensProvider<
   TokenableModel extends LucidModel,
@@ -89,7 +102,7 @@ export class AccessTokensProvider<
       if (key.startsWith(TOKEN_ALIAS)) tokenRow[key.slice(TOKEN_ALIAS.length)] = row[key]
       else ownerRow[key] = row[key]
     }
-    const token = this.accept(tokenRow, decoded.secret)
+    const token = await this.accept(tokenRow, decoded.secret)
     return token ? { token, ownerRow } : null
   }
 
@@ -111,16 +124,34 @@ export class AccessTokensProvider<
     return sql
   }
 
-  private accept(dbRow: any, secret: Secret<string>): AccessToken | null {
-    const accessToken = this.dbRowToAccessToken(dbRow)
+  private async accept(dbRow: any, secret: Secret<string>): Promise<FactorAccessToken | null> {
+    const accessToken = this.dbRowToAccessToken(dbRow) as FactorAccessToken
     // The expiry as a Date whatever the driver returned (SQLite gives text for a row written as
     // text), then checked on the product's clock, like everything else that expires.
     accessToken.expiresAt = dateFromSql(dbRow.expires_at)
-    const expired =
-      accessToken.expiresAt !== null && accessToken.expiresAt.getTime() <= clock.nowMs()
+    accessToken.factorAt = dateFromSql(dbRow.factor_at ?? null)
+    const now = clock.nowMs()
+    const expired = accessToken.expiresAt !== null && accessToken.expiresAt.getTime() <= now
     if (!accessToken.verify(secret) || expired) return null
+    if (dbRow.name === STAFF_TOKEN_NAME) {
+      const lastUse = Math.max(
+        dateFromSql(dbRow.last_used_at ?? null)?.getTime() ?? 0,
+        accessToken.factorAt?.getTime() ?? 0
+      )
+      if (now - lastUse >= STAFF_IDLE_MS) return null
+      if (now - lastUse >= STAFF_USE_PRECISION_MS) await this.recordStaffUse(dbRow.id, now)
+      return accessToken
+    }
     const recorded = tokenLastUse.touch(this.table, dbRow.id, dbRow.last_used_at)
     if (recorded) accessToken.lastUsedAt = recorded
     return accessToken
+  }
+
+  private async recordStaffUse(id: number | string, now: number) {
+    const db = await this.getDb()
+    await db
+      .from(this.table)
+      .where('id', id)
+      .update({ last_used_at: sqlTime(new Date(now)) })
   }
 }

@@ -2,6 +2,9 @@ import db from '@adonisjs/lucid/services/db'
 import { errors as authErrors } from '@adonisjs/auth'
 import User, { type BillingAddress, type Role } from '#accounts/models/user'
 import { secondFactor } from '#accounts/services/second_factor'
+import { signInLockout } from '#accounts/services/sign_in_lockout'
+import { auditLog } from '#core/services/audit_log_service'
+import { isStaffRole, type StaffRole } from '#shared/staff_roles'
 import { AppError } from '#core/exceptions/app_error'
 import { isUniqueViolation } from '#core/helpers/db_errors'
 import { notifications } from '#notifications/services/notification_service'
@@ -30,6 +33,9 @@ export type SupportChanges = {
 }
 
 export const INVALID_CREDENTIALS = 'Email or password is incorrect.'
+
+/** Where a sign-in comes from, for the audit log and the staff's list of sessions. */
+export type SignInOrigin = { ip?: string | null; agent?: string | null }
 
 /**
  * Accounts: registration, login, logout and the customer's own details.
@@ -87,19 +93,53 @@ export class AccountService {
 
   /**
    * A customer gets a full token; a staff account a token that only the second-factor routes
-   * take (10 minutes) until a factor completes it.
+   * take (10 minutes) until a factor completes it. Ten failures for one address lock it for 30
+   * minutes (`signInLockout`), whether or not an account has it.
    */
-  async login(email: string, password: string): Promise<{ user: User; token: string }> {
+  async login(
+    email: string,
+    password: string,
+    from: SignInOrigin = {}
+  ): Promise<{ user: User; token: string }> {
+    const address = email.trim().toLowerCase()
+    await signInLockout.assertOpen(address)
+    let user: User
     try {
-      const user = await User.verifyCredentials(email.trim().toLowerCase(), password)
-      if (user.isAdmin) return { user, token: await secondFactor.pendingToken(user) }
-      return { user, token: await this.issueToken(user) }
+      user = await User.verifyCredentials(address, password)
     } catch (error) {
       if (error instanceof authErrors.E_INVALID_CREDENTIALS) {
+        await this.signInFailed(address, from)
         throw new AppError(INVALID_CREDENTIALS, { status: 400, code: 'invalid_credentials' })
       }
       throw error
     }
+    await signInLockout.clear(address)
+    if (!user.isStaff) return { user, token: await this.issueToken(user) }
+    const token = await secondFactor.pendingToken(user, from)
+    await auditLog.record({
+      actor: { id: user.id, email: user.email },
+      action: 'sign_in.password',
+      subjectType: 'user',
+      subjectId: user.uuid,
+      ip: from.ip ?? null,
+      meta: { agent: from.agent ?? null, role: user.role },
+    })
+    return { user, token }
+  }
+
+  /** A failure counts towards the address's lockout; a staff account's failures are audited. */
+  private async signInFailed(address: string, from: SignInOrigin) {
+    const locked = await signInLockout.recordFailure(address)
+    const account = await User.query().where('email', address).select('id', 'uuid', 'role').first()
+    if (!locked && !account?.isStaff) return
+    await auditLog.record({
+      actor: { label: 'sign-in' },
+      action: locked ? 'sign_in.locked' : 'sign_in.failed',
+      subjectType: account ? 'user' : null,
+      subjectId: account?.uuid ?? null,
+      ip: from.ip ?? null,
+      meta: { email: address, agent: from.agent ?? null },
+    })
   }
 
   async logout(user: User & { currentAccessToken?: { identifier: string | number | BigInt } }) {
@@ -139,7 +179,17 @@ export class AccountService {
         user.merge({ [key]: next })
       }
     }
-    if (Object.keys(changed).length > 0) await user.save()
+    if (Object.keys(changed).length > 0) {
+      await db.transaction(async (trx) => {
+        user.useTransaction(trx)
+        await user.save()
+        // A customer made staff signs in again: their customer tokens never saw a second factor.
+        const wasStaff = isStaffRole(changed.role?.from)
+        if (changed.role && !wasStaff && isStaffRole(changed.role.to)) {
+          await trx.from('auth_access_tokens').where('tokenable_id', user.id).delete()
+        }
+      })
+    }
     return changed
   }
 
@@ -149,18 +199,19 @@ export class AccountService {
     return user
   }
 
-  /** Creates an admin, or promotes the existing account with that e-mail (its password stays). */
   /**
-   * `users:create-admin`: a new admin, or an existing account promoted. For an existing account a
-   * password given on purpose (`setPassword`) replaces its password, and its tokens and reset links
-   * stop working, as after a password reset.
+   * `users:create-admin`: a new staff account, or an existing account given the role. For an
+   * existing account a password given on purpose (`setPassword`) replaces its password, and its
+   * tokens and reset links stop working, as after a password reset.
    */
   async createAdmin(input: {
     email: string
     password: string
     name: string
+    role?: StaffRole
     setPassword?: boolean
   }) {
+    const role = input.role ?? 'owner'
     const payload = await adminAccountValidator.validate({
       email: input.email,
       password: input.password,
@@ -173,17 +224,21 @@ export class AccountService {
     if (existing) {
       await db.transaction(async (trx) => {
         existing.useTransaction(trx)
-        existing.role = 'admin'
+        const wasStaff = existing.isStaff
+        existing.role = role
         if (input.setPassword) {
           existing.password = payload.password
-          await trx.from('auth_access_tokens').where('tokenable_id', existing.id).delete()
           await trx.from('password_reset_tokens').where('user_id', existing.id).delete()
+        }
+        // Its other sessions end; a customer made staff signs in again through a second factor.
+        if (input.setPassword || !wasStaff) {
+          await trx.from('auth_access_tokens').where('tokenable_id', existing.id).delete()
         }
         await existing.save()
       })
       return { user: existing, created: false, passwordSet: Boolean(input.setPassword) }
     }
-    const user = await User.create({ ...payload, role: 'admin' })
+    const user = await User.create({ ...payload, role })
     return { user, created: true, passwordSet: true }
   }
 

@@ -7,6 +7,7 @@ import { cardVault } from '#core/services/card_vault'
 import { clock } from '#core/services/clock'
 import { sqlTime } from '#core/helpers/sql_time'
 import { affectedRows } from '#core/helpers/db_errors'
+import { STAFF_TOKEN_NAME } from '#accounts/services/access_tokens_provider'
 
 /*
 | Second factors for staff (and, later, customers who want one): TOTP (RFC 6238: SHA-1, six
@@ -194,28 +195,43 @@ export const secondFactor = {
    * A password-only staff token: it opens the factor routes only, for 10 minutes of the product
    * clock (the clock every token's expiry is checked on).
    */
-  async pendingToken(user: User): Promise<string> {
-    const token = await User.accessTokens.create(user, FACTOR_PENDING)
+  async pendingToken(user: User, from: { ip?: string | null; agent?: string | null } = {}) {
+    const token = await User.accessTokens.create(user, FACTOR_PENDING, { name: STAFF_TOKEN_NAME })
     await db
       .from('auth_access_tokens')
       .where('id', String(token.identifier))
-      .update({ expires_at: sqlTime(new Date(clock.nowMs() + FACTOR_PENDING_TTL_MS)) })
+      .update({
+        expires_at: sqlTime(new Date(clock.nowMs() + FACTOR_PENDING_TTL_MS)),
+        // Its idle time counts from now on the product clock (the row's own stamps are the OS's).
+        last_used_at: sqlTime(),
+        ip: from.ip?.slice(0, 64) ?? null,
+        user_agent: from.agent?.slice(0, 255) ?? null,
+      })
     return token.value!.release()
   },
 
   /**
-   * Makes a token that waited for its factor a full one for the staff session's 12 hours, and
-   * stamps when the factor was presented.
+   * Stamps a factor presented on a token. A token that waited for its factor becomes a full one
+   * for the staff session's 12 hours; a full one only gets the new time (a step-up), its end
+   * stays where the sign-in put it.
    */
   async completeToken(tokenId: string | number | bigint) {
+    const now = sqlTime()
+    const stamped = await db
+      .from('auth_access_tokens')
+      .where('id', String(tokenId))
+      .whereNotNull('factor_at')
+      .update({ factor_at: now, last_used_at: now, updated_at: now })
+    if (affectedRows(stamped) === 1) return
     await db
       .from('auth_access_tokens')
       .where('id', String(tokenId))
       .update({
         abilities: JSON.stringify(['*']),
-        factor_at: sqlTime(),
+        factor_at: now,
+        last_used_at: now,
         expires_at: sqlTime(new Date(clock.nowMs() + STAFF_SESSION_TTL_MS)),
-        updated_at: sqlTime(),
+        updated_at: now,
       })
   },
 

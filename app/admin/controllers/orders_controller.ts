@@ -3,6 +3,7 @@ import { adminOrders } from '#admin/services/admin_orders_service'
 import { adminOrderActions } from '#admin/services/admin_order_actions_service'
 import { auditLog } from '#core/services/audit_log_service'
 import { sendList } from '#core/services/rest_query'
+import { hasRecentFactor } from '#core/middleware/factor_check'
 import {
   cancelOrderValidator,
   correctOrderValidator,
@@ -45,7 +46,7 @@ export default class OrdersController {
         amountCents: amount === undefined || amount === null ? null : Math.round(amount * 100),
         reason,
       },
-      auditLog.fromRequest(ctx)
+      { ...auditLog.fromRequest(ctx), recentFactor: hasRecentFactor(ctx) }
     )
   }
 
@@ -64,7 +65,10 @@ export default class OrdersController {
   /** POST /api/admin/orders/:id/correct {reason, reasonCode?}: success -> fail, fee refunded. */
   async correct(ctx: HttpContext) {
     const payload = await ctx.request.validateUsing(correctOrderValidator)
-    return adminOrderActions.correctToFail(this.id(ctx), payload, auditLog.fromRequest(ctx))
+    return adminOrderActions.correctToFail(this.id(ctx), payload, {
+      ...auditLog.fromRequest(ctx),
+      recentFactor: hasRecentFactor(ctx),
+    })
   }
 
   private id(ctx: HttpContext) {

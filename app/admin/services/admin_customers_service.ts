@@ -1,4 +1,5 @@
 import { userQueries } from '#accounts/services/user_queries'
+import { isStaffRole } from '#shared/staff_roles'
 import { profileQueries } from '#profiles/services/profile_queries'
 import { AppError } from '#core/exceptions/app_error'
 import { auditLog, type AuditEntry } from '#core/services/audit_log_service'
@@ -48,18 +49,26 @@ export class AdminCustomersService {
     }
   }
 
-  async update(uuid: string, changes: CustomerChanges, who: Who) {
+  async update(
+    uuid: string,
+    changes: CustomerChanges,
+    who: Who & { assertMayChangeRoles?: () => Promise<void> }
+  ) {
     const user = await this.find(uuid)
-    if (changes.role && changes.role !== 'admin' && user.id === who.actor?.id) {
-      const message = 'You cannot remove your own admin role; ask another admin.'
-      throw AppError.unprocessable(message, { role: message })
+    if (changes.role !== undefined && changes.role !== user.role) {
+      if (user.id === who.actor?.id) {
+        const message = 'You cannot change your own role; ask another owner.'
+        throw AppError.unprocessable(message, { role: message })
+      }
+      await who.assertMayChangeRoles?.()
     }
+    const actor = { actor: who.actor, ip: who.ip }
     const changed = await accountService.updateBySupport(user.uuid, changes)
     if (Object.keys(changed).length === 0) return presentCustomer(user)
-    // The admin middleware reads the role on every request: a demoted admin loses the console
-    // at their next call, without losing their customer session.
+    // The admin middleware reads the role on every request: a demoted staff member loses the
+    // console at their next call, without losing their customer session.
     await auditLog.record({
-      ...who,
+      ...actor,
       action: changed.role ? 'customer.role_change' : 'customer.update',
       subjectType: 'customer',
       subjectId: user.uuid,
@@ -75,9 +84,9 @@ export class AdminCustomersService {
    */
   async destroy(uuid: string, who: Who) {
     const user = await this.find(uuid)
-    if (user.role === 'admin') {
+    if (isStaffRole(user.role)) {
       throw AppError.conflict(
-        'This account is an admin: change its role to customer before deleting it.',
+        'This account is staff: change its role to customer before deleting it.',
         'admin_account'
       )
     }

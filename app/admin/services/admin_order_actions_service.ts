@@ -10,6 +10,8 @@ import { isUniqueViolation } from '#core/helpers/db_errors'
 import type { OrderRecord } from '#orders/services/order_queries'
 import type { OrderStatus } from '#shared/vocabulary'
 import { AppError } from '#core/exceptions/app_error'
+import { stepUpRequired } from '#core/middleware/factor_check'
+import { STEP_UP_REFUND_ABOVE_CENTS } from '#shared/staff_roles'
 import { transitionRefusal } from '#orders/services/transition_refusal'
 import { orderCardData } from '#orders/services/order_card_data'
 import { profileService } from '#profiles/services/profile_service'
@@ -24,7 +26,18 @@ import { adminOrders } from '#admin/services/admin_orders_service'
 import { isFeeDue } from '#shared/vocabulary'
 
 /** Who acts (the signed-in admin) and from where, as `auditLog.fromRequest` gives it. */
-export type Who = Pick<AuditEntry, 'actor' | 'ip'>
+/**
+ * Who acts. `recentFactor`: whether the console's caller presented a second factor in the last
+ * five minutes (absent for the CLI, whose operator is trusted as the machine's).
+ */
+export type Who = Pick<AuditEntry, 'actor' | 'ip'> & { recentFactor?: boolean }
+
+/** A refund above the step-up threshold needs a fresh factor from a console caller. */
+function assertRefundAllowed(who: Who, amountCents: number) {
+  if (who.recentFactor === false && amountCents > STEP_UP_REFUND_ABOVE_CENTS) {
+    throw stepUpRequired()
+  }
+}
 
 export type MarkRequest = {
   status: 'success' | 'fail'
@@ -49,8 +62,8 @@ export type AdminNewOrder = {
  * `order_busy` (nothing changed) while another one (a charge, a refund, a card check, another
  * admin's tool, the CLI) is in flight. The order is read again inside the lock.
  */
-async function oneAtATime<T>(publicId: string, action: (order: OrderRecord) => Promise<T>) {
-  const { id } = await orderQueries.findByPublicId(publicId)
+async function oneAtATime<T>(reference: string, action: (order: OrderRecord) => Promise<T>) {
+  const { id } = await orderQueries.findByReference(reference)
   return withOrderMoney(id, async () => action(await orderQueries.findById(id)), { waitMs: 0 })
 }
 
@@ -212,6 +225,7 @@ export class AdminOrderActionsService {
         before.feeStatus === 'refunded' ? 'already_refunded' : 'nothing_to_refund'
       )
     }
+    assertRefundAllowed(who, request.amountCents ?? before.priceCents - before.refundedCents)
     const outcome = await paymentService.refund(before, {
       amountCents: request.amountCents ?? undefined,
     })
@@ -378,6 +392,9 @@ export class AdminOrderActionsService {
     }
     if (await paymentService.feeCallInFlight(before.id)) {
       throw AppError.conflict(FEE_IN_FLIGHT, 'fee_in_flight')
+    }
+    if (before.feeStatus === 'paid') {
+      assertRefundAllowed(who, before.priceCents - before.refundedCents)
     }
     const code = failureCode(request.reasonCode, request.reason)
     const { order, changed, settlement } = await orderSettlement.correctToFail(before.id, {

@@ -1,4 +1,5 @@
 import db from '@adonisjs/lucid/services/db'
+import { ACCOUNT_ROLES } from '#shared/staff_roles'
 import { DateTime } from 'luxon'
 import { ACTIVE_STATUSES } from '#orders/services/order_queries'
 import {
@@ -164,7 +165,7 @@ export const customerList: ListDefinition = {
   search: ['email', 'name', 'phone'],
   filters: {
     id: filters.anyOf('uuid', uuid()),
-    role: filters.equals('role', oneOf(['customer', 'admin'] as const)),
+    role: filters.equals('role', oneOf(ACCOUNT_ROLES)),
     cardOnFile: {
       parse: boolean(),
       apply: (query, onFile) =>

@@ -1,4 +1,5 @@
 import { FAILURE_CODES } from '#orders/services/failure_reasons'
+import { ACCOUNT_ROLES } from '#shared/staff_roles'
 import vine, { SimpleMessagesProvider } from '@vinejs/vine'
 import { dateTime, ruleMessages } from '#core/helpers/vine_fields'
 
@@ -86,7 +87,7 @@ export const updateCustomerValidator = vine.compile(
       .transform((value) => (typeof value === 'string' ? value.replace(/[\s-]/g, '') : value))
       .optional()
       .nullable(),
-    role: vine.enum(['customer', 'admin'] as const).optional(),
+    role: vine.enum(ACCOUNT_ROLES).optional(),
   })
 )
 updateCustomerValidator.messagesProvider = messages

@@ -1,6 +1,8 @@
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import User from '#accounts/models/user'
+import { STAFF_TOKEN_NAME } from '#accounts/services/access_tokens_provider'
+import { secondFactor } from '#accounts/services/second_factor'
 import AuditLog from '#core/models/audit_log'
 import Order from '#orders/models/order'
 import { UserFactory } from '#database/factories/user_factory'
@@ -15,12 +17,13 @@ import { runCli } from '#tests/support/cli'
 
 const PREFIX = 'climoney-'
 
-/** An admin the CLI can act as (`--as`), with a console token. */
+/** An owner the CLI can act as (`--as`), with a console token past its second factor. */
 async function admin() {
   const user = await UserFactory.apply('admin')
     .merge({ email: `${PREFIX}admin-${Date.now().toString(36)}@example.test` })
     .create()
-  const token = await User.accessTokens.create(user)
+  const token = await User.accessTokens.create(user, ['*'], { name: STAFF_TOKEN_NAME })
+  await secondFactor.completeToken(String(token.identifier))
   return { user, token: token.value!.release() }
 }
 

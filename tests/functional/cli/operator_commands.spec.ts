@@ -41,7 +41,7 @@ test.group('CLI: accounts and promo codes', (group) => {
       .post('/login')
       .json({ email: 'cli-ops@example.test', password: 'cli-admin-pass' })
     login.assertStatus(200)
-    assert.equal(login.body().user.role, 'admin')
+    assert.equal(login.body().user.role, 'owner')
 
     const short = await runCli(['users:create-admin', 'cli-x@example.test', '--password', 'short'])
     assert.equal(short.code, 2)

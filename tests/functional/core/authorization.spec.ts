@@ -75,8 +75,12 @@ test.group('Authorization: the CLI', () => {
     try {
       const refused = await runCli(['--as', user.email, 'cards:purge', '--dry-run'])
       assert.equal(refused.code, 2)
-      assert.include(refused.stderr, `--as ${user.email}: no admin has this e-mail address`)
-      await User.query().where('id', user.id).update({ role: 'admin' })
+      assert.include(refused.stderr, `--as ${user.email}: no staff account has this e-mail address`)
+      await User.query().where('id', user.id).update({ role: 'support' })
+      const byRole = await runCli(['--as', user.email, 'cards:purge', '--dry-run'])
+      assert.equal(byRole.code, 2)
+      assert.include(byRole.stderr, 'the role support does not allow this command')
+      await User.query().where('id', user.id).update({ role: 'owner' })
       const accepted = await runCli(['--as', user.email, 'cards:purge', '--dry-run'])
       assert.equal(accepted.code, 0, accepted.stderr)
     } finally {

@@ -5,7 +5,7 @@ import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
 import router from '@adonisjs/core/services/router'
 import testUtils from '@adonisjs/core/services/test_utils'
-import User from '#accounts/models/user'
+import { staffWithToken } from '#tests/helpers'
 import { UserFactory } from '#database/factories/user_factory'
 import { makeOrder } from '#tests/functional/admin/fixtures'
 
@@ -181,9 +181,7 @@ test.group('Fuzz: no route answers a 5xx', (group) => {
         .filter((segment) => segment.startsWith(':') || segment === '*')
         .map((segment) => route.matchers[segment.replace(/^:/, '').replace(/\?$/, '')]?.match)
       // A fresh admin per route: a route may sign its caller out or delete the account.
-      const admin = await UserFactory.apply('admin').create()
-      const accessToken = await User.accessTokens.create(admin)
-      const token = accessToken.value!.release()
+      const { token } = await staffWithToken('owner')
 
       await fc.assert(
         fc.asyncProperty(

@@ -55,7 +55,7 @@ test.group('Demo seed', (group) => {
     }
     const customer = await db.from('users').where('email', DEMO_CUSTOMER.email).firstOrFail()
     const admin = await db.from('users').where('email', DEMO_ADMIN.email).firstOrFail()
-    assert.equal(admin.role, 'admin')
+    assert.equal(admin.role, 'owner')
     const profiles = await db.from('profiles').where('user_id', customer.id)
     assert.isAtLeast(profiles.length, 2)
   })
