@@ -63,7 +63,32 @@ if (orderSeed !== null) {
   console.log(`Tests in random order: TEST_SEED=${orderSeed} runs this order again`)
 }
 
+/**
+ * The environment as it was before a test: restored after it (its cleanup hooks included, and
+ * whether it passed, failed or timed out), in process.env and in the env service, which keeps
+ * its own copy of each value it was given with `env.set`.
+ */
+function keepEnvironment() {
+  const saved = { ...process.env }
+  const values = new Map(Object.keys(saved).map((name) => [name, env.get(name as any)]))
+  return () => {
+    const names = new Set([...Object.keys(saved), ...Object.keys(process.env)])
+    for (const name of names) {
+      const before = saved[name]
+      if (process.env[name] === before) continue
+      // A value the env service did not hold apart from process.env is dropped from it again.
+      const held = values.get(name)
+      env.set(name as any, (held === before ? undefined : held) as any)
+      if (before === undefined) delete process.env[name]
+      else process.env[name] = before
+    }
+  }
+}
+
 export const configureSuite: Config['configureSuite'] = (suite) => {
+  // First among each test's setup hooks, so the restore runs after their cleanups.
+  suite.onGroup((group) => group.each.setup(keepEnvironment))
+  suite.onTest((test) => test.setup(keepEnvironment))
   if (suite.name === 'browser') suite.setup(seedDemoData)
   else if (orderSeed !== null) shuffleSuite(suite, orderSeed)
   if (['browser', 'functional', 'e2e'].includes(suite.name)) {

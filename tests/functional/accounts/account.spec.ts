@@ -35,13 +35,19 @@ test.group('Account details and billing address', (group) => {
     })
   })
 
-  test('refuses a missing updates object', async ({ client }) => {
-    const { token } = await customerWithToken()
+  test('refuses a missing updates object and changes nothing', async ({ client, assert }) => {
+    const { user, token } = await customerWithToken()
+    const before = await client.get('/api/user/info').bearerToken(token)
     const response = await client
       .post('/api/user/updateProfile')
       .bearerToken(token)
-      .json({ name: 'x' })
+      .json({ name: 'Renamed Person', email: 'renamed@example.test', phone: '555-000-1111' })
     response.assertStatus(422)
+    assert.equal(response.body().success, false)
+    assert.equal(response.body().errors.updates, 'The updates field is required.')
+    const after = await client.get('/api/user/info').bearerToken(token)
+    assert.deepEqual(after.body(), before.body())
+    assert.equal(after.body().email, user.email)
   })
 
   test('saves the billing address and shows it in user info', async ({ client }) => {

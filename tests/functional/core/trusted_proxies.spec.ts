@@ -3,7 +3,7 @@ import { spawn, spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { rmSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { setTimeout as sleep } from 'node:timers/promises'
+import { waitFor } from '#tests/support/wait_for'
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
 const LOADER = '--import=ts-node-maintained/register/esm'
@@ -46,11 +46,11 @@ test.group('Trusted proxies in production', () => {
     const server = spawn(process.execPath, [LOADER, 'bin/server.ts'], { cwd: ROOT, env })
     try {
       const base = `http://127.0.0.1:${port}`
-      for (let wait = 0; wait < 150; wait++) {
-        const up = await fetch(`${base}/health`).catch(() => null)
-        if (up) break
-        await sleep(200)
-      }
+      await waitFor(() => fetch(`${base}/health`).catch(() => null), {
+        timeoutMs: 30_000,
+        intervalMs: 100,
+        what: 'the production server to answer',
+      })
       const statuses: number[] = []
       for (let attempt = 0; attempt < 8; attempt++) {
         const response = await fetch(`${base}/api/forgotpw`, {

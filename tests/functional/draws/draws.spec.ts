@@ -28,7 +28,7 @@ import {
   recordedDraw,
   startRecordedRelay,
 } from '#tests/support/draws'
-import { adminWithToken, placeHolds } from '#tests/helpers'
+import { adminWithToken, freshStaffToken, placeHolds } from '#tests/helpers'
 
 async function proofOf(client: any, product: Product): Promise<DrawProof> {
   const response = await client.get(`/api/products/${product.id}/draw`)
@@ -246,10 +246,10 @@ test.group('Draw releases', (group) => {
       for (const entrant of entrants) entrant.response.assertStatus(201)
       // The last entrant's card check is declined: that entry takes no part.
       await placeHolds()
-      const { token } = await adminWithToken()
+      // The clock jumps past the close and the round: each call is a fresh sign-in.
       const tooSoon = await client
         .post(`/api/admin/draws/${draw.product.id}/run`)
-        .bearerToken(token)
+        .bearerToken(await freshStaffToken())
         .json({})
       tooSoon.assertStatus(409)
       assert.equal(tooSoon.body().code, 'draw_not_closed')
@@ -260,7 +260,7 @@ test.group('Draw releases', (group) => {
       assert.lengthOf(closed.entries, 4, 'the declined entry is not in the frozen list')
       const notYet = await client
         .post(`/api/admin/draws/${draw.product.id}/run`)
-        .bearerToken(token)
+        .bearerToken(await freshStaffToken())
         .json({})
       notYet.assertStatus(409)
       assert.equal(notYet.body().code, 'beacon_not_due')
@@ -268,7 +268,7 @@ test.group('Draw releases', (group) => {
       draw.afterRound()
       const run = await client
         .post(`/api/admin/draws/${draw.product.id}/run`)
-        .bearerToken(token)
+        .bearerToken(await freshStaffToken())
         .json({})
       run.assertStatus(200)
       assert.isTrue(run.body().drawnNow)
@@ -320,7 +320,7 @@ test.group('Draw releases', (group) => {
 
       const again = await client
         .post(`/api/admin/draws/${draw.product.id}/run`)
-        .bearerToken(token)
+        .bearerToken(await freshStaffToken())
         .json({})
       again.assertStatus(200)
       assert.isFalse(again.body().drawnNow)
@@ -328,7 +328,9 @@ test.group('Draw releases', (group) => {
       assert.deepEqual(again.body().winners, run.body().winners)
       assert.lengthOf(await mailsOf(draw.product, 'draw_won'), 2)
 
-      const view = await client.get(`/api/admin/draws/${draw.product.id}`).bearerToken(token)
+      const view = await client
+        .get(`/api/admin/draws/${draw.product.id}`)
+        .bearerToken(await freshStaffToken())
       assert.isTrue(view.body().verification.ok)
       assert.isTrue(view.body().settled)
     } finally {

@@ -24,6 +24,7 @@ import { SimulatorEngine } from '#release/services/checkout_engines'
 import { holdCoverage } from '#orders/services/hold_coverage'
 import { redisTestsRun, TEST_REDIS_URL } from '#tests/support/redis'
 import { DRAW_CARDS, drawProduct, drawProfileData } from '#tests/support/draws'
+import { waitFor } from '#tests/support/wait_for'
 import {
   adminWithToken,
   customerWithCard,
@@ -295,8 +296,12 @@ test.group('Holds that never lapse in silence', (group) => {
     client,
     assert,
   }) => {
-    const { token } = await adminWithToken()
-    const baseline = await dashboardHolds(client, token)
+    // A staff session idles out after 15 minutes: each look is a fresh sign-in, as it would be.
+    const dashboardNow = async () => {
+      const { token } = await adminWithToken()
+      return dashboardHolds(client, token)
+    }
+    const baseline = await dashboardNow()
     const orders = []
     for (let index = 0; index < 2; index++) {
       const { order } = await pendingOrder()
@@ -306,13 +311,13 @@ test.group('Holds that never lapse in silence', (group) => {
 
     clock.travel(150 * HOUR)
     await limiter.clear(['memory'])
-    const soon = await dashboardHolds(client, token)
+    const soon = await dashboardNow()
     assert.equal(soon.expiringWithin24h, baseline.expiringWithin24h + 2)
     assert.equal(soon.waitingWithoutLiveHold, baseline.waitingWithoutLiveHold)
 
     // Past the lapse with no renewal run yet: counted, by what happened to them.
     clock.travel(20 * HOUR)
-    const lapsed = await dashboardHolds(client, token)
+    const lapsed = await dashboardNow()
     assert.equal(lapsed.waitingWithoutLiveHold, baseline.waitingWithoutLiveHold + 2)
     assert.equal(
       lapsed.withoutLiveHoldByStatus.lapsed,
@@ -321,7 +326,7 @@ test.group('Holds that never lapse in silence', (group) => {
 
     const sweep = await holdWorker.runOnce()
     assert.equal(sweep.renewed, 2)
-    const renewed = await dashboardHolds(client, token)
+    const renewed = await dashboardNow()
     assert.equal(renewed.waitingWithoutLiveHold, baseline.waitingWithoutLiveHold)
     assert.equal(renewed.expiringWithin24h, baseline.expiringWithin24h)
     assert.equal(renewed.renewals.last24h, baseline.renewals.last24h + 2)
@@ -340,14 +345,14 @@ const drivers: { name: string; make: () => QueueDriver; skip: boolean }[] = [
   },
 ]
 
-async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 10_000) {
-  const until = Date.now() + ms
-  let value = await read()
-  while (!done(value) && Date.now() < until) {
-    await new Promise((resolve) => setTimeout(resolve, 50))
-    value = await read()
-  }
-  return value
+/** Nothing left to run on the gateway queue: every job dispatched so far has finished. */
+async function gatewayQueueIdle() {
+  const statuses = await jobs.status()
+  const gatewayQueue = statuses.find((status) => status.queue === 'gateway')
+  return (
+    gatewayQueue !== undefined &&
+    gatewayQueue.waiting + gatewayQueue.active + gatewayQueue.delayed === 0
+  )
 }
 
 for (const driver of drivers) {
@@ -372,8 +377,12 @@ for (const driver of drivers) {
       client,
       assert,
     }) => {
-      const { token: admin } = await adminWithToken()
-      const baseline = await dashboardHolds(client, admin)
+      // A staff session idles out after 15 minutes: each look is a fresh sign-in.
+      const dashboardNow = async () => {
+        const { token: admin } = await adminWithToken()
+        return dashboardHolds(client, admin)
+      }
+      const baseline = await dashboardNow()
       await jobs.work({ queues: ['gateway'], schedules: false })
       const { user, token } = await customerWithCard()
       const profile = await profileFor(user)
@@ -385,8 +394,11 @@ for (const driver of drivers) {
       bought.assertStatus(201)
       const order = await Order.findByOrFail('publicId', bought.body().order.orderId)
       const placed = await waitFor(
-        () => Order.findOrFail(order.id),
-        (row) => row.holdStatus === 'placed'
+        async () => {
+          const row = await Order.findOrFail(order.id)
+          return row.holdStatus === 'placed' && row
+        },
+        { what: 'the hold to be placed' }
       )
       const first = placed.holdPaymentId!
 
@@ -394,18 +406,22 @@ for (const driver of drivers) {
       // The provider let it lapse: the dashboard shows a waiting order without a live hold.
       const reported = await gateway().retrievePayment(first)
       assert.include(reported, { status: 'canceled', cancellationReason: 'automatic' })
-      const lapsed = await dashboardHolds(client, admin)
+      const lapsed = await dashboardNow()
       assert.equal(lapsed.waitingWithoutLiveHold, baseline.waitingWithoutLiveHold + 1)
 
       // The scheduler's sweep, three times over: one renewal job, one new round.
       for (let sweep = 0; sweep < 3; sweep++) {
         await sweepHoldsJob.handle({})
         await waitFor(
-          () => Order.findOrFail(order.id),
-          (row) => row.holdRound === 2 && row.holdStatus === 'placed'
+          async () => {
+            const row = await Order.findOrFail(order.id)
+            return row.holdRound === 2 && row.holdStatus === 'placed'
+          },
+          { what: 'the hold renewed to round 2' }
         )
       }
-      await new Promise((resolve) => setTimeout(resolve, 300))
+      // Every renewal the sweeps dispatched has run (a second one would show as a third round).
+      await waitFor(gatewayQueueIdle, { what: 'the gateway queue to be idle' })
       const renewed = await Order.findOrFail(order.id)
       assert.equal(renewed.holdRound, 2)
       assert.equal(renewed.holdStatus, 'placed')
@@ -415,7 +431,7 @@ for (const driver of drivers) {
       assert.lengthOf(await renewalsOf(order.id), 1)
       const [line] = await renewalsOf(order.id)
       assert.include(line.note, 'lapsed')
-      const holds = await dashboardHolds(client, admin)
+      const holds = await dashboardNow()
       assert.equal(holds.waitingWithoutLiveHold, baseline.waitingWithoutLiveHold)
       assert.equal(holds.renewals.total, baseline.renewals.total + 1)
     }).skip(driver.skip, 'Redis is not running on this machine')
