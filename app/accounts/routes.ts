@@ -27,6 +27,7 @@ router
       .post('/api/user/billing/genToken', [AccountController, 'genToken'])
       .as('billing.genToken')
     router.post('/api/user/delete', [AccountController, 'destroy']).as('delete')
+    router.post('/api/user/totp/remove', [SecondFactorController, 'remove']).as('totp.remove')
   })
   .as('accounts')
   .use(middleware.auth())

@@ -22,6 +22,7 @@ import type {} from '@adonisjs/transmit/transmit_provider'
 import type AccountController from '#accounts/controllers/account_controller'
 import type PasswordResetController from '#accounts/controllers/password_reset_controller'
 import type SessionsController from '#accounts/controllers/sessions_controller'
+import type SecondFactorController from '#accounts/controllers/second_factor_controller'
 import type CatalogProductsController from '#catalog/controllers/products_controller'
 import type PromoController from '#checkout/controllers/promo_controller'
 import type DrawsController from '#draws/controllers/draws_controller'
@@ -167,6 +168,21 @@ export interface ApiRoutes {
   'POST /api/user/billing/genToken': {
     body: { encrypted: string }
     response: Answer<AccountController, 'genToken'>
+  }
+  /** A new authenticator secret and its otpauth:// URI (any signed-in account without one). */
+  'POST /api/session/totp/enrol': { response: Answer<SecondFactorController, 'enrol'> }
+  /** The authenticator's code: completes a sign-in, or proves a new authenticator. */
+  'POST /api/session/totp': {
+    body: { code: string }
+    response: Answer<SecondFactorController, 'totp'>
+  }
+  'POST /api/session/recovery': {
+    body: { code: string }
+    response: Answer<SecondFactorController, 'recovery'>
+  }
+  'POST /api/user/totp/remove': {
+    body: { code: string }
+    response: Answer<SecondFactorController, 'remove'>
   }
   'POST /api/user/delete': {
     body: { password: string }

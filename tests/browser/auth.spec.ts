@@ -1,6 +1,8 @@
 import { test } from '@japa/runner'
 import { UserFactory } from '#database/factories/user_factory'
 import { DEMO_CUSTOMER } from '#database/seeders/demo_seeder'
+import { secondFactor } from '#accounts/services/second_factor'
+import { clock } from '#core/services/clock'
 import { STORED_USER, baseUrl, signInAs, useBrowser } from './helpers.js'
 
 test.group('Storefront: log in, log out and the navigation guard', (group) => {
@@ -116,5 +118,39 @@ test.group('Storefront: log in, log out and the navigation guard', (group) => {
     await page.goto('/user/account')
     await page.waitForURL('**/login?next=%2Fuser%2Faccount')
     assert.isNull(await page.evaluate(STORED_USER))
+  })
+})
+
+test.group('Storefront: two-step sign-in', (group) => {
+  const browser = useBrowser(group)
+
+  test('a buyer turns on an authenticator app, then signs in with its code', async ({ assert }) => {
+    const buyer = await UserFactory.merge({ email: `two-step-${Date.now()}@example.test` }).create()
+    const page = await browser.newPage()
+    await signInAs(page, buyer)
+    await page.goto('/user/account')
+    await page.getByRole('button', { name: 'Turn on two-step sign-in' }).click()
+    const key = await page.getByLabel('Authenticator key').innerText()
+    await page.getByLabel('Authentication code').fill(secondFactor.codeAt(key.replace(/\s/g, '')))
+    await page.getByRole('button', { name: 'Turn on' }).click()
+    const codes = page.getByRole('list', { name: 'Recovery codes' })
+    await codes.waitFor()
+    assert.equal(await codes.getByRole('listitem').count(), 10)
+    await page.getByRole('button', { name: 'I have saved them' }).click()
+    await page.getByText('On: signing in asks for a code').waitFor()
+
+    await page.evaluate(`localStorage.clear()`)
+    clock.travel(30_000)
+    await page.goto('/login')
+    await page.getByLabel('Email').fill(buyer.email)
+    await page.getByLabel('Password').fill('correct-horse-battery')
+    await page.getByRole('button', { name: 'Log in' }).click()
+    await page.getByRole('heading', { name: 'Enter your code' }).waitFor()
+    assert.isNull(await page.evaluate(STORED_USER), 'nothing is stored before the code')
+    await page.getByLabel('Authentication code').fill(secondFactor.codeAt(key.replace(/\s/g, '')))
+    await page.getByRole('button', { name: 'Verify' }).click()
+    await page.waitForURL('**/shop')
+    const stored = JSON.parse((await page.evaluate(STORED_USER)) ?? '{}')
+    assert.equal(stored.email, buyer.email)
   })
 })

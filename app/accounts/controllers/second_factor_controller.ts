@@ -78,6 +78,27 @@ export default class SecondFactorController {
     return { success: true }
   }
 
+  /** POST /api/user/totp/remove {code}: a customer turns their authenticator off. */
+  async remove(ctx: HttpContext) {
+    const user = ctx.auth.use('api').getUserOrFail()
+    await consumeAttempt('factor', { userId: user.id }, CODE_LIMIT, blocked)
+    const { code } = await ctx.request.validateUsing(codeValidator)
+    try {
+      await secondFactor.removeOwn(user, code)
+    } catch (error) {
+      await this.recordFailure(ctx, user, 'totp')
+      throw error
+    }
+    await auditLog.record({
+      ...auditLog.fromRequest(ctx),
+      action: 'factor.removed',
+      subjectType: 'user',
+      subjectId: user.uuid,
+      meta: { method: 'totp' },
+    })
+    return { success: true }
+  }
+
   private async recordFailure(ctx: HttpContext, user: User, method: string) {
     await auditLog.record({
       ...auditLog.fromRequest(ctx),

@@ -40,12 +40,12 @@ export default class SessionsController {
       { requests: dropslotConfig.rateLimits.loginPerMinute, duration: '1 minute' }
     )
     const { email, password } = await request.validateUsing(loginValidator)
-    const { user, token } = await accountService.login(email, password, {
+    const { user, token, factorPending } = await accountService.login(email, password, {
       ip: request.ip(),
       agent: request.header('user-agent') ?? null,
     })
-    if (!user.isStaff) return { success: true, token, user: presentUserInfo(user) }
-    // Staff: the token opens nothing but the factor routes until a factor completes it.
+    if (!factorPending) return { success: true, token, user: presentUserInfo(user) }
+    // The token opens nothing but the factor routes until a factor completes it.
     return {
       success: true,
       token,

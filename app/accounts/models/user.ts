@@ -87,6 +87,10 @@ export default class User extends compose(BaseModel, AuthFinder) {
   @column.dateTime({ autoCreate: true, autoUpdate: true })
   declare updatedAt: DateTime | null
 
+  /** When the account's authenticator was proved by a first code (null: no second factor). */
+  @column.dateTime({ serializeAs: null })
+  declare totpConfirmedAt: DateTime | null
+
   /** Set when the customer deleted the account (the row stays, emptied, for its orders). */
   @column.dateTime()
   declare deletedAt: DateTime | null

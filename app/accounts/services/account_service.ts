@@ -92,15 +92,15 @@ export class AccountService {
   }
 
   /**
-   * A customer gets a full token; a staff account a token that only the second-factor routes
-   * take (10 minutes) until a factor completes it. Ten failures for one address lock it for 30
+   * A customer gets a full token; a staff account (or a customer who added an authenticator) a
+   * token that only the second-factor routes take (10 minutes) until a factor completes it. Ten failures for one address lock it for 30
    * minutes (`signInLockout`), whether or not an account has it.
    */
   async login(
     email: string,
     password: string,
     from: SignInOrigin = {}
-  ): Promise<{ user: User; token: string }> {
+  ): Promise<{ user: User; token: string; factorPending: boolean }> {
     const address = email.trim().toLowerCase()
     await signInLockout.assertOpen(address)
     let user: User
@@ -114,7 +114,13 @@ export class AccountService {
       throw error
     }
     await signInLockout.clear(address)
-    if (!user.isStaff) return { user, token: await this.issueToken(user) }
+    if (!user.isStaff) {
+      // A customer who added an authenticator is asked for it, as staff are.
+      if (!(await secondFactor.isConfirmed(user.id))) {
+        return { user, token: await this.issueToken(user), factorPending: false }
+      }
+      return { user, token: await secondFactor.pendingToken(user, from), factorPending: true }
+    }
     const token = await secondFactor.pendingToken(user, from)
     await auditLog.record({
       actor: { id: user.id, email: user.email },
@@ -124,7 +130,7 @@ export class AccountService {
       ip: from.ip ?? null,
       meta: { agent: from.agent ?? null, role: user.role },
     })
-    return { user, token }
+    return { user, token, factorPending: true }
   }
 
   /** A failure counts towards the address's lockout; a staff account's failures are audited. */

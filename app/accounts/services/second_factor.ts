@@ -8,6 +8,10 @@ import { clock } from '#core/services/clock'
 import { sqlTime } from '#core/helpers/sql_time'
 import { affectedRows } from '#core/helpers/db_errors'
 import { STAFF_TOKEN_NAME } from '#accounts/services/access_tokens_provider'
+import { accessTokenTtl } from '#config/tokens'
+import string from '@adonisjs/core/helpers/string'
+
+const customerTokenLifeMs = () => string.milliseconds.parse(accessTokenTtl)
 
 /*
 | Second factors for staff (and, later, customers who want one): TOTP (RFC 6238: SHA-1, six
@@ -196,7 +200,9 @@ export const secondFactor = {
    * clock (the clock every token's expiry is checked on).
    */
   async pendingToken(user: User, from: { ip?: string | null; agent?: string | null } = {}) {
-    const token = await User.accessTokens.create(user, FACTOR_PENDING, { name: STAFF_TOKEN_NAME })
+    const token = await User.accessTokens.create(user, FACTOR_PENDING, {
+      name: user.isStaff ? STAFF_TOKEN_NAME : undefined,
+    })
     await db
       .from('auth_access_tokens')
       .where('id', String(token.identifier))
@@ -211,18 +217,20 @@ export const secondFactor = {
   },
 
   /**
-   * Stamps a factor presented on a token. A token that waited for its factor becomes a full one
-   * for the staff session's 12 hours; a full one only gets the new time (a step-up), its end
-   * stays where the sign-in put it.
+   * Stamps a factor presented on a token. A token that waited for its factor becomes a full one:
+   * for a staff session's 12 hours, or a customer token's usual life. A full one only gets the new
+   * time (a step-up, or a customer adding a factor), its end stays where the sign-in put it.
    */
   async completeToken(tokenId: string | number | bigint) {
     const now = sqlTime()
     const stamped = await db
       .from('auth_access_tokens')
       .where('id', String(tokenId))
-      .whereNotNull('factor_at')
+      .whereNot('abilities', JSON.stringify(FACTOR_PENDING))
       .update({ factor_at: now, last_used_at: now, updated_at: now })
     if (affectedRows(stamped) === 1) return
+    const row = await db.from('auth_access_tokens').where('id', String(tokenId)).first()
+    const lifeMs = row?.name === STAFF_TOKEN_NAME ? STAFF_SESSION_TTL_MS : customerTokenLifeMs()
     await db
       .from('auth_access_tokens')
       .where('id', String(tokenId))
@@ -230,9 +238,36 @@ export const secondFactor = {
         abilities: JSON.stringify(['*']),
         factor_at: now,
         last_used_at: now,
-        expires_at: sqlTime(new Date(clock.nowMs() + STAFF_SESSION_TTL_MS)),
+        expires_at: sqlTime(new Date(clock.nowMs() + lifeMs)),
         updated_at: now,
       })
+  },
+
+  /** Whether the account has an authenticator it has proved (customers: asked at sign-in). */
+  async isConfirmed(userId: number): Promise<boolean> {
+    const row = await rowOf(userId)
+    return Boolean(row.totp_secret_sealed && row.totp_confirmed_at)
+  },
+
+  /**
+   * A customer turns their authenticator off (a current code proves it is them): the secret and
+   * the recovery codes go; their sessions stay. Staff cannot: their factor is required.
+   */
+  async removeOwn(user: User, code: string) {
+    if (user.isStaff) {
+      throw AppError.conflict(
+        'Staff accounts keep their authenticator. An owner can reset it if the device is lost.',
+        'factor_required'
+      )
+    }
+    await this.presentTotp(user.id, code)
+    await db.transaction(async (trx) => {
+      await trx
+        .from('users')
+        .where('id', user.id)
+        .update({ totp_secret_sealed: null, totp_confirmed_at: null, totp_last_counter: null })
+      await trx.from('recovery_codes').where('user_id', user.id).delete()
+    })
   },
 
   /**

@@ -10,6 +10,8 @@ export function presentUserInfo(user: User) {
     lastName: user.lastName,
     phone: user.phone,
     role: user.role,
+    /** Whether sign-in asks for a code from an authenticator app. */
+    twoStep: Boolean(user.totpConfirmedAt),
     billingAddress: user.billingAddress,
     billingLast4: user.cardLast4,
     cardBrand: user.cardBrand,

@@ -26,6 +26,8 @@ type Route<Key extends ApiRoute> = ApiRoutes[Key]
 export type CallOptions<Key extends ApiRoute> = {
   /** Send the stored bearer token (protected calls). */
   auth?: boolean
+  /** Send this bearer token instead (a sign-in's second step, before anything is stored). */
+  token?: string
 } & ([ParamNames<Key>] extends [never]
   ? { params?: undefined }
   : { params: Record<ParamNames<Key>, string | number> }) &
@@ -54,18 +56,20 @@ export async function api<Key extends ApiRoute>(
     body,
     query,
     auth = false,
+    token: givenToken,
   } = (options ?? {}) as {
     params?: Record<string, string | number>
     body?: unknown
     query?: Record<string, string>
     auth?: boolean
+    token?: string
   }
   const path = template.replace(/:(\w+)/g, (_, name: string) =>
     encodeURIComponent(String(params?.[name] ?? ''))
   )
   const headers: Record<string, string> = { accept: 'application/json' }
   if (body !== undefined) headers['content-type'] = 'application/json'
-  const token = auth ? session.token() : null
+  const token = givenToken ?? (auth ? session.token() : null)
   if (token) headers.authorization = `Bearer ${token}`
   const url = query ? `${path}?${new URLSearchParams(query)}` : path
 
@@ -82,7 +86,7 @@ export async function api<Key extends ApiRoute>(
 
   const payload = await response.json().catch(() => null)
   if (!response.ok) {
-    if (response.status === 401 && token) {
+    if (response.status === 401 && token && !givenToken) {
       session.clear()
       window.location.reload()
     }

@@ -21,6 +21,7 @@ import { session } from '../../../shared/session/session'
 import { useUpdateAccount } from '../api/useUpdateAccount'
 import { useDeleteAccount } from '../api/useDeleteAccount'
 import { UpdateCardModal } from './UpdateCardModal'
+import { TwoStepBlock } from './TwoStepBlock'
 import { useCardAuthenticationReturn } from '../../../shared/lib/cardAuthentication'
 
 function Block({
@@ -350,6 +351,7 @@ export function AccountPage() {
           <AccountInfo user={info.data} />
           <BillingAddressBlock user={info.data} />
           <PaymentMethodBlock user={info.data} />
+          <TwoStepBlock user={info.data} />
           <DeleteAccountBlock />
         </div>
       ) : info.error ? (

@@ -7,14 +7,23 @@ import { useAlert } from '../../../shared/ui/alert'
 import { Field } from '../../../shared/ui/Field'
 import { Button } from '../../../shared/ui/Button'
 import { ApiError } from '../../../shared/api/client'
+import { CodeStep } from './CodeStep'
+
+type SignedIn = { token: string; email: string; name: string; uuid: string }
 
 export function LoginPage() {
   const [email, setEmail] = useState('')
   const [password, setPassword] = useState('')
+  const [waiting, setWaiting] = useState<SignedIn | null>(null)
   const login = useLogin()
   const alert = useAlert()
   const navigate = useNavigate()
   const next = returnPath(useLocation().search)
+
+  async function finish(user: SignedIn) {
+    await navigate(next ?? '/shop')
+    session.set(user)
+  }
 
   async function submit(event: FormEvent) {
     event.preventDefault()
@@ -31,11 +40,28 @@ export function LoginPage() {
         name: answer.user.name,
         uuid: answer.user.uuid,
       }
-      await navigate(next ?? '/shop')
-      session.set(user)
+      // An account with an authenticator app: its code before anything opens.
+      if ('secondFactor' in answer && answer.secondFactor === 'enrol') {
+        alert.show('This staff account has no authenticator yet: add one at /admin first.')
+      } else if ('secondFactor' in answer && answer.secondFactor) setWaiting(user)
+      else await finish(user)
     } catch (error) {
       alert.show(error instanceof ApiError ? error.message : 'Email or password is incorrect.')
     }
+  }
+
+  if (waiting) {
+    return (
+      <CodeStep
+        token={waiting.token}
+        onPassed={() => finish(waiting)}
+        onRestart={(message) => {
+          setWaiting(null)
+          setPassword('')
+          if (message) alert.show(message)
+        }}
+      />
+    )
   }
 
   return (
