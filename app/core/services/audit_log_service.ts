@@ -16,6 +16,8 @@ export type AuditEntry = {
   reason?: string | null
   meta?: Record<string, unknown> | null
   ip?: string | null
+  /** The browser or program that made the request (kept in `meta.agent`). */
+  agent?: string | null
   /** Write inside the caller's transaction, so the record and the change land together. */
   client?: TransactionClientContract
 }
@@ -66,6 +68,12 @@ function redact(value: unknown, depth = 0): unknown {
   return value
 }
 
+function metaOf(entry: AuditEntry): Record<string, unknown> | null {
+  const meta = entry.meta ? (redact(entry.meta) as Record<string, unknown>) : null
+  if (!entry.agent) return meta
+  return { ...meta, agent: (redact(entry.agent) as string).slice(0, 255) }
+}
+
 /**
  * The audit log: who did what to which record, when, from where and why. Admin writes, role
  * changes and every reveal of card data (ACO export) are recorded here. Entries are never
@@ -85,19 +93,22 @@ export class AuditLogService {
             ? null
             : String(entry.subjectId).slice(0, 64),
         reason: entry.reason ? (redact(entry.reason) as string).slice(0, 500) : null,
-        meta: entry.meta ? (redact(entry.meta) as Record<string, unknown>) : null,
+        meta: metaOf(entry),
         ip: entry.ip?.slice(0, 64) ?? null,
       },
       entry.client ? { client: entry.client } : undefined
     )
   }
 
-  /** Actor and IP of an HTTP request, to spread into `record`. */
-  fromRequest(ctx: Pick<HttpContext, 'auth' | 'request'>): Pick<AuditEntry, 'actor' | 'ip'> {
+  /** Actor, address and browser of an HTTP request, to spread into `record`. */
+  fromRequest(
+    ctx: Pick<HttpContext, 'auth' | 'request'>
+  ): Pick<AuditEntry, 'actor' | 'ip' | 'agent'> {
     const user = ctx.auth.user
     return {
       actor: user ? { id: user.id, email: user.email } : null,
       ip: ctx.request.ip(),
+      agent: ctx.request.header('user-agent') ?? null,
     }
   }
 }

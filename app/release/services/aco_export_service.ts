@@ -23,6 +23,7 @@ export type ExportRequest = {
   reason: unknown
   actor: AuditActor
   ip?: string | null
+  agent?: string | null
 }
 
 /**
@@ -141,6 +142,7 @@ export class AcoExportService {
       ...subject,
       reason,
       ip: request.ip ?? null,
+      agent: request.agent ?? null,
       meta: { format, orders: entries.map((entry) => entry.orderId) },
     })
     return { file: exportAco(format, entries), count: entries.length }

@@ -52,7 +52,11 @@ test.group('Staff access: step-up, idle sessions, lockout, sessions', (group) =>
     const { token } = await signedInStaff(client)
     const url = `/api/admin/aco/getJSON/${orders[0].publicId}`
 
-    const fresh = await client.get(url).qs({ reason: REASON }).bearerToken(token)
+    const fresh = await client
+      .get(url)
+      .header('user-agent', 'Ops browser 1.0')
+      .qs({ reason: REASON })
+      .bearerToken(token)
     fresh.assertStatus(200)
 
     clock.travel(4 * 60_000)
@@ -73,8 +77,11 @@ test.group('Staff access: step-up, idle sessions, lockout, sessions', (group) =>
     stepUp.assertStatus(200)
     const again = await client.get(url).qs({ reason: REASON }).bearerToken(token)
     again.assertStatus(200)
-    const reveals = await AuditLog.query().where('action', 'order.aco_export')
+    const reveals = await AuditLog.query().where('action', 'order.aco_export').orderBy('id')
     assert.lengthOf(reveals, 2)
+    assert.equal(reveals[0].meta?.agent, 'Ops browser 1.0')
+    const signIn = await AuditLog.query().where('action', 'sign_in.password').firstOrFail()
+    assert.equal(signIn.meta?.agent, 'Console test agent')
   })
 
   test('a step-up does not stretch the session past its 12 hours', async ({ client, assert }) => {
