@@ -8,6 +8,7 @@ import { dataProvider } from './dataProvider'
 import { i18nProvider } from './i18n'
 import { SignInPage } from './signIn/SignInPage'
 import { StepUpDialog } from './signIn/StepUpDialog'
+import { ConsoleLayout } from './components/ConsoleLayout'
 import { type Permission, roleCan } from '@shared/staff_roles'
 
 // The dashboard's charts (recharts) load on their own, after sign-in.
@@ -59,6 +60,7 @@ export function App() {
         dataProvider={dataProvider}
         authProvider={authProvider}
         loginPage={SignInPage}
+        layout={ConsoleLayout}
         i18nProvider={i18nProvider}
         dashboard={Dashboard}
         theme={radiantLightTheme}

@@ -87,4 +87,17 @@ test.group('Admin console: roles and step-up in Chromium', (group) => {
     assert.equal(await rows.count(), 1)
     await rows.first().getByText(support.email).waitFor()
   })
+
+  test('the console signs out by itself after 15 minutes without a click or a key', async () => {
+    const owner = await staffMember('owner')
+    await page.clock.install()
+    await signIn(page, owner.email, PASSWORD, { totpSecret: DEMO_ADMIN_TOTP_SECRET })
+    await page.getByText('Next release').waitFor()
+    await page.clock.fastForward('14:00')
+    await page.mouse.click(5, 5)
+    await page.clock.fastForward('14:00')
+    await page.getByText('Next release').waitFor()
+    await page.clock.fastForward('01:05')
+    await page.getByRole('button', { name: /sign in/i }).waitFor()
+  })
 })
