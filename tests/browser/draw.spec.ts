@@ -126,6 +126,10 @@ test.group('Storefront: draws', (group) => {
       await page.getByRole('button', { name: 'Join the line' }).click()
       await page.getByText('The sale opens in').waitFor()
       await page.getByText('from drand quicknet round 657413').waitFor()
+      // The server remembers the buyer in line: a reload shows the place, not the join button.
+      await page.reload()
+      await page.getByText('The sale opens in').waitFor()
+      assert.equal(await page.getByRole('button', { name: 'Join the line' }).count(), 0)
 
       clock.freeze(opensAt + 1000)
       await page.clock.setFixedTime(new Date(clock.nowMs()))
