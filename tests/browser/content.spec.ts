@@ -74,4 +74,15 @@ test.group('Storefront content: pictures, font, stable layout', (group) => {
       await fresh.close()
     }
   })
+
+  test('the footer carries the current year and the home page the one story of the $1.00 check', async ({
+    assert,
+  }) => {
+    const page = await browser.newPage()
+    await page.goto('/')
+    const footer = page.locator('footer')
+    await footer.getByText(`© ${new Date().getFullYear()} Dropslot`).waitFor()
+    await page.getByText('$1.00 card check, never charged').waitFor()
+    assert.equal(await page.getByText('always released').count(), 0)
+  })
 })

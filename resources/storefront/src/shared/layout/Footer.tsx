@@ -30,7 +30,7 @@ export function Footer() {
         </nav>
       </div>
       <div className="container site-footer__legal">
-        <span>© 2020 Dropslot. All rights reserved.</span>
+        <span>© {new Date().getFullYear()} Dropslot. All rights reserved.</span>
         <span>Prices shown are service fees and do not include the item.</span>
       </div>
     </footer>

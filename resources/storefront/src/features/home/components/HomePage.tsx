@@ -71,7 +71,7 @@ export function HomePage() {
             </div>
             <ul className="hero__facts">
               <li>
-                <IconShield /> $1.00 card check, always released
+                <IconShield /> $1.00 card check, never charged
               </li>
               <li>
                 <IconBolt /> Fee only on success

@@ -145,7 +145,7 @@ export function OrdersPage() {
                     <dd>{profileName(order)}</dd>
                   </div>
                   <div>
-                    <dt>Price</dt>
+                    <dt>Service fee</dt>
                     <dd>{money(order.price)}</dd>
                   </div>
                   <div>
