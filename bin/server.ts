@@ -20,6 +20,12 @@ createIgnitor()
       return handle(request, response)
     })
   )
+  .then(async () => {
+    // `npm start` asks for the first-run banner: the URLs and demo logins, once listening.
+    if (!process.argv.includes('--banner')) return
+    const { firstRunBanner } = await import('#core/services/first_run_banner')
+    process.stdout.write(`\n${firstRunBanner().join('\n')}\n\n`)
+  })
   .catch((error) => {
     process.exitCode = 1
     prettyPrintError(error)

@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander'
 import { EXIT, UsageError, CommandFailed } from './output.js'
 import { shutdownApp } from './app.js'
+import { cliLogLevel } from './log_level.js'
 import { registerUserCommands } from './commands/users.js'
 import { registerPromoCommands } from './commands/promo.js'
 import { registerReleaseCommands } from './commands/release.js'
@@ -20,8 +21,17 @@ const program = new Command()
   .description('Dropslot operator CLI: release day, orders, e-mails and catalogue from a terminal.')
   .option('--json', 'print machine-readable JSON instead of text')
   .option('--as <email>', 'the admin to record in the audit log (default: the OS user)')
+  .option('--verbose', 'write the operations log (info, or LOG_LEVEL) on stderr, not only warnings')
   .showHelpAfterError('(run with --help for usage)')
   .exitOverride()
+  .hook('preAction', (_program, command) => {
+    const level = cliLogLevel({
+      command: command.name(),
+      verbose: program.opts().verbose,
+      env: process.env,
+    })
+    if (level) process.env.LOG_LEVEL = level
+  })
 
 registerUserCommands(program)
 registerPromoCommands(program)

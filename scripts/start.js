@@ -20,10 +20,15 @@ function isStale(output, sources) {
   return sources.some((source) => newestMtime(path.join(root, source)) > builtAt)
 }
 
-function run(label, command, args, options = {}) {
+/** With `quiet`, the step's own output is shown only if it fails. */
+function run(label, command, args, { quiet = false, ...options } = {}) {
   console.log(`\n› ${label}`)
-  const result = spawnSync(command, args, { stdio: 'inherit', ...options })
+  const result = spawnSync(command, args, {
+    stdio: quiet ? ['inherit', 'pipe', 'pipe'] : 'inherit',
+    ...options,
+  })
   if (result.status !== 0) {
+    if (quiet) process.stderr.write(`${result.stdout ?? ''}${result.stderr ?? ''}`)
     console.error(`✖ ${label} failed (exit ${result.status})`)
     process.exit(result.status ?? 1)
   }
@@ -68,7 +73,8 @@ const serverSources = [
   'cli',
 ]
 if (isStale(path.join(buildDir, 'bin', 'server.js'), serverSources)) {
-  run('building the server (tsc)', 'node', ['ace', 'build'], { cwd: root })
+  // Quiet: the build's closing box tells how to deploy build/ by hand, which npm start does here.
+  run('building the server (tsc)', 'node', ['ace', 'build'], { cwd: root, quiet: true })
 }
 
 // The build serves the same public/ folder the frontends are built into.
@@ -78,13 +84,21 @@ if (!existsSync(publicLink) && !isSymlink(publicLink)) {
   symlinkSync(path.join(root, 'public'), publicLink, 'dir')
 }
 
-run('migrating the database', 'node', ['ace', 'migration:run', '--force'], { cwd: buildDir, env })
+run('migrating the database', 'node', ['ace', 'migration:run', '--force', '--compact-output'], {
+  cwd: buildDir,
+  env,
+})
 if (env.NODE_ENV !== 'production') {
   run('seeding demo data', 'node', ['ace', 'db:seed'], { cwd: buildDir, env })
 }
 
-console.log(`\n› serving on http://localhost:${env.PORT || 3333}`)
-const server = spawn('node', ['bin/server.js'], { cwd: buildDir, env, stdio: 'inherit' })
+console.log('\n› starting the server')
+// Once it listens, the server prints where the storefront and the console are, and the demo logins.
+const server = spawn('node', ['bin/server.js', '--banner'], {
+  cwd: buildDir,
+  env,
+  stdio: 'inherit',
+})
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal))
 server.on('exit', (code) => process.exit(code ?? 0))
 

@@ -16,6 +16,7 @@ import { holdWorker } from '#payments/services/hold_worker'
 import { productAdminService } from '#catalog/services/product_admin_service'
 import { drawRunner } from '#draws/services/draw_runner'
 import { clock } from '#core/services/clock'
+import { withLogLevelAtMost } from '#core/services/ops_log'
 import { RECORDED_ROUNDS } from '#database/fixtures/quicknet_rounds'
 import { BEACON_DELAY_SECONDS, roundTime } from '#shared/draw'
 import {
@@ -217,7 +218,10 @@ export default class DemoSeeder extends BaseSeeder {
     if (app.inProduction) {
       throw new Error('The demo seeder refuses to run in production.')
     }
+    await withLogLevelAtMost('warn', () => this.seed())
+  }
 
+  private async seed() {
     for (const item of DEMO_PRODUCTS) {
       await Product.firstOrCreate(
         { slug: item.slug },

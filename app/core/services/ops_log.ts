@@ -3,7 +3,8 @@ import logger from '@adonisjs/core/services/logger'
 /**
  * The operations log: one structured line per release-day event (JSON in production, through the
  * app logger and its redaction), so an operator can follow a release with
- * `node build/bin/server.js | grep '"ops":'` or `npx dropslot release:run 2>&1 | jq 'select(.ops)'`.
+ * `node build/bin/server.js | grep '"ops":'` or
+ * `npx dropslot release:run --verbose 2>&1 | jq 'select(.ops)'`.
  * Fields name orders by public id and runs by id; never card data, e-mail addresses or secrets.
  */
 export type OpsEvent =
@@ -33,4 +34,19 @@ export function opsLog(event: OpsEvent, fields: Record<string, Field>, message: 
       ? 'warn'
       : 'info'
   logger[level]({ ops: event, ...fields }, message)
+}
+
+/**
+ * Runs `work` with the logger at `level` or quieter (a quieter level already set stays), e.g. the
+ * demo seed, whose holds, charges and failed orders are set-up rather than events to report.
+ */
+export async function withLogLevelAtMost<T>(level: 'warn' | 'error', work: () => Promise<T>) {
+  const previous = logger.level
+  const { values } = logger.levels
+  if ((values[previous] ?? 0) < values[level]) logger.level = level
+  try {
+    return await work()
+  } finally {
+    logger.level = previous
+  }
 }

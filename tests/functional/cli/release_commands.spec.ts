@@ -258,11 +258,33 @@ test.group('CLI: release-day commands', (group) => {
     assert.lengthOf(resendAudit, 1)
   }).timeout(300_000)
 
-  test('release:run writes the operations log on stderr, stdout stays JSON', async ({ assert }) => {
-    const { product, orders } = await releasedProductWithOrders(1, { emailPrefix: 'clirel-' })
-    const result = await runCli(['--json', 'release:run', '--product', String(product.id)], {
+  test('release:run prints its summary; its log keeps to warnings unless --verbose', async ({
+    assert,
+  }) => {
+    const { product } = await releasedProductWithOrders(2, { emailPrefix: 'clirel-' })
+    // LOG_LEVEL=info as a host's .env or environment has it: a command still logs warnings only.
+    const result = await runCli(['release:run', '--product', String(product.id)], {
       LOG_LEVEL: 'info',
     })
+    assert.equal(result.code, 0, result.stderr)
+    assert.include(result.stdout, 'Submitted 2:')
+    assert.notInclude(result.stderr, 'run.start')
+    assert.notInclude(result.stderr, 'order.result')
+    const stderrLines = result.stderr.split('\n').filter((line) => line.trim())
+    assert.isAtMost(stderrLines.length, 5, result.stderr)
+  })
+
+  test('release:run --verbose writes the operations log on stderr, stdout stays JSON', async ({
+    assert,
+  }) => {
+    const { product, orders } = await releasedProductWithOrders(1, { emailPrefix: 'clirel-' })
+    const result = await runCli([
+      '--json',
+      '--verbose',
+      'release:run',
+      '--product',
+      String(product.id),
+    ])
     assert.equal(result.code, 0, result.stderr)
     assert.equal(result.json.submitted, 1)
     const runId = String(result.json.runId)

@@ -116,7 +116,7 @@ test.group('Demo seed', (group) => {
 })
 
 test.group('Demo seed through ace, as npm start runs it', () => {
-  test('db:seed seeds a fresh database: the demo orders and the settled past release', async ({
+  test('db:seed seeds a fresh database quietly: the demo orders and the settled past release', async ({
     assert,
   }) => {
     const file = `${ROOT}tmp/development-seed-check-${process.pid}.sqlite3`
@@ -124,13 +124,18 @@ test.group('Demo seed through ace, as npm start runs it', () => {
       NODE_ENV: 'development',
       DB_CONNECTION: 'sqlite',
       SQLITE_PATH: file,
-      LOG_LEVEL: 'silent',
+      LOG_LEVEL: 'info',
     }
     try {
       const migrate = await ace(['migration:run', '--force'], env)
       assert.equal(migrate.code, 0, migrate.output)
       const seed = await ace(['db:seed'], env)
       assert.equal(seed.code, 0, seed.output)
+      // The demo's holds, charges and sold-out orders are its set-up: none is logged at info.
+      for (const event of ['hold.placed', 'order.result', 'fee.charged', 'run.start']) {
+        assert.notInclude(seed.output, event)
+      }
+      assert.isAtMost(seed.output.trim().split('\n').length, 3, seed.output)
       const driver: any = await import('better-sqlite3' as string)
       const check = new driver.default(file, { readonly: true })
       const statuses = check
