@@ -7,6 +7,7 @@ const AccountController = () => import('#accounts/controllers/account_controller
 const PasswordResetController = () => import('#accounts/controllers/password_reset_controller')
 const SecondFactorController = () => import('#accounts/controllers/second_factor_controller')
 const StaffSessionsController = () => import('#accounts/controllers/staff_sessions_controller')
+const PasskeysController = () => import('#accounts/controllers/passkeys_controller')
 
 router.post('/login', [SessionsController, 'login']).as('accounts.login')
 router.post('/register', [SessionsController, 'register']).as('accounts.register')
@@ -38,6 +39,16 @@ router
     router.post('/api/session/totp/enrol', [SecondFactorController, 'enrol']).as('totp.enrol')
     router.post('/api/session/totp', [SecondFactorController, 'totp']).as('totp')
     router.post('/api/session/recovery', [SecondFactorController, 'recovery']).as('recovery')
+    router
+      .post('/api/session/passkey/register/options', [PasskeysController, 'registrationOptions'])
+      .as('passkey.registrationOptions')
+    router
+      .post('/api/session/passkey/register', [PasskeysController, 'register'])
+      .as('passkey.register')
+    router
+      .post('/api/session/passkey/options', [PasskeysController, 'authenticationOptions'])
+      .as('passkey.options')
+    router.post('/api/session/passkey', [PasskeysController, 'authenticate']).as('passkey')
     router.post('/api/session/logout', [SessionsController, 'logout']).as('logout')
   })
   .as('factor')

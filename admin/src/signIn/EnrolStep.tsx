@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react'
 import { Alert, Box, Button, LinearProgress, Stack, Typography } from '@mui/material'
 import { CodeForm } from './CodeForm'
+import { PasskeyButton } from './PasskeyButton'
 import { type Enrolment, factorApi, groupedSecret, SignInExpired } from './factorApi'
 
 type Props = {
@@ -83,6 +84,7 @@ export function EnrolStep({ token, onPassed, onExpired, onCancel }: Props) {
         onExpired={onExpired}
         onCancel={onCancel}
       />
+      <PasskeyButton token={token} mode="add" onPassed={onPassed} onExpired={onExpired} />
     </Stack>
   )
 }

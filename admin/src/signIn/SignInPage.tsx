@@ -13,6 +13,7 @@ import {
 import { passwordStep, type PendingSignIn } from '../authProvider'
 import { CodeForm } from './CodeForm'
 import { EnrolStep } from './EnrolStep'
+import { PasskeyButton } from './PasskeyButton'
 import { factorApi } from './factorApi'
 import { RecoveryCodes } from './RecoveryCodes'
 
@@ -161,16 +162,28 @@ function SignInSteps() {
           />
         ) : (
           <>
-            <Typography variant="body2">
-              Open the authenticator app on your phone and enter the code it shows for Dropslot.
-            </Typography>
-            <CodeForm
-              token={pending.token}
-              allowRecovery={pending.methods.includes('recovery')}
-              onPassed={passed}
-              onExpired={expired}
-              onCancel={cancel}
-            />
+            {pending.methods.includes('passkey') && (
+              <PasskeyButton
+                token={pending.token}
+                mode="use"
+                onPassed={passed}
+                onExpired={expired}
+              />
+            )}
+            {pending.methods.includes('totp') || pending.methods.includes('recovery') ? (
+              <>
+                <Typography variant="body2">
+                  Open the authenticator app on your phone and enter the code it shows for Dropslot.
+                </Typography>
+                <CodeForm
+                  token={pending.token}
+                  allowRecovery={pending.methods.includes('recovery')}
+                  onPassed={passed}
+                  onExpired={expired}
+                  onCancel={cancel}
+                />
+              </>
+            ) : null}
           </>
         )}
         {loading && <CircularProgress size={19} thickness={3} sx={{ alignSelf: 'center' }} />}

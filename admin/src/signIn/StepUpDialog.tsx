@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react'
 import { Dialog, DialogContent, DialogTitle, Typography } from '@mui/material'
 import { session } from '../session'
 import { CodeForm } from './CodeForm'
+import { PasskeyButton } from './PasskeyButton'
 import { onStepUp } from './stepUp'
 
 /**
@@ -30,6 +31,12 @@ export function StepUpDialog() {
           This action shows card data or moves money or access. Enter the current code from your
           authenticator app to go ahead.
         </Typography>
+        <PasskeyButton
+          token={token}
+          mode="use"
+          onPassed={() => finish(true)}
+          onExpired={() => finish(false)}
+        />
         <CodeForm
           token={token}
           allowRecovery

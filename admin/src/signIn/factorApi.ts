@@ -1,3 +1,7 @@
+import type {
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+} from '@simplewebauthn/browser'
 import { postJson } from '../authProvider'
 
 /*
@@ -32,6 +36,23 @@ export const factorApi = {
   /** A one-time recovery code instead of the authenticator. */
   recovery: (token: string, code: string) =>
     call<{ success: true; recoveryCodes?: undefined }>('/api/session/recovery', token, { code }),
+
+  /** Options for the browser's passkey prompt, then its answer checked: a passkey at sign-in. */
+  passkeyOptions: (token: string) =>
+    call<PublicKeyCredentialRequestOptionsJSON>('/api/session/passkey/options', token),
+  passkey: (token: string, credential: unknown) =>
+    call<{ success: true; recoveryCodes?: undefined }>('/api/session/passkey', token, {
+      credential,
+    }),
+
+  /** A new passkey: its creation options, then the browser's answer kept. */
+  passkeyRegistrationOptions: (token: string) =>
+    call<PublicKeyCredentialCreationOptionsJSON>('/api/session/passkey/register/options', token),
+  registerPasskey: (token: string, credential: unknown) =>
+    call<{ success: true; recoveryCodes?: string[] }>('/api/session/passkey/register', token, {
+      credential,
+      name: 'Console passkey',
+    }),
 
   /** Gives up the sign-in: the password-only token is revoked. */
   async cancel(token: string) {

@@ -4,6 +4,7 @@ import type User from '#accounts/models/user'
 import { auditLog } from '#core/services/audit_log_service'
 import { consumeAttempt } from '#core/services/rate_limits'
 import { secondFactor } from '#accounts/services/second_factor'
+import { assertMayAddFactor } from '#accounts/services/factor_enrolment'
 
 const codeValidator = vine.compile(vine.object({ code: vine.string().trim().maxLength(32) }))
 
@@ -21,6 +22,7 @@ export default class SecondFactorController {
   /** POST /api/session/totp/enrol: a new secret and its otpauth:// URI (for the QR code). */
   async enrol(ctx: HttpContext) {
     const user = ctx.auth.use('api').getUserOrFail()
+    await assertMayAddFactor(ctx, user)
     const enrolment = await secondFactor.enrol(user.id)
     await auditLog.record({
       ...auditLog.fromRequest(ctx),

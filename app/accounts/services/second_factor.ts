@@ -8,6 +8,7 @@ import { clock } from '#core/services/clock'
 import { sqlTime } from '#core/helpers/sql_time'
 import { affectedRows } from '#core/helpers/db_errors'
 import { STAFF_TOKEN_NAME } from '#accounts/services/access_tokens_provider'
+import { passkeys } from '#accounts/services/passkeys'
 import { accessTokenTtl } from '#config/tokens'
 import string from '@adonisjs/core/helpers/string'
 
@@ -72,22 +73,35 @@ async function rowOf(userId: number): Promise<UserRow> {
 }
 
 export const secondFactor = {
-  /** Whether the account must enrol a factor first, or present the one it has. */
+  /** Whether the account must enrol a factor first, or present one it has. */
   async stateOf(userId: number): Promise<FactorState> {
     const row = await rowOf(userId)
-    return row.totp_secret_sealed && row.totp_confirmed_at ? 'required' : 'enrol'
+    if (row.totp_secret_sealed && row.totp_confirmed_at) return 'required'
+    return (await passkeys.countOf(userId)) > 0 ? 'required' : 'enrol'
   },
 
-  /** The methods the account can present now (`totp`, `recovery`). */
+  /**
+   * The methods the account can present now (`totp`, `passkey`, `recovery`); for an account
+   * without a factor, the ones it can add.
+   */
   async methodsOf(userId: number): Promise<string[]> {
     const row = await rowOf(userId)
-    if (!row.totp_confirmed_at) return ['totp']
+    const methods: string[] = []
+    if (row.totp_confirmed_at) methods.push('totp')
+    if ((await passkeys.countOf(userId)) > 0) methods.push('passkey')
+    if (methods.length === 0) return ['totp', 'passkey']
     const codes = await db
       .from('recovery_codes')
       .where('user_id', userId)
       .whereNull('used_at')
       .count('* as total')
-    return Number(codes[0].total) > 0 ? ['totp', 'recovery'] : ['totp']
+    return Number(codes[0].total) > 0 ? [...methods, 'recovery'] : methods
+  },
+
+  /** Whether the account has any recovery codes (made with its first factor). */
+  async hasRecoveryCodes(userId: number): Promise<boolean> {
+    const codes = await db.from('recovery_codes').where('user_id', userId).count('* as total')
+    return Number(codes[0].total) > 0
   },
 
   /**
@@ -271,8 +285,9 @@ export const secondFactor = {
   },
 
   /**
-   * Removes every factor of an account and signs it out everywhere: the way back for a lost
-   * device (CLI only, audited by the caller). The account enrols again at its next sign-in.
+   * Removes every factor of an account (authenticator, passkeys, recovery codes) and signs it out
+   * everywhere: the way back for a lost device (CLI only, audited by the caller). The account
+   * enrols again at its next sign-in.
    */
   async reset(userId: number) {
     await db.transaction(async (trx) => {
@@ -281,6 +296,7 @@ export const secondFactor = {
         .where('id', userId)
         .update({ totp_secret_sealed: null, totp_confirmed_at: null, totp_last_counter: null })
       await trx.from('recovery_codes').where('user_id', userId).delete()
+      await trx.from('passkeys').where('user_id', userId).delete()
       await trx.from('auth_access_tokens').where('tokenable_id', userId).delete()
     })
   },
