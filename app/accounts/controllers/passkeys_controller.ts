@@ -2,10 +2,10 @@ import type { HttpContext } from '@adonisjs/core/http'
 import vine from '@vinejs/vine'
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server'
 import type User from '#accounts/models/user'
-import { auditLog } from '#core/services/audit_log_service'
 import { consumeAttempt } from '#core/services/rate_limits'
 import { passkeys } from '#accounts/services/passkeys'
 import { secondFactor } from '#accounts/services/second_factor'
+import { auditFactor } from '#accounts/services/factor_audit'
 import { assertMayAddFactor } from '#accounts/services/factor_enrolment'
 
 type TokenHolder = User & { currentAccessToken: { identifier: string | number | bigint } }
@@ -88,13 +88,7 @@ export default class PasskeysController {
       firstFactor && !(await secondFactor.hasRecoveryCodes(user.id))
         ? await secondFactor.newRecoveryCodes(user.id)
         : null
-    await auditLog.record({
-      ...auditLog.fromRequest(ctx),
-      action: 'factor.enrolled',
-      subjectType: 'user',
-      subjectId: user.uuid,
-      meta: { method: 'passkey' },
-    })
+    await auditFactor(ctx, user, 'factor.enrolled', { method: 'passkey' })
     return { success: true, ...(recoveryCodes ? { recoveryCodes } : {}) }
   }
 
@@ -117,23 +111,11 @@ export default class PasskeysController {
         credential as unknown as AuthenticationResponseJSON
       )
     } catch (error) {
-      await auditLog.record({
-        ...auditLog.fromRequest(ctx),
-        action: 'factor.failed',
-        subjectType: 'user',
-        subjectId: user.uuid,
-        meta: { method: 'passkey' },
-      })
+      await auditFactor(ctx, user, 'factor.failed', { method: 'passkey' })
       throw error
     }
     await secondFactor.completeToken(tokenId)
-    await auditLog.record({
-      ...auditLog.fromRequest(ctx),
-      action: 'factor.passed',
-      subjectType: 'user',
-      subjectId: user.uuid,
-      meta: { method: 'passkey' },
-    })
+    await auditFactor(ctx, user, 'factor.passed', { method: 'passkey' })
     return { success: true }
   }
 }

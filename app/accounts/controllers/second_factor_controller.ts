@@ -1,9 +1,9 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import vine from '@vinejs/vine'
 import type User from '#accounts/models/user'
-import { auditLog } from '#core/services/audit_log_service'
 import { consumeAttempt } from '#core/services/rate_limits'
 import { secondFactor } from '#accounts/services/second_factor'
+import { auditFactor } from '#accounts/services/factor_audit'
 import { assertMayAddFactor } from '#accounts/services/factor_enrolment'
 
 const codeValidator = vine.compile(vine.object({ code: vine.string().trim().maxLength(32) }))
@@ -24,13 +24,7 @@ export default class SecondFactorController {
     const user = ctx.auth.use('api').getUserOrFail()
     await assertMayAddFactor(ctx, user)
     const enrolment = await secondFactor.enrol(user.id)
-    await auditLog.record({
-      ...auditLog.fromRequest(ctx),
-      action: 'factor.enrol_started',
-      subjectType: 'user',
-      subjectId: user.uuid,
-      meta: { method: 'totp' },
-    })
+    await auditFactor(ctx, user, 'factor.enrol_started', { method: 'totp' })
     return enrolment
   }
 
@@ -39,16 +33,11 @@ export default class SecondFactorController {
     const user = ctx.auth.use('api').getUserOrFail() as TokenHolder
     await consumeAttempt('factor', { userId: user.id }, CODE_LIMIT, blocked)
     const { code } = await ctx.request.validateUsing(codeValidator)
-    const who = auditLog.fromRequest(ctx)
     try {
       const { recoveryCodes } = await secondFactor.presentTotp(user.id, code)
       await secondFactor.completeToken(user.currentAccessToken.identifier)
-      await auditLog.record({
-        ...who,
-        action: recoveryCodes ? 'factor.enrolled' : 'factor.passed',
-        subjectType: 'user',
-        subjectId: user.uuid,
-        meta: { method: 'totp' },
+      await auditFactor(ctx, user, recoveryCodes ? 'factor.enrolled' : 'factor.passed', {
+        method: 'totp',
       })
       return { success: true, ...(recoveryCodes ? { recoveryCodes } : {}) }
     } catch (error) {
@@ -70,12 +59,9 @@ export default class SecondFactorController {
     }
     await secondFactor.completeToken(user.currentAccessToken.identifier)
     const methods = await secondFactor.methodsOf(user.id)
-    await auditLog.record({
-      ...auditLog.fromRequest(ctx),
-      action: 'factor.recovery_used',
-      subjectType: 'user',
-      subjectId: user.uuid,
-      meta: { method: 'recovery', codesLeft: methods.includes('recovery') },
+    await auditFactor(ctx, user, 'factor.recovery_used', {
+      method: 'recovery',
+      codesLeft: methods.includes('recovery'),
     })
     return { success: true }
   }
@@ -91,23 +77,11 @@ export default class SecondFactorController {
       await this.recordFailure(ctx, user, 'totp')
       throw error
     }
-    await auditLog.record({
-      ...auditLog.fromRequest(ctx),
-      action: 'factor.removed',
-      subjectType: 'user',
-      subjectId: user.uuid,
-      meta: { method: 'totp' },
-    })
+    await auditFactor(ctx, user, 'factor.removed', { method: 'totp' })
     return { success: true }
   }
 
   private async recordFailure(ctx: HttpContext, user: User, method: string) {
-    await auditLog.record({
-      ...auditLog.fromRequest(ctx),
-      action: 'factor.failed',
-      subjectType: 'user',
-      subjectId: user.uuid,
-      meta: { method },
-    })
+    await auditFactor(ctx, user, 'factor.failed', { method })
   }
 }

@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto'
 import { test } from '@japa/runner'
-import router from '@adonisjs/core/services/router'
 import testUtils from '@adonisjs/core/services/test_utils'
+import { sampleUrl, staffRoutes } from '#tests/support/routes'
 import db from '@adonisjs/lucid/services/db'
 import { UserFactory } from '#database/factories/user_factory'
 import { DEMO_ADMIN_TOTP_SECRET } from '#database/seeders/demo_seeder'
@@ -9,33 +8,6 @@ import { secondFactor } from '#accounts/services/second_factor'
 import { clock } from '#core/services/clock'
 
 const PASSWORD = 'correct-horse-battery'
-
-type RouteInfo = {
-  pattern: string
-  methods: string[]
-  matchers: Record<string, { match?: RegExp }>
-}
-
-/** Every route the router serves for staff: /api/admin and the console's user list. */
-function staffRoutes(): RouteInfo[] {
-  const domains = router.toJSON() as Record<string, RouteInfo[]>
-  return Object.values(domains)
-    .flat()
-    .filter((route) => route.pattern.startsWith('/api/admin/') || route.pattern === '/users')
-}
-
-/** A URL that reaches the route: each param gets a value its matcher accepts. */
-function sampleUrl(route: RouteInfo) {
-  return route.pattern
-    .split('/')
-    .map((segment) => {
-      if (segment === '*') return 'anything'
-      if (!segment.startsWith(':')) return segment
-      const matcher = route.matchers[segment.replace(/^:/, '').replace(/\?$/, '')]?.match
-      return ['1', randomUUID()].find((value) => !matcher || matcher.test(value)) ?? '1'
-    })
-    .join('/')
-}
 
 test.group('Staff sign-in: a second factor before anything else', (group) => {
   group.each.setup(() => testUtils.db().withGlobalTransaction())

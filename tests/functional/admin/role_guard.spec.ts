@@ -1,37 +1,9 @@
-import { randomUUID } from 'node:crypto'
 import { test } from '@japa/runner'
-import router from '@adonisjs/core/services/router'
 import testUtils from '@adonisjs/core/services/test_utils'
+import { sampleUrl, staffRoutes, type RouteInfo } from '#tests/support/routes'
 import { staffWithToken } from '#tests/helpers'
 import { permissionForRoute, STAFF_ROUTE_PERMISSIONS } from '#core/middleware/staff_routes'
 import { PERMISSIONS, roleCan, STAFF_ROLES, type StaffRole } from '#shared/staff_roles'
-
-type RouteInfo = {
-  name?: string
-  pattern: string
-  methods: string[]
-  matchers: Record<string, { match?: RegExp }>
-}
-
-/** Every staff route the router serves: /api/admin/... and the user list. */
-function staffRoutes(): RouteInfo[] {
-  const domains = router.toJSON() as Record<string, RouteInfo[]>
-  return Object.values(domains)
-    .flat()
-    .filter((route) => route.pattern.startsWith('/api/admin/') || route.pattern === '/users')
-}
-
-function sampleUrl(route: RouteInfo) {
-  return route.pattern
-    .split('/')
-    .map((segment) => {
-      if (segment === '*') return 'anything'
-      if (!segment.startsWith(':')) return segment
-      const matcher = route.matchers[segment.replace(/^:/, '').replace(/\?$/, '')]?.match
-      return ['1', randomUUID()].find((value) => !matcher || matcher.test(value)) ?? '1'
-    })
-    .join('/')
-}
 
 const methodsOf = (route: RouteInfo) => route.methods.filter((method) => method !== 'HEAD')
 
