@@ -2,6 +2,8 @@ import { existsSync } from 'node:fs'
 import app from '@adonisjs/core/services/app'
 import env from '#start/env'
 import { chromium, type Browser, type Page } from 'playwright-core'
+import testUtils from '@adonisjs/core/services/test_utils'
+import type { Group } from '@japa/runner/core'
 import { Secret, TOTP } from 'otpauth'
 import { clock } from '#core/services/clock'
 
@@ -81,4 +83,29 @@ export async function signIn(
 async function enterCode(page: Page, secret: string) {
   await page.getByLabel('Authentication code').fill(authenticatorCode(secret))
   await page.getByRole('button', { name: 'Verify' }).click()
+}
+
+/**
+ * The console's groups: one Chromium for the group, and for each test a fresh desktop page and a
+ * database transaction rolled back after it. Returns the current test's page.
+ */
+export function useConsolePage(group: Group): () => Page {
+  let browser: Browser
+  let page: Page
+  group.setup(async () => {
+    assertConsoleBuilt()
+    browser = await launchChromium()
+    return () => browser.close()
+  })
+  group.each.setup(async () => {
+    const cleanup = await testUtils.db().withGlobalTransaction()
+    page = await browser.newPage({ viewport: { width: 1400, height: 900 } })
+    // The machines are shared and slow under load: waits are generous, never timed assertions.
+    page.setDefaultTimeout(60_000)
+    return async () => {
+      await page.close()
+      await cleanup()
+    }
+  })
+  return () => page
 }

@@ -1,7 +1,6 @@
 import { DateTime } from 'luxon'
 import { test } from '@japa/runner'
-import testUtils from '@adonisjs/core/services/test_utils'
-import type { Browser, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import User from '#accounts/models/user'
 import Product from '#catalog/models/product'
 import { UserFactory } from '#database/factories/user_factory'
@@ -15,14 +14,7 @@ import db from '@adonisjs/lucid/services/db'
 import { Secret } from 'otpauth'
 import { DEMO_ADMIN, DEMO_ADMIN_TOTP_SECRET } from '#database/seeders/demo_seeder'
 import { secondFactor } from '#accounts/services/second_factor'
-import {
-  assertConsoleBuilt,
-  authenticatorCode,
-  baseUrl,
-  enterPassword,
-  launchChromium,
-  signIn,
-} from './chromium.js'
+import { authenticatorCode, baseUrl, enterPassword, signIn, useConsolePage } from './chromium.js'
 import { clock } from '#core/services/clock'
 import { holdCoverage } from '#orders/services/hold_coverage'
 import { holdWorker } from '#payments/services/hold_worker'
@@ -30,23 +22,10 @@ import { holdWorker } from '#payments/services/hold_worker'
 const PASSWORD = 'correct-horse-battery'
 
 test.group('Admin console in Chromium', (group) => {
-  let browser: Browser
+  const currentPage = useConsolePage(group)
   let page: Page
-
-  group.setup(async () => {
-    assertConsoleBuilt()
-    browser = await launchChromium()
-    return () => browser.close()
-  })
-  group.each.setup(async () => {
-    const cleanup = await testUtils.db().withGlobalTransaction()
-    page = await browser.newPage({ viewport: { width: 1400, height: 900 } })
-    // The machines are shared and slow under load: waits are generous, never timed assertions.
-    page.setDefaultTimeout(60_000)
-    return async () => {
-      await page.close()
-      await cleanup()
-    }
+  group.each.setup(() => {
+    page = currentPage()
   })
 
   test('an admin signs in, creates a product and the shop lists it', async ({ assert }) => {

@@ -1,6 +1,5 @@
 import { test } from '@japa/runner'
-import testUtils from '@adonisjs/core/services/test_utils'
-import type { Browser, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import db from '@adonisjs/lucid/services/db'
 import Product from '#catalog/models/product'
 import { UserFactory } from '#database/factories/user_factory'
@@ -14,25 +13,13 @@ import {
   recordedDraw,
   startRecordedRelay,
 } from '#tests/support/draws'
-import { assertConsoleBuilt, baseUrl, launchChromium, signIn } from './chromium.js'
+import { baseUrl, signIn, useConsolePage } from './chromium.js'
 
 test.group('Admin console: draws in Chromium', (group) => {
-  let browser: Browser
+  const currentPage = useConsolePage(group)
   let page: Page
-
-  group.setup(async () => {
-    assertConsoleBuilt()
-    browser = await launchChromium()
-    return () => browser.close()
-  })
-  group.each.setup(async () => {
-    const cleanup = await testUtils.db().withGlobalTransaction()
-    page = await browser.newPage({ viewport: { width: 1400, height: 900 } })
-    page.setDefaultTimeout(60_000)
-    return async () => {
-      await page.close()
-      await cleanup()
-    }
+  group.each.setup(() => {
+    page = currentPage()
   })
 
   test('the draw view shows the commitment, the beacon round, the result with its alternates, verified', async ({

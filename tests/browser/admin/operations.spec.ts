@@ -1,33 +1,20 @@
 import { DateTime } from 'luxon'
 import { test } from '@japa/runner'
-import testUtils from '@adonisjs/core/services/test_utils'
 import db from '@adonisjs/lucid/services/db'
-import type { Browser, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import Product from '#catalog/models/product'
 import Incident from '#alerts/models/incident'
 import { UserFactory } from '#database/factories/user_factory'
 import { DEMO_PAST_RELEASE } from '#database/demo/demo_outcomes'
-import { assertConsoleBuilt, baseUrl, launchChromium, signIn } from './chromium.js'
+import { baseUrl, signIn, useConsolePage } from './chromium.js'
 
 const PASSWORD = 'correct-horse-battery'
 
 test.group('Admin console: incidents and release reports', (group) => {
-  let browser: Browser
+  const currentPage = useConsolePage(group)
   let page: Page
-
-  group.setup(async () => {
-    assertConsoleBuilt()
-    browser = await launchChromium()
-    return () => browser.close()
-  })
-  group.each.setup(async () => {
-    const cleanup = await testUtils.db().withGlobalTransaction()
-    page = await browser.newPage({ viewport: { width: 1400, height: 900 } })
-    page.setDefaultTimeout(60_000)
-    return async () => {
-      await page.close()
-      await cleanup()
-    }
+  group.each.setup(() => {
+    page = currentPage()
   })
 
   test('an open incident is on top of the dashboard and has its page; resolved ones are listed', async ({

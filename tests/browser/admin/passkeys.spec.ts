@@ -1,10 +1,9 @@
 import { test } from '@japa/runner'
-import testUtils from '@adonisjs/core/services/test_utils'
 import db from '@adonisjs/lucid/services/db'
-import type { Browser, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import dropslotConfig from '#config/dropslot'
 import { UserFactory } from '#database/factories/user_factory'
-import { assertConsoleBuilt, launchChromium } from './chromium.js'
+import { useConsolePage } from './chromium.js'
 
 const PASSWORD = 'correct-horse-battery'
 
@@ -37,22 +36,10 @@ async function enterPassword(page: Page, email: string) {
 }
 
 test.group('Admin console: passkeys in Chromium', (group) => {
-  let browser: Browser
+  const currentPage = useConsolePage(group)
   let page: Page
-
-  group.setup(async () => {
-    assertConsoleBuilt()
-    browser = await launchChromium()
-    return () => browser.close()
-  })
-  group.each.setup(async () => {
-    const cleanup = await testUtils.db().withGlobalTransaction()
-    page = await browser.newPage({ viewport: { width: 1400, height: 900 } })
-    page.setDefaultTimeout(60_000)
-    return async () => {
-      await page.close()
-      await cleanup()
-    }
+  group.each.setup(() => {
+    page = currentPage()
   })
 
   test('a new staff member adds a passkey at enrolment, then signs in with it', async ({

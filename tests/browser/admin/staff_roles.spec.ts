@@ -1,18 +1,11 @@
 import { test } from '@japa/runner'
-import testUtils from '@adonisjs/core/services/test_utils'
-import type { Browser, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import User from '#accounts/models/user'
 import { UserFactory } from '#database/factories/user_factory'
 import { DEMO_ADMIN_TOTP_SECRET } from '#database/seeders/demo_seeder'
 import { secondFactor } from '#accounts/services/second_factor'
 import { clock } from '#core/services/clock'
-import {
-  assertConsoleBuilt,
-  authenticatorCode,
-  baseUrl,
-  launchChromium,
-  signIn,
-} from './chromium.js'
+import { authenticatorCode, baseUrl, signIn, useConsolePage } from './chromium.js'
 
 const PASSWORD = 'correct-horse-battery'
 
@@ -24,22 +17,10 @@ async function staffMember(role: 'owner' | 'support') {
 }
 
 test.group('Admin console: roles and step-up in Chromium', (group) => {
-  let browser: Browser
+  const currentPage = useConsolePage(group)
   let page: Page
-
-  group.setup(async () => {
-    assertConsoleBuilt()
-    browser = await launchChromium()
-    return () => browser.close()
-  })
-  group.each.setup(async () => {
-    const cleanup = await testUtils.db().withGlobalTransaction()
-    page = await browser.newPage({ viewport: { width: 1400, height: 900 } })
-    page.setDefaultTimeout(60_000)
-    return async () => {
-      await page.close()
-      await cleanup()
-    }
+  group.each.setup(() => {
+    page = currentPage()
   })
 
   test('an owner changing a role after 5 minutes is asked for the code in place', async ({
