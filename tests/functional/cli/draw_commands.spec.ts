@@ -1,4 +1,5 @@
 import { writeFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { test } from '@japa/runner'
@@ -62,8 +63,8 @@ test.group('CLI: draw:run and draw:verify', (group) => {
     const people = await enterSome(4, 300)
     const users: User[] = people.map((person) => person.user)
     const draw = await recordedDraw(657413, { totalStock: 2 })
-    const beaconPath = `tmp/beacon-${draw.product.id}.json`
-    const forgedPath = `tmp/beacon-forged-${draw.product.id}.json`
+    const beaconPath = `${tmpdir()}/dropslot-beacon-${process.pid}-${draw.product.id}.json`
+    const forgedPath = `${tmpdir()}/dropslot-beacon-forged-${process.pid}-${draw.product.id}.json`
     try {
       await enterAll(client, people, draw.product.id)
       await placeHolds()
@@ -218,7 +219,7 @@ test.group('CLI: draw:run and draw:verify', (group) => {
     const people = await enterSome(4, 400)
     const users: User[] = people.map((person) => person.user)
     const draw = await recordedDraw(657413, { totalStock: 2 })
-    const beaconPath = `tmp/beacon-crash-${draw.product.id}.json`
+    const beaconPath = `${tmpdir()}/dropslot-beacon-crash-${process.pid}-${draw.product.id}.json`
     try {
       await enterAll(client, people, draw.product.id)
       await placeHolds()

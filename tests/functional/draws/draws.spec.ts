@@ -210,7 +210,8 @@ test.group('Draw releases', (group) => {
 
     const { importProducts } = await import('#catalog/services/product_import')
     const { writeFile, rm } = await import('node:fs/promises')
-    const file = `tmp/draw-import-${product.id}.json`
+    const { tmpdir } = await import('node:os')
+    const file = `${tmpdir()}/dropslot-draw-import-${process.pid}-${product.id}.json`
     await writeFile(
       file,
       JSON.stringify([
