@@ -180,7 +180,7 @@ test.group('CLI: workers and queues', (group) => {
         bullmqEnv
       )
       assert.equal(run.code, 0, run.stderr)
-      assert.equal(run.json.submitted, 1)
+      assert.equal(run.json.submitted, 1, `${run.stdout}\n${run.stderr}`)
       assert.equal(run.json.settling, 1)
       // It did not wait for its Redis connections to time out.
       assert.isBelow(Date.now() - started, 30_000)
