@@ -1,9 +1,11 @@
+import { DateTime } from 'luxon'
 import { test } from '@japa/runner'
 import NewsletterSubscriber from '#notifications/models/newsletter_subscriber'
 import Product from '#catalog/models/product'
 import { DEMO_PRODUCTS } from '#database/seeders/demo_seeder'
 import { UserFactory } from '#database/factories/user_factory'
 import EmailMessage from '#notifications/models/email_message'
+import { productFor } from '#tests/helpers'
 import {
   PHONE,
   readyCustomer,
@@ -271,6 +273,38 @@ test.group('Storefront: home, shop and public pages', (group) => {
     const button = page.getByRole('button', { name: 'Released: slots are no longer sold' })
     await button.waitFor()
     assert.isTrue(await button.isDisabled())
+  })
+  test('a draw whose entries close while the shop is open moves behind the open drops', async ({
+    assert,
+  }) => {
+    const closesAt = DateTime.now().plus({ minutes: 2 }).startOf('second')
+    const product = await productFor({
+      title: 'Closing Soon Draw',
+      releaseMode: 'draw',
+      entryOpensAt: DateTime.now().minus({ hours: 1 }).startOf('second'),
+      entryClosesAt: closesAt,
+      // The soonest release of all, so it leads the shop while its entries are open.
+      releaseAt: DateTime.now().plus({ minutes: 30 }).startOf('second'),
+    })
+    const page = await browser.newPage()
+    await page.clock.install({ time: new Date() })
+    await page.goto('/shop')
+    await page.locator('.product-grid.is-revealed').waitFor()
+    const card = page.locator('.product-card', { hasText: product.title })
+    assert.equal(await card.getAttribute('data-state'), 'open')
+
+    await page.clock.runFor(closesAt.toMillis() - Date.now() + 2000)
+    assert.equal(await card.getAttribute('data-state'), 'closed')
+    const states = await page
+      .locator('.product-card')
+      .evaluateAll((cards) => cards.map((each) => each.getAttribute('data-state')))
+    const rank = (state: string | null) =>
+      state === 'open' || state === 'upcoming' ? 0 : state === 'released' ? 2 : 1
+    assert.deepEqual(
+      states.map(rank),
+      [...states.map(rank)].sort((a, b) => a - b),
+      `cards in drop order: ${states.join(', ')}`
+    )
   })
   test('every testimonial is shown once', async ({ assert }) => {
     const page = await browser.newPage()

@@ -1,4 +1,3 @@
-import { useEffect, useState } from 'react'
 import type { Product } from '@shared/api/contract'
 
 /** Where a drop stands for a visitor right now. */
@@ -18,7 +17,7 @@ export function slotsLeft(product: Product) {
   return Math.max(0, product.totalStock - product.stockTaken)
 }
 
-export function dropState(product: Product, now = Date.now()): DropState {
+export function dropState(product: Product, now: number): DropState {
   const releaseAt = time(product.releaseAt)
   if (releaseAt !== null && releaseAt <= now) return 'released'
   if (product.mode === 'draw') {
@@ -34,9 +33,10 @@ export function dropState(product: Product, now = Date.now()): DropState {
 
 /**
  * Drops first: what can be bought or entered, and what is coming, soonest release first; then
- * sold out and closed; released ones last, the most recent first.
+ * sold out and closed; released ones last, the most recent first. `now` is the page's one clock
+ * (`useNow`), the same the cards are drawn with, so a card's state and its place agree.
  */
-export function sortDrops(products: Product[], now = Date.now()): Product[] {
+export function sortDrops(products: Product[], now: number): Product[] {
   const group = (product: Product) => {
     const state = dropState(product, now)
     return state === 'open' || state === 'upcoming' ? 0 : state === 'released' ? 2 : 1
@@ -51,7 +51,7 @@ export function sortDrops(products: Product[], now = Date.now()): Product[] {
 }
 
 /** "2d 04:12:09" until the target, or null once it has passed. */
-export function countdown(targetIso: string | null, now = Date.now()): string | null {
+export function countdown(targetIso: string | null, now: number): string | null {
   const target = time(targetIso)
   if (target === null || target <= now) return null
   const seconds = Math.floor((target - now) / 1000)
@@ -84,14 +84,4 @@ export function releaseTimes(product: Pick<Product, 'releaseAt' | 'releaseTimeZo
     local: date.toLocaleString('en-US', options),
     release: `${date.toLocaleString('en-US', { ...options, timeZone: zone })} (${city})`,
   }
-}
-
-/** The current time, ticking every `everyMs` (the countdowns). */
-export function useNow(everyMs = 1000) {
-  const [now, setNow] = useState(() => Date.now())
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), everyMs)
-    return () => clearInterval(timer)
-  }, [everyMs])
-  return now
 }

@@ -2,17 +2,10 @@ import { Link } from 'react-router-dom'
 import type { Product } from '@shared/api/contract'
 import { ProductImage } from './ProductImage'
 import { brandOf, money } from '../lib/format'
-import {
-  DROP_STATE_LABELS,
-  countdown,
-  dropState,
-  releaseTimes,
-  slotsLeft,
-  useNow,
-} from '../lib/drops'
+import { DROP_STATE_LABELS, countdown, dropState, releaseTimes, slotsLeft } from '../lib/drops'
 
-export function ProductCard({ product }: { product: Product }) {
-  const now = useNow()
+/** One drop's card, drawn at the page's `now` (the clock the page also sorts with). */
+export function ProductCard({ product, now }: { product: Product; now: number }) {
   const state = dropState(product, now)
   const left = slotsLeft(product)
   const times = releaseTimes(product)

@@ -3,16 +3,15 @@ import { Link } from 'react-router-dom'
 import type { Product } from '@shared/api/contract'
 import { ProductImage } from '../../../shared/ui/ProductImage'
 import { brandOf, money, releaseLabel } from '../../../shared/lib/format'
-import { countdown, releaseTimes, useNow } from '../../../shared/lib/drops'
+import { countdown, releaseTimes } from '../../../shared/lib/drops'
 
 const INTERVAL_MS = 6000
 
 /** Three slides that fade, with dots and no arrows; pauses on hover, focus and reduced motion. */
-export function Carousel({ products }: { products: Product[] }) {
+export function Carousel({ products, now }: { products: Product[]; now: number }) {
   const [index, setIndex] = useState(0)
   const [paused, setPaused] = useState(false)
   const count = products.length
-  const now = useNow()
 
   useEffect(() => {
     if (paused || count < 2 || window.matchMedia('(prefers-reduced-motion: reduce)').matches) return

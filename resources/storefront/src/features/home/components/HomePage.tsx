@@ -7,6 +7,7 @@ import { useSession } from '../../../shared/session/session'
 import { Carousel } from './Carousel'
 import { Newsletter } from './Newsletter'
 import { dropState, sortDrops } from '../../../shared/lib/drops'
+import { useNow } from '../../../shared/lib/useNow'
 
 const QUOTES = [
   {
@@ -32,8 +33,9 @@ export function HomePage() {
   // A page that signs the customer out (account deletion) says what happened here.
   const notice = (useLocation().state as { notice?: string } | null)?.notice
   // The next three drops that can still be bought or entered, soonest first.
-  const latest = sortDrops(products.data ?? [])
-    .filter((product) => ['open', 'upcoming'].includes(dropState(product)))
+  const now = useNow()
+  const latest = sortDrops(products.data ?? [], now)
+    .filter((product) => ['open', 'upcoming'].includes(dropState(product, now)))
     .slice(0, 3)
   const slides = latest.length ? latest : products.loading ? [] : FALLBACK_PRODUCTS
 
@@ -80,7 +82,7 @@ export function HomePage() {
           </div>
           <div className="hero__stage">
             {slides.length ? (
-              <Carousel products={slides} />
+              <Carousel products={slides} now={now} />
             ) : (
               <div className="carousel carousel--loading" aria-hidden="true" />
             )}

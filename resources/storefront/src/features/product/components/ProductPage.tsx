@@ -433,7 +433,7 @@ function ProductScreen({ id }: { id: string | undefined }) {
           <h2 id="related-title">Related Items</h2>
           <div className="product-grid is-revealed">
             {related.map((p) => (
-              <ProductCard key={p.productId} product={p} />
+              <ProductCard key={p.productId} product={p} now={now} />
             ))}
           </div>
         </section>

@@ -6,6 +6,7 @@ import { ProductCard } from '../../../shared/ui/ProductCard'
 import { SelectField } from '../../../shared/ui/Field'
 import { BRANDS } from '@shared/vocabulary'
 import { sortDrops } from '../../../shared/lib/drops'
+import { useNow } from '../../../shared/lib/useNow'
 
 const BRAND_FILTERS = [{ value: 'all', label: 'All' }, ...BRANDS]
 
@@ -36,7 +37,8 @@ export function ShopPage() {
     if (products.error) console.error('Could not load products', products.error)
   }, [products.error])
 
-  const visible = sortDrops(products.data ?? []).filter((product) =>
+  const now = useNow()
+  const visible = sortDrops(products.data ?? [], now).filter((product) =>
     matchesBrand(product.tags, brand)
   )
 
@@ -87,7 +89,7 @@ export function ShopPage() {
             data-testid="product-grid"
           >
             {visible.map((product) => (
-              <ProductCard key={product.productId} product={product} />
+              <ProductCard key={product.productId} product={product} now={now} />
             ))}
           </div>
           {revealed && products.data && visible.length === 0 ? (
