@@ -19,7 +19,7 @@ import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir, loadavg } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { buildWhenStale } from './lib/build.js'
+import { buildWhenStale } from '../scripts/build_when_stale.js'
 
 const root = fileURLToPath(new URL('../', import.meta.url))
 const buildDir = join(root, 'build')

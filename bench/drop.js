@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
 import { connect, resetDatabase, seed, verifyProduct } from './lib/store.js'
-import { buildWhenStale } from './lib/build.js'
+import { buildWhenStale } from '../scripts/build_when_stale.js'
 import { stop, waitForHealth } from './lib/processes.js'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')

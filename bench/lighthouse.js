@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util'
 import lighthouse from 'lighthouse'
 import { launch } from 'chrome-launcher'
 import { chromium } from 'playwright-core'
-import { buildWhenStale } from './lib/build.js'
+import { buildWhenStale } from '../scripts/build_when_stale.js'
 import { stop, waitForHealth } from './lib/processes.js'
 import { newestMtime } from '../scripts/newest_mtime.js'
 

@@ -20,7 +20,7 @@ import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
 import { Redis } from 'ioredis'
 import { connect, resetDatabase, seed, sqlTime } from './lib/store.js'
-import { buildWhenStale } from './lib/build.js'
+import { buildWhenStale } from '../scripts/build_when_stale.js'
 import { stop, waitForHealth } from './lib/processes.js'
 import { followOrders } from './lib/live.js'
 

@@ -1,11 +1,11 @@
 /*
-| The production build the benchmarks measure: `node ace build` into build/ when it is missing
-| or older than the code it is built from.
+| The production build the benchmarks measure and the CLI tests run: `node ace build` into
+| build/ when it is missing or older than the code it is built from.
 */
 import { execFileSync } from 'node:child_process'
 import { existsSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import { newestMtime } from '../../scripts/newest_mtime.js'
+import { newestMtime } from './newest_mtime.js'
 
 export function buildWhenStale(root, log) {
   const server = join(root, 'build', 'bin', 'server.js')
@@ -16,6 +16,8 @@ export function buildWhenStale(root, log) {
     'database',
     'bin',
     'cli',
+    'commands',
+    'shared',
     'adonisrc.ts',
     'package.json',
   ]

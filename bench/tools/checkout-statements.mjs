@@ -15,7 +15,7 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { connect, resetDatabase, seed } from '../lib/store.js'
-import { buildWhenStale } from '../lib/build.js'
+import { buildWhenStale } from '../../scripts/build_when_stale.js'
 import { stop, waitForHealth } from '../lib/processes.js'
 
 const here = join(dirname(fileURLToPath(import.meta.url)), '..', '..')

@@ -3,7 +3,6 @@ import { spawn } from 'node:child_process'
 import { Queue } from 'bullmq'
 import { Redis } from 'ioredis'
 import db from '@adonisjs/lucid/services/db'
-import { fileURLToPath } from 'node:url'
 import Order from '#orders/models/order'
 import { BullmqDriver } from '#core/jobs/bullmq_driver'
 import { placeHoldJob } from '#payments/jobs/hold_jobs'
@@ -12,11 +11,10 @@ import {
   removeCommittedReleaseData,
   sandboxSnapshot,
 } from '#tests/support/release'
-import { runCli } from '#tests/support/cli'
+import { cliEntry, cliEnv, runCli } from '#tests/support/cli'
 import { redisTestsRun, TEST_REDIS_URL } from '#tests/support/redis'
 import { customerWithCard, productFor, profileFor, TEST_CARDS } from '#tests/helpers'
 
-const CLI = fileURLToPath(new URL('../../../cli/dropslot.js', import.meta.url))
 const REDIS_URL = TEST_REDIS_URL
 const PREFIX = 'cliq-'
 const runBullmq = await redisTestsRun()
@@ -125,8 +123,8 @@ test.group('CLI: workers and queues', (group) => {
     const workerEnv = { QUEUE_DRIVER: 'bullmq', REDIS_URL, QUEUE_PREFIX: prefix }
     const order = await orderWaitingForItsHold()
     // The worker logs at info, so a job that failed or waited says why in a failure's message.
-    const worker = spawn(process.execPath, [CLI, 'worker', '--queues', 'gateway'], {
-      env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'info', ...workerEnv },
+    const worker = spawn(process.execPath, [await cliEntry(), 'worker', '--queues', 'gateway'], {
+      env: cliEnv({ LOG_LEVEL: 'info', ...workerEnv }),
     })
     let stderr = ''
     let stdout = ''

@@ -1,7 +1,6 @@
 import { test } from '@japa/runner'
 import { spawn } from 'node:child_process'
 import { randomBytes, randomUUID } from 'node:crypto'
-import { fileURLToPath } from 'node:url'
 import db from '@adonisjs/lucid/services/db'
 import env from '#start/env'
 import AuditLog from '#core/models/audit_log'
@@ -11,7 +10,7 @@ import { profileSealedColumns } from '#profiles/services/sealed_columns'
 import { pingChannels } from '#notifications/services/ping_channels'
 import { customerWithCard, productFor, profileFor, TEST_CARDS } from '#tests/helpers'
 import { removeCommittedReleaseData, sandboxSnapshot } from '#tests/support/release'
-import { runCli } from '#tests/support/cli'
+import { cliEntry, cliEnv, runCli } from '#tests/support/cli'
 
 /*
 | vault:rotate and vault:status run as the real `dropslot` binary on committed rows. Values are
@@ -21,7 +20,6 @@ import { runCli } from '#tests/support/cli'
 */
 
 const PREFIX = 'vaultcli-'
-const CLI = fileURLToPath(new URL('../../../cli/dropslot.js', import.meta.url))
 const OLD_HEX = randomBytes(32).toString('hex')
 const CURRENT_KEYS = env.get('VAULT_KEYS')
 const CURRENT_ID = CURRENT_KEYS.split(':')[0]
@@ -221,8 +219,8 @@ test.group('CLI: vault:rotate and vault:status', (group) => {
     assert,
   }) => {
     await keptMail(1500, oldVault)
-    const child = spawn(process.execPath, [CLI, 'vault:rotate', '--batch', '10'], {
-      env: { ...process.env, NODE_ENV: 'test', VAULT_KEYS: ROTATE_KEYS },
+    const child = spawn(process.execPath, [await cliEntry(), 'vault:rotate', '--batch', '10'], {
+      env: cliEnv({ VAULT_KEYS: ROTATE_KEYS }),
     })
     let stderr = ''
     const exited = new Promise<NodeJS.Signals | number | null>((resolve) =>
