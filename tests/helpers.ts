@@ -16,8 +16,8 @@ export async function customerWithToken(overrides: Partial<User> = {}) {
  * A staff member (an owner unless told) and a token that has presented its second factor now,
  * as the console holds after signing in.
  */
-export async function staffWithToken(role: StaffRole = 'owner') {
-  const user = await UserFactory.merge({ role }).create()
+export async function staffWithToken(role: StaffRole = 'owner', fields: { email?: string } = {}) {
+  const user = await UserFactory.merge({ role, ...fields }).create()
   const token = await User.accessTokens.create(user, ['*'], { name: STAFF_TOKEN_NAME })
   await secondFactor.completeToken(String(token.identifier))
   return { user, token: token.value!.release() }

@@ -2,7 +2,6 @@ import { test } from '@japa/runner'
 import { releaseConfig } from '#release/services/release_config'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import testUtils from '@adonisjs/core/services/test_utils'
 import db from '@adonisjs/lucid/services/db'
 import AuditLog from '#core/models/audit_log'
 import Order from '#orders/models/order'
@@ -15,15 +14,27 @@ import { sweepResultsJob } from '#release/jobs/settlement_jobs'
 import { presentRuns } from '#release/services/release_status'
 import ReleaseRun from '#release/models/release_run'
 import { RELEASE_LOCK, releaseLock } from '#release/services/release_lock'
-import { releasedProductWithOrders } from '#tests/support/release'
+import { LOCK_TABLE } from '#core/services/lucid_lock_store'
+import {
+  releasedProductWithOrders,
+  removeCommittedReleaseData,
+  sandboxSnapshot,
+} from '#tests/support/release'
 import { redisTestsRun, TEST_REDIS_URL } from '#tests/support/redis'
-import { adminWithToken } from '#tests/helpers'
+import { staffWithToken } from '#tests/helpers'
 
 /** Tasks are signed with one secret, results verified with another (.env.test's). */
 const { taskSecret: TASK_SECRET, resultsSecret: RESULTS_SECRET } = releaseConfig().webhook
 const runBullmq = await redisTestsRun()
 
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 15_000) {
+/** The customers, orders and products these tests commit are theirs by this e-mail prefix. */
+const PREFIX = 'relw-'
+
+/**
+ * Waits for what a worker's job writes. The ceiling is above the money lock's wait (15 s) and a
+ * job's retry back-off, so a job that had to wait its turn still counts.
+ */
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 25_000) {
   const stop = Date.now() + ms
   let value = await read()
   while (!done(value) && Date.now() < stop) {
@@ -44,19 +55,37 @@ async function jobsSeen(driver: BullmqDriver) {
   return JSON.stringify({ counts, failures: failures.flat(), events, tasks })
 }
 
+/** An owner of the console, committed under this file's prefix so the cleanup finds it. */
+const adminWithToken = () =>
+  staffWithToken('owner', { email: `${PREFIX}admin-${Date.now().toString(36)}@example.test` })
+
+/*
+| On committed data, not in one global transaction: the workers' jobs and the test each use
+| their own connections, so row locks and the money lock meet as they do in production, and no
+| job's writes can vanish with another's savepoint. The driver is BullMQ before any fixture is
+| made, so no job of these tests waits in the database queue.
+*/
 test.group('Release day on BullMQ workers: no request does the long work', (group) => {
   let driver: BullmqDriver
   let previous: QueueDriver
   group.each.setup(async () => {
-    const rollback = await testUtils.db().withGlobalTransaction()
     driver = new BullmqDriver(TEST_REDIS_URL, `dropslot-test-release-${process.pid}-${Date.now()}`)
     previous = jobs.use(driver)
+    await removeCommittedReleaseData(PREFIX)
+    const restoreSandbox = await sandboxSnapshot()
+    const lastEvent = await db.from('checkout_result_events').max('id as id').first()
     return async () => {
       await jobs.stop()
       await driver.obliterate()
       await jobs.close()
       jobs.use(previous)
-      await rollback()
+      await db
+        .from('checkout_result_events')
+        .where('id', '>', lastEvent?.id ?? 0)
+        .delete()
+      await db.from(LOCK_TABLE).where('key', RELEASE_LOCK).delete()
+      await removeCommittedReleaseData(PREFIX)
+      await restoreSandbox()
     }
   })
 
@@ -65,7 +94,7 @@ test.group('Release day on BullMQ workers: no request does the long work', (grou
     assert,
   }) => {
     const { user, token } = await adminWithToken()
-    const { product, orders } = await releasedProductWithOrders(2)
+    const { product, orders } = await releasedProductWithOrders(2, { emailPrefix: PREFIX })
 
     const response = await client
       .post('/api/admin/release-runs')
@@ -108,7 +137,7 @@ test.group('Release day on BullMQ workers: no request does the long work', (grou
     client,
     assert,
   }) => {
-    const { product, orders } = await releasedProductWithOrders(2)
+    const { product, orders } = await releasedProductWithOrders(2, { emailPrefix: PREFIX })
     const bot = createServer((request, response) => {
       request.resume()
       request.on('end', () => response.end('{}'))
@@ -184,7 +213,7 @@ test.group('Release day on BullMQ workers: no request does the long work', (grou
   test("a run's fees and hold releases wait for the gateway queue, then move once each", async ({
     assert,
   }) => {
-    const { product, orders } = await releasedProductWithOrders(4)
+    const { product, orders } = await releasedProductWithOrders(4, { emailPrefix: PREFIX })
     const engine = new SimulatorEngine({ successRate: 0.5, seed: 'gateway-queue', delayMs: 0 })
     const report = await releaseRunner.run({ productId: product.id, engine })
 
@@ -219,7 +248,7 @@ test.group('Release day on BullMQ workers: no request does the long work', (grou
     .timeout(30_000)
 
   test('a result whose job was lost is found by the sweep and applied once', async ({ assert }) => {
-    const { product, orders } = await releasedProductWithOrders(1)
+    const { product, orders } = await releasedProductWithOrders(1, { emailPrefix: PREFIX })
     const engine = new SimulatorEngine({ successRate: 1, seed: 'lost-job', delayMs: 0 })
     const report = await releaseRunner.run({ productId: product.id, engine })
     assert.equal(report.settling, 1)
