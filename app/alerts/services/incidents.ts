@@ -10,8 +10,6 @@ import { filters, integer, oneOf, text, type ListDefinition } from '#core/servic
 
 const openKeyOf = (rule: string, subject: string) => `${rule}:${subject}`.slice(0, 180)
 
-export type PresentedIncident = ReturnType<typeof presentIncident>
-
 /** An incident as the console, the CLI and the alert messages show it. */
 export function presentIncident(incident: Incident) {
   const end = incident.resolvedAt ?? DateTime.now()

@@ -162,14 +162,3 @@ export function collectProcessMetrics() {
 export async function renderMetrics() {
   return { contentType: registry.contentType, body: await registry.metrics() }
 }
-
-/** The value of a series now (tests, and the CLI's checks); 0 when it has none. */
-export async function metricValue(name: string, labels: Record<string, string> = {}) {
-  const metric = registry.getSingleMetric(name)
-  if (!metric) return 0
-  const { values } = await metric.get()
-  const found = values.find((value) =>
-    Object.entries(labels).every(([key, expected]) => String(value.labels[key]) === expected)
-  )
-  return found?.value ?? 0
-}

@@ -40,5 +40,3 @@ export const emailKeys = {
     `incident:${incident.id}:${event}`,
   newsletter: (email: string) => `newsletter:${email}`,
 }
-
-export type EmailKeyName = keyof typeof emailKeys

@@ -236,24 +236,3 @@ export type MoneyRow = {
 }
 
 export const ledger = new Ledger()
-
-/** What admins and support may see of a ledger row (no card data is ever in it). */
-export function presentLedgerEntry(entry: PaymentLedgerEntry) {
-  return {
-    id: entry.id,
-    idempotencyKey: entry.idempotencyKey,
-    kind: entry.kind,
-    gateway: entry.gateway,
-    orderId: entry.orderId,
-    userId: entry.userId,
-    amountCents: entry.amountCents,
-    currency: entry.currency,
-    status: entry.status,
-    gatewayRef: entry.gatewayRef,
-    errorCode: entry.errorCode,
-    errorMessage: entry.errorMessage,
-    attempts: entry.attempts,
-    createdAt: entry.createdAt.toISO(),
-    completedAt: entry.completedAt?.toISO() ?? null,
-  }
-}
