@@ -119,6 +119,12 @@ export const authProvider: AuthProvider = {
   },
 
   async getPermissions() {
+    // Signed out, the answer comes after the logout's redirect, not at once: react-admin's logout
+    // navigates to the sign-in page, then clears its store, after a zero-delay timer; a
+    // permissions query that settles before then mounts the logout again, and the console
+    // pushed thousands of redirects (seconds of a frozen page) before the sign-in form showed
+    // (react-admin issue 10764). Signed in, it answers at once.
+    if (!session.token()) await new Promise((resolve) => setTimeout(resolve, 50))
     return session.identity()?.role ?? null
   },
 }

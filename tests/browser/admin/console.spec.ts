@@ -214,6 +214,25 @@ test.group('Admin console in Chromium', (group) => {
     assert.match(page.url(), /\/admin\/login$/)
   })
 
+  test('a signed-out visitor is sent to the sign-in page once, not in a loop', async ({
+    assert,
+  }) => {
+    await page.addInitScript(() => {
+      const counted = window as unknown as { pushes: number }
+      counted.pushes = 0
+      const push = history.pushState.bind(history)
+      history.pushState = (...args: Parameters<History['pushState']>) => {
+        counted.pushes++
+        return push(...args)
+      }
+    })
+    await page.goto(`${baseUrl()}/admin`)
+    await page.getByLabel('E-mail').waitFor()
+    const pushes = await page.evaluate(() => (window as unknown as { pushes: number }).pushes)
+    // One redirect to /login; a loop of redirects keeps the page from answering for seconds.
+    assert.isAtMost(pushes, 2)
+  })
+
   test('a wrong password says so', async () => {
     const admin = await UserFactory.apply('admin').create()
     await signIn(page, admin.email, 'not-the-password')
