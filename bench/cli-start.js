@@ -65,6 +65,9 @@ function environment(sqlitePath) {
     CHECKOUT_TASK_SECRET: randomBytes(32).toString('base64url'),
     CHECKOUT_RESULTS_SECRET: randomBytes(32).toString('base64url'),
     DRAW_FINGERPRINT_KEY: randomBytes(32).toString('hex'),
+    // The timed commands send no mail: a local port nothing listens on stands in for SMTP.
+    SMTP_HOST: '127.0.0.1',
+    SMTP_PORT: '9',
     DB_CONNECTION: 'sqlite',
     SQLITE_PATH: sqlitePath,
     HOLD_WORKER_ENABLED: 'false',

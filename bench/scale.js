@@ -22,6 +22,7 @@ import { Redis } from 'ioredis'
 import { connect, resetDatabase, seed, sqlTime } from './lib/store.js'
 import { buildWhenStale } from '../scripts/build_when_stale.js'
 import { stop, waitForHealth } from './lib/processes.js'
+import { startSmtpStandIn } from './lib/smtp_stand_in.js'
 import { followOrders } from './lib/live.js'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
@@ -47,6 +48,8 @@ const settings = {
   connections: Number(flags.connections),
   port: Number(flags.port),
 }
+// The workers send the receipts and outcome e-mails, to a local stand-in of the mail server.
+const smtpPort = settings.port + 9
 const log = (...args) => console.error(...args)
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 const database = { db: 'mysql', database: 'dropslot_bench_scale' }
@@ -88,6 +91,8 @@ function appEnv(port) {
     // One address sends every customer's request: the per-address limits are for real traffic.
     RATE_LIMIT_CHECKOUT_PER_MINUTE: '1000000',
     RATE_LIMIT_CHECKOUT_IP_PER_MINUTE: '100000000',
+    SMTP_HOST: '127.0.0.1',
+    SMTP_PORT: String(smtpPort),
   }
 }
 
@@ -332,6 +337,9 @@ async function main() {
   })
   const rushers = customers.slice(0, settings.users)
   const ports = [settings.port, settings.port + 1]
+  const smtp = await startSmtpStandIn(smtpPort)
+  children.add(smtp)
+  smtp.once('exit', () => children.delete(smtp))
   const webs = ports.map((port) => startWeb(port))
   const workers = [startWorker('worker-1'), startWorker('worker-2')]
   try {

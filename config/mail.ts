@@ -2,10 +2,31 @@ import env from '#start/env'
 import { defineConfig, transports } from '@adonisjs/mail'
 
 /*
-| E-mail goes out over SMTP when SMTP_HOST is set. Every message is written to the outbox
-| (email_messages) as "queued" whatever the writer's settings; a process with SMTP delivers it.
+| Every message is written to the outbox (email_messages) as "queued" whatever the writer's
+| settings; the process that delivers it sends it over SMTP when SMTP_HOST is set. Without SMTP,
+| outside production, it is kept instead: status "kept", read in the console's mailbox
+| (MAILBOX_URL), never sent. Production refuses to start without SMTP_HOST.
 */
-export const smtpConfigured = Boolean(env.get('SMTP_HOST'))
+if (env.get('NODE_ENV') === 'production' && !env.get('SMTP_HOST')) {
+  throw new Error(
+    'Mail configuration refused:\n- SMTP_HOST is not set: production sends its e-mail over SMTP ' +
+      '(set SMTP_HOST, and SMTP_PORT, SMTP_USERNAME, SMTP_PASSWORD as the mail provider asks)'
+  )
+}
+
+/** The console's mailbox: the e-mails kept instead of sent. */
+export const MAILBOX_URL = '/admin/mailbox'
+
+export type MailDestination = 'smtp' | 'mailbox'
+
+/** Where a message delivered now goes, read on each use; null: nowhere (it stays queued). */
+export function mailDestination(): MailDestination | null {
+  if (env.get('SMTP_HOST')) return 'smtp'
+  return env.get('NODE_ENV') === 'production' ? null : 'mailbox'
+}
+
+/** false: the web process leaves the `email` queue to another process (embedded driver). */
+export const emailWorkerEnabled = env.get('EMAIL_WORKER_ENABLED', true)
 
 function parseFrom(value: string) {
   const match = /^\s*(.*?)\s*<([^>]+)>\s*$/.exec(value)

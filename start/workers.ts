@@ -8,6 +8,8 @@ import logger from '@adonisjs/core/services/logger'
 import paymentsConfig from '#config/payments'
 import queueConfig from '#config/queue'
 import { jobs } from '#core/jobs/jobs'
+import { QUEUE_NAMES, type QueueName } from '#core/jobs/job'
+import { emailWorkerEnabled } from '#config/mail'
 import { collectProcessMetrics, setProcessRole } from '#core/services/metrics'
 import { signals } from '#core/services/signals'
 
@@ -19,9 +21,11 @@ app.terminating(() => signals.stop())
 
 if (queueConfig.driver === 'database') {
   // HOLD_WORKER_ENABLED=false leaves the gateway queue to another process, e.g. `dropslot worker`.
-  const queues = paymentsConfig.holdWorker.enabled
+  let queues: QueueName[] | undefined = paymentsConfig.holdWorker.enabled
     ? undefined
     : (['email', 'release', 'maintenance'] as const).slice()
+  // EMAIL_WORKER_ENABLED=false leaves the email queue (e-mails, pings) the same way.
+  if (!emailWorkerEnabled) queues = (queues ?? [...QUEUE_NAMES]).filter((name) => name !== 'email')
   app.ready(() => jobs.work({ queues }))
   app.terminating(() => jobs.stop())
 } else {

@@ -26,6 +26,7 @@ import customers from './customers'
 import promoCodes from './promoCodes'
 import subscribers from './subscribers'
 import emails from './emails'
+import mailbox from './emails/Mailbox'
 import auditLog from './auditLog'
 import releaseRuns from './releaseRuns'
 import incidents from './incidents'
@@ -101,6 +102,8 @@ export function App() {
             />,
             <Resource key="subscribers" name="subscribers" {...subscribers} />,
             <Resource key="emails" name="emails" {...emails} />,
+            // The kept e-mails (no SMTP outside production), read from the emails API.
+            <Resource key="mailbox" name="mailbox" {...mailbox} />,
             <Resource key="release-runs" name="release-runs" {...releaseRuns} />,
             <Resource key="incidents" name="incidents" {...incidents} />,
             <Resource key="mail-messages" name="mail-messages" {...mail} />,

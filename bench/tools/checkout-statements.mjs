@@ -54,6 +54,11 @@ const env = {
   RATE_LIMIT_CHECKOUT_IP_PER_MINUTE: '100000000',
   // The holds would be placed by the same process and counted with the purchases.
   HOLD_WORKER_ENABLED: 'false',
+  // So would the receipts' deliveries: the mail server production needs named is a local port
+  // nothing listens on, never reached with the email queue left to another process.
+  EMAIL_WORKER_ENABLED: 'false',
+  SMTP_HOST: '127.0.0.1',
+  SMTP_PORT: '9',
 }
 
 await resetDatabase(database)

@@ -34,6 +34,7 @@ import type { DropslotDataProvider } from '../dataProvider'
 import { SlotBar, cents, localTime, relativeTime } from '../components/common'
 import { QueuesCard } from './QueuesCard'
 import { HoldsCard } from './HoldsCard'
+import { MailboxNotice } from './MailboxNotice'
 import type { IncidentRecord } from '../incidents'
 import { ORDER_STATUSES } from '@shared/vocabulary'
 import type { DashboardSummary } from '@shared/api/contract'
@@ -180,6 +181,7 @@ export function Dashboard() {
       <Title title="dropslot.dashboard.title" />
       <OpenIncidents incidents={summary.openIncidents ?? []} />
       <MailIntakeNotice mail={summary.mailIntake} />
+      <MailboxNotice mail={summary.outgoingMail} />
       <Grid container spacing={2}>
         <Grid size={{ xs: 12, md: 4 }}>
           <Card

@@ -19,12 +19,13 @@ import {
 } from 'react-admin'
 import { Search, shortId } from '../components/common'
 
-const STATUS = ['queued', 'sent', 'failed', 'recorded'].map((id) => ({ id, name: id }))
-const COLORS: Record<string, 'default' | 'success' | 'error' | 'warning'> = {
+const STATUS = ['queued', 'sent', 'kept', 'failed', 'recorded'].map((id) => ({ id, name: id }))
+const COLORS: Record<string, 'default' | 'success' | 'error' | 'warning' | 'info'> = {
   sent: 'success',
   failed: 'error',
   queued: 'warning',
   recorded: 'default',
+  kept: 'info',
 }
 
 const filters = [
@@ -37,8 +38,11 @@ const filters = [
 
 function EmailStatus() {
   const record = useRecordContext()
+  const translate = useTranslate()
   if (!record) return null
-  return <Chip size="small" label={record.status} color={COLORS[record.status] ?? 'default'} />
+  // Kept: delivered to the console's mailbox (no SMTP), never sent.
+  const label = record.status === 'kept' ? translate('dropslot.mailbox.status') : record.status
+  return <Chip size="small" label={label} color={COLORS[record.status] ?? 'default'} />
 }
 
 export function EmailList() {
@@ -70,7 +74,8 @@ export function EmailList() {
   )
 }
 
-function Bodies() {
+/** A message as its recipient sees it: the HTML in a sandboxed frame (no scripts), the text. */
+export function Bodies() {
   const record = useRecordContext()
   const translate = useTranslate()
   if (!record) return null
@@ -117,6 +122,7 @@ export function EmailShow() {
         <TextField source="lastError" emptyText="—" />
         <DateField source="createdAt" showTime />
         <DateField source="sentAt" showTime emptyText="—" />
+        <DateField source="keptAt" label="dropslot.mailbox.kept_at" showTime emptyText="—" />
         <FunctionField
           source="orderId"
           render={(record) =>

@@ -150,6 +150,8 @@ export class DashboardService {
       lastReleaseRun: lastRun,
       /** Alert incidents open now, oldest first: shown at the top of the dashboard. */
       openIncidents: openIncidents.map(presentIncident),
+      /** Where outgoing e-mail goes: SMTP, or the console's mailbox (its notice and link). */
+      outgoingMail: emailAdmin.outgoing(),
       /** The retailers' e-mail: doors unreadable for 5 minutes and messages waiting in review. */
       mailIntake: {
         domain: mail.domain,

@@ -1,6 +1,7 @@
 import app from '@adonisjs/core/services/app'
 import env from '#start/env'
 import dropslotConfig from '#config/dropslot'
+import { MAILBOX_URL } from '#config/mail'
 import { DEMO_ADMIN, DEMO_ADMIN_TOTP_SECRET, DEMO_CUSTOMER } from '#database/seeders/demo_seeder'
 
 /*
@@ -36,7 +37,7 @@ export function firstRunBanner(settings: BannerSettings = bannerSettings()): str
   lines.push(
     settings.smtp
       ? `  E-mails are sent through SMTP at ${settings.smtp.host}:${settings.smtp.port}`
-      : '  E-mails are not sent: SMTP is not configured (see README)'
+      : `  E-mails go to the console's mailbox at ${url}${MAILBOX_URL} (SMTP is not configured)`
   )
   return lines
 }

@@ -1,4 +1,4 @@
-import { smtpConfigured } from '#config/mail'
+import { mailDestination } from '#config/mail'
 import { defineJob, type JobPayloads } from '#core/jobs/job'
 import { jobs } from '#core/jobs/jobs'
 import { emailDelivery } from '#notifications/services/email_delivery'
@@ -12,15 +12,14 @@ declare module '#core/jobs/job' {
 }
 
 /**
- * Sends one outbox message. A process without SMTP settings leaves it queued for one that has
- * them (the message is already in the outbox; nothing is lost).
+ * Delivers one outbox message: over SMTP, or, in a process without SMTP outside production, into
+ * the console's mailbox (`EmailDelivery` decides; production does not start without SMTP).
  */
 export const deliverEmailJob = defineJob<JobPayloads['notifications.deliver-email']>({
   name: 'notifications.deliver-email',
   queue: 'email',
   dedupeKey: ({ messageId }) => `email:${messageId}`,
   async handle({ messageId }) {
-    if (!smtpConfigured) return null
     return emailDelivery.deliverById(messageId)
   },
 })
@@ -48,7 +47,7 @@ export const sweepOutboxJob = defineJob({
     for (const messageId of pings) {
       await jobs.dispatch(deliverPingsJob, { messageId })
     }
-    if (!smtpConfigured) return { dispatched: 0, pings: pings.length }
+    if (!mailDestination()) return { dispatched: 0, pings: pings.length }
     const due = await emailDelivery.dueIds()
     for (const messageId of due) {
       await jobs.dispatch(deliverEmailJob, { messageId })

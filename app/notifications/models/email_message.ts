@@ -2,11 +2,13 @@ import { DateTime } from 'luxon'
 import { BaseModel, column } from '@adonisjs/lucid/orm'
 
 /**
- * queued: waiting for any process with SMTP to deliver it; recorded: only on rows written before
+ * queued: waiting for a process to deliver it; recorded: only on rows written before
  * every message was queued (nothing writes it now);
- * sending: claimed by a worker; sent; failed: gave up after the last attempt.
+ * sending: claimed by a worker; sent; failed: gave up after the last attempt;
+ * kept: delivered by a process without SMTP outside production to the console's mailbox, never
+ * sent (`kept_at`).
  */
-export type EmailStatus = 'recorded' | 'queued' | 'sending' | 'sent' | 'failed'
+export type EmailStatus = 'recorded' | 'queued' | 'sending' | 'sent' | 'failed' | 'kept'
 
 export default class EmailMessage extends BaseModel {
   @column({ isPrimary: true })
@@ -50,6 +52,10 @@ export default class EmailMessage extends BaseModel {
 
   @column.dateTime()
   declare sentAt: DateTime | null
+
+  /** When it was kept in the console's mailbox (status `kept`). */
+  @column.dateTime()
+  declare keptAt: DateTime | null
 
   @column.dateTime({ autoCreate: true })
   declare createdAt: DateTime

@@ -4,6 +4,7 @@ import type { ModelAttributes } from '@adonisjs/lucid/types/model'
 /** An outbox message as other modules read it: its columns. */
 export type EmailMessageRecord = Readonly<ModelAttributes<EmailMessage>>
 import { AppError } from '#core/exceptions/app_error'
+import { MAILBOX_URL, mailDestination } from '#config/mail'
 
 /** Templates whose body carries a secret link that even an admin should not be able to use. */
 const SECRET_LINK_TEMPLATES = new Set(['password_reset'])
@@ -29,6 +30,7 @@ export function presentEmail(
     attempts: email.attempts,
     lastError: email.lastError,
     sentAt: email.sentAt?.toISO() ?? null,
+    keptAt: email.keptAt?.toISO() ?? null,
     createdAt: email.createdAt.toISO(),
     orderId: links.orderId ?? null,
     customerId: links.customerId ?? null,
@@ -54,6 +56,22 @@ export class EmailAdminService {
     const email = Number.isSafeInteger(id) && id > 0 ? await EmailMessage.find(id) : null
     if (!email) throw AppError.notFound('E-mail not found.', 'email_not_found')
     return email
+  }
+
+  /**
+   * Where e-mail goes from this install, for the console's dashboard: over SMTP, or, without
+   * SMTP outside production, into the console's mailbox, which the notice names.
+   */
+  outgoing() {
+    const destination = mailDestination()
+    return {
+      destination,
+      notice:
+        destination === 'mailbox'
+          ? "SMTP not configured: e-mails go to the console's mailbox"
+          : null,
+      mailboxUrl: MAILBOX_URL,
+    }
   }
 
   async forOrder(orderId: number) {

@@ -6,6 +6,7 @@ import env from '#start/env'
 import EmailMessage from '#notifications/models/email_message'
 import { affectedRows } from '#core/helpers/db_errors'
 import { opsLog } from '#core/services/ops_log'
+import { mailDestination, type MailDestination } from '#config/mail'
 
 /** The part of an @adonisjs/mail mailer that delivery needs. */
 export type EmailSender = {
@@ -15,18 +16,24 @@ export type EmailSender = {
 /** A claim older than this belongs to a worker that died mid-send: the message is queued again. */
 const STALE_CLAIM_MINUTES = 5
 
+type Delivered = 'sent' | 'kept' | 'failed' | 'retrying'
+
 /**
  * Delivers queued outbox messages. Each message is claimed with a conditional update, so two
  * workers never send the same one; a failed send is retried with growing delays until
- * EMAIL_MAX_ATTEMPTS, then marked failed with its last error for an admin to see.
+ * EMAIL_MAX_ATTEMPTS, then marked failed with its last error for an admin to see. Without SMTP
+ * (outside production only, `mailDestination`) a message is kept for the console's mailbox.
  */
 export class EmailDelivery {
   constructor(
     private sender: () => EmailSender = () => mail.use('smtp'),
-    private maxAttempts = env.get('EMAIL_MAX_ATTEMPTS', 5)
+    private maxAttempts = env.get('EMAIL_MAX_ATTEMPTS', 5),
+    private destination: () => MailDestination | null = mailDestination
   ) {}
 
-  async deliverDue(limit = 50): Promise<{ sent: number; failed: number; retrying: number }> {
+  async deliverDue(limit = 50): Promise<Record<Delivered, number>> {
+    const outcome = { sent: 0, kept: 0, failed: 0, retrying: 0 }
+    if (!this.destination()) return outcome
     await this.requeueStaleClaims()
     const now = DateTime.utc()
     const due = await EmailMessage.query()
@@ -37,7 +44,6 @@ export class EmailDelivery {
       .orderBy('id', 'asc')
       .limit(limit)
 
-    const outcome = { sent: 0, failed: 0, retrying: 0 }
     for (const message of due) {
       const result = await this.deliver(message)
       if (result) outcome[result] += 1
@@ -86,13 +92,16 @@ export class EmailDelivery {
     return message ? this.deliver(message) : null
   }
 
-  async deliver(message: EmailMessage): Promise<'sent' | 'failed' | 'retrying' | null> {
+  async deliver(message: EmailMessage): Promise<Delivered | null> {
+    const destination = this.destination()
+    if (!destination) return null
     const claimed = await db
       .from('email_messages')
       .where('id', message.id)
       .where('status', 'queued')
       .update({ status: 'sending', updated_at: sqlTime(DateTime.utc()) })
     if (affectedRows(claimed) !== 1) return null
+    if (destination === 'mailbox') return this.keep(message)
 
     const attempts = message.attempts + 1
     try {
@@ -129,6 +138,19 @@ export class EmailDelivery {
       })
       return giveUp ? 'failed' : 'retrying'
     }
+  }
+
+  /** Kept for the console's mailbox instead of sent: it no longer waits to be delivered. */
+  private async keep(message: EmailMessage): Promise<'kept'> {
+    await EmailMessage.query()
+      .where('id', message.id)
+      .update({
+        status: 'kept',
+        kept_at: sqlTime(DateTime.utc()),
+        last_error: null,
+        next_attempt_at: null,
+      })
+    return 'kept'
   }
 
   /** What the operations log says of a message: never its address or its body. */

@@ -42,9 +42,10 @@ const RECORD_EMAIL = `INSERT INTO email_messages (to_address, template, subject,
 /**
  * Every e-mail goes through here and is recorded in the outbox (email_messages) before any
  * transport sees it, so admins can read what was sent and failed sends can be retried. Every
- * message is queued whatever the writer's settings: any process with SMTP configured runs the
- * delivery worker (EmailDelivery) and delivers it, so a message written by the CLI without SMTP
- * is not stranded. It stays queued only while no process anywhere has SMTP.
+ * message is queued whatever the writer's settings: the process that runs the delivery
+ * (EmailDelivery) sends it over its SMTP, so a message written by the CLI without SMTP is not
+ * stranded; a delivering process without SMTP (outside production) keeps it in the console's
+ * mailbox instead.
  */
 export class NotificationService {
   /**

@@ -4,6 +4,7 @@ import db from '@adonisjs/lucid/services/db'
 import type { Page } from 'playwright-core'
 import Product from '#catalog/models/product'
 import Incident from '#alerts/models/incident'
+import EmailMessage from '#notifications/models/email_message'
 import { UserFactory } from '#database/factories/user_factory'
 import { DEMO_PAST_RELEASE } from '#database/demo/demo_outcomes'
 import { baseUrl, signIn, useConsolePage } from './chromium.js'
@@ -92,5 +93,26 @@ test.group('Admin console: incidents and release reports', (group) => {
     await reconciliation.getByText('1 difference').waitFor()
     assert.include(await reconciliation.textContent(), 'Amounts differ (charge)')
     assert.include(await reconciliation.textContent(), '$28.01')
+  })
+  test('the mailbox shows an e-mail kept without SMTP as the customer sees it', async () => {
+    await EmailMessage.create({
+      toAddress: 'mailbox-reader@example.test',
+      template: 'order_confirmation',
+      subject: 'Your slot for the Mailbox Runner is booked',
+      textBody: 'Your slot is booked. Text part.',
+      htmlBody: '<p>Your slot is <strong>booked</strong>. HTML part.</p>',
+      status: 'kept',
+      attempts: 1,
+      keptAt: DateTime.now(),
+    })
+    const admin = await UserFactory.apply('admin').create()
+    await signIn(page, admin.email, PASSWORD)
+    await page.getByRole('menuitem', { name: 'Mailbox' }).click()
+    const row = page.getByRole('row', { name: /Mailbox Runner/ })
+    await row.waitFor()
+    // The row's chevron (react-admin hides it from the accessibility tree; a person sees it).
+    await row.getByRole('button', { name: 'Expand', includeHidden: true }).click()
+    await page.frameLocator('iframe').getByText('HTML part.').waitFor()
+    await page.getByText('Your slot is booked. Text part.').waitFor()
   })
 })

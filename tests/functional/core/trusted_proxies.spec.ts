@@ -32,6 +32,9 @@ test.group('Trusted proxies in production', () => {
       CHECKOUT_TASK_SECRET: randomBytes(32).toString('base64url'),
       CHECKOUT_RESULTS_SECRET: randomBytes(32).toString('base64url'),
       DRAW_FINGERPRINT_KEY: 'f1'.repeat(32),
+      // No account, no reset e-mail: a local port nothing listens on stands in for the mail server.
+      SMTP_HOST: '127.0.0.1',
+      SMTP_PORT: '9',
       SQLITE_PATH: sqlite,
       HOLD_WORKER_ENABLED: 'false',
       LOG_LEVEL: 'silent',

@@ -37,8 +37,8 @@ test.group('E-mail delivery over SMTP', (group) => {
 
       const first = await emailDelivery.deliverDue()
       const again = await emailDelivery.deliverDue()
-      assert.deepEqual(first, { sent: 3, failed: 0, retrying: 0 })
-      assert.deepEqual(again, { sent: 0, failed: 0, retrying: 0 })
+      assert.deepEqual(first, { sent: 3, kept: 0, failed: 0, retrying: 0 })
+      assert.deepEqual(again, { sent: 0, kept: 0, failed: 0, retrying: 0 })
 
       const recipients = sink.received.map((mail) => mail.to.join(','))
       assert.sameMembers(recipients, [
@@ -84,7 +84,12 @@ test.group('E-mail delivery over SMTP', (group) => {
         attempts: 0,
       })
 
-      assert.deepEqual(await emailDelivery.deliverDue(), { sent: 0, failed: 0, retrying: 1 })
+      assert.deepEqual(await emailDelivery.deliverDue(), {
+        sent: 0,
+        kept: 0,
+        failed: 0,
+        retrying: 1,
+      })
       await message.refresh()
       assert.equal(message.status, 'queued')
       assert.equal(message.attempts, 1)
@@ -92,12 +97,22 @@ test.group('E-mail delivery over SMTP', (group) => {
       assert.isTrue(message.nextAttemptAt! > DateTime.now())
 
       // Not due yet: nothing happens until the back-off has passed.
-      assert.deepEqual(await emailDelivery.deliverDue(), { sent: 0, failed: 0, retrying: 0 })
+      assert.deepEqual(await emailDelivery.deliverDue(), {
+        sent: 0,
+        kept: 0,
+        failed: 0,
+        retrying: 0,
+      })
 
       refuse = false
       message.nextAttemptAt = DateTime.now().minus({ seconds: 1 })
       await message.save()
-      assert.deepEqual(await emailDelivery.deliverDue(), { sent: 1, failed: 0, retrying: 0 })
+      assert.deepEqual(await emailDelivery.deliverDue(), {
+        sent: 1,
+        kept: 0,
+        failed: 0,
+        retrying: 0,
+      })
       await message.refresh()
       assert.equal(message.status, 'sent')
       assert.equal(message.attempts, 2)
@@ -112,7 +127,12 @@ test.group('E-mail delivery over SMTP', (group) => {
         status: 'queued',
         attempts: 4,
       })
-      assert.deepEqual(await emailDelivery.deliverDue(), { sent: 0, failed: 1, retrying: 0 })
+      assert.deepEqual(await emailDelivery.deliverDue(), {
+        sent: 0,
+        kept: 0,
+        failed: 1,
+        retrying: 0,
+      })
       await doomed.refresh()
       assert.equal(doomed.status, 'failed')
       assert.equal(doomed.attempts, 5)

@@ -90,6 +90,9 @@ const good = {
   DRAW_FINGERPRINT_KEY: 'e7'.repeat(32),
   CHECKOUT_TASK_SECRET: randomBytes(32).toString('base64url'),
   CHECKOUT_RESULTS_SECRET: randomBytes(32).toString('base64url'),
+  // These boots send no mail: a local port nothing listens on stands in for the mail server.
+  SMTP_HOST: '127.0.0.1',
+  SMTP_PORT: '9',
 }
 
 test.group('Production start-up refuses payment settings that are not its own', () => {
@@ -180,6 +183,16 @@ test.group('Production start-up refuses payment settings that are not its own', 
     assert.isTrue(boot.listening, boot.output)
     assert.notInclude(boot.output, 'configuration refused')
   }).timeout(300_000)
+})
+
+test.group('Production start-up refuses e-mail without SMTP', () => {
+  test('an unset SMTP_HOST (the console mailbox is for development only)', async ({ assert }) => {
+    const boot = await bootProduction({ ...good, SMTP_HOST: undefined }, 7)
+    assert.isFalse(boot.listening || boot.killed, 'the server kept running')
+    assert.notEqual(boot.code, 0)
+    assert.include(boot.output, 'Mail configuration refused')
+    assert.include(boot.output, 'SMTP_HOST is not set: production sends its e-mail over SMTP')
+  }).timeout(180_000)
 })
 
 test.group('Production start-up refuses draws without their own fingerprint key', () => {
