@@ -53,8 +53,9 @@ import {
   money,
   shortId,
 } from '../components/common'
-import { RETAILERS, SIZES_BY_TYPE } from '@shared/vocabulary'
+import { SIZES_BY_TYPE } from '@shared/vocabulary'
 import { DrawPanel } from './DrawPanel'
+import { RetailerNames, RetailersInput, RetailersTable, withRetailerList } from './Retailers'
 import { QueuePanel } from './QueuePanel'
 import { ReportPanel } from './ReportPanel'
 
@@ -134,6 +135,7 @@ export function ProductList() {
           )}
         />
         <FunctionField source="tags" sortable={false} render={() => <TagChips />} />
+        <FunctionField source="retailers" sortable={false} render={() => <RetailerNames />} />
         <FunctionField source="price" render={(record) => money(record.price)} textAlign="right" />
         <FunctionField source="fill" render={() => <SlotBar />} />
         <NumberField source="activeOrders" sortable={false} />
@@ -274,12 +276,7 @@ function ProductForm({ creating }: { creating: boolean }) {
         <TextInput source="productImage" helperText="dropslot.products.image_hint" fullWidth />
         <ImagePreview />
         <BrandInput />
-        <SelectInput
-          source="retailer"
-          choices={RETAILERS.map((retailer) => ({ id: retailer.value, name: retailer.label }))}
-          emptyText="—"
-          helperText="dropslot.products.retailer_hint"
-        />
+        <RetailersInput />
         <TextInput source="description" multiline minRows={2} fullWidth />
         {!creating && <TextInput source="slug" fullWidth />}
       </TabbedForm.Tab>
@@ -326,7 +323,7 @@ const withoutServerFields = (data: Record<string, unknown>) =>
 
 export function ProductCreate() {
   return (
-    <Create redirect="list">
+    <Create redirect="list" transform={withRetailerList}>
       <ProductForm creating />
     </Create>
   )
@@ -334,7 +331,10 @@ export function ProductCreate() {
 
 export function ProductEdit() {
   return (
-    <Edit mutationMode="pessimistic" transform={withoutServerFields}>
+    <Edit
+      mutationMode="pessimistic"
+      transform={(data: Record<string, unknown>) => withRetailerList(withoutServerFields(data))}
+    >
       <ProductForm creating={false} />
     </Edit>
   )
@@ -347,6 +347,7 @@ export function ProductShow() {
         <TextField source="productTitle" />
         <FunctionField source="tags" render={() => <TagChips />} />
         <FunctionField source="price" render={(record) => money(record.price)} />
+        <FunctionField source="retailers" render={() => <RetailersTable />} />
         <FunctionField source="fill" render={() => <SlotBar />} />
         <FunctionField source="releaseAt" render={() => <ReleaseTime />} />
         <DrawPanel />

@@ -1,4 +1,5 @@
 import { productQueries } from '#catalog/services/product_queries'
+import { presentStoredRetailers, productRetailers } from '#catalog/services/product_retailers'
 import { ACTIVE_STATUSES, orderQueries } from '#orders/services/order_queries'
 import { AppError } from '#core/exceptions/app_error'
 import {
@@ -45,9 +46,17 @@ export class AdminProductsService {
 
   async update(id: number, changes: ProductChanges, who: Who) {
     const before = await productAdminService.find(id)
+    const listed = changes.retailers !== undefined || changes.retailer !== undefined
+    const retailersBefore = listed ? await productRetailers.listOf(before) : []
     const product = await productAdminService.update(id, changes)
     const changed: Record<string, unknown> = {}
+    if (listed) {
+      const from = presentStoredRetailers(retailersBefore)
+      const to = presentStoredRetailers(await productRetailers.listOf(product))
+      if (JSON.stringify(from) !== JSON.stringify(to)) changed.retailers = { from, to }
+    }
     for (const key of Object.keys(changes) as (keyof ProductChanges)[]) {
+      if (key === 'retailers') continue
       const previous = key === 'releaseAt' ? before.releaseAt?.toISO() : (before as any)[key]
       const next = key === 'releaseAt' ? product.releaseAt?.toISO() : (product as any)[key]
       if (JSON.stringify(previous) !== JSON.stringify(next))

@@ -11,6 +11,6 @@ export default class ProductsController {
 
   /** Any id that is not a plain decimal one is a product that does not exist (404). */
   async show({ params }: HttpContext) {
-    return presentProduct(await catalogService.findAvailable(parseNumericId(params.id) ?? 0))
+    return presentProduct(await catalogService.showAvailable(parseNumericId(params.id) ?? 0))
   }
 }

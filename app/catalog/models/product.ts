@@ -1,6 +1,8 @@
 import { DateTime } from 'luxon'
-import { BaseModel, column } from '@adonisjs/lucid/orm'
+import { BaseModel, column, hasMany } from '@adonisjs/lucid/orm'
+import type { HasMany } from '@adonisjs/lucid/types/relations'
 import { booleanColumn, jsonColumn } from '#core/helpers/columns'
+import ProductRetailer from '#catalog/models/product_retailer'
 
 import type { ReleaseMode, SizeType } from '#shared/vocabulary'
 
@@ -19,6 +21,10 @@ export default class Product extends BaseModel {
   /** Who sells it (`nike`, `kith`...: the mail intake's retailers); its signed mail is the proof. */
   @column()
   declare retailer: string | null
+
+  /** Every retailer it releases at, the first being `retailer` (loaded when a query asks). */
+  @hasMany(() => ProductRetailer)
+  declare retailers: HasMany<typeof ProductRetailer>
 
   @column()
   declare image: string

@@ -14,12 +14,23 @@ export function sizesFor(sizeType: string): string[] {
 export class CatalogService {
   /** Products customers can see: available ones, the next release first. */
   async listAvailable() {
-    return Product.query().where('avail', true).orderBy('release_at', 'desc').orderBy('id', 'desc')
+    return Product.query()
+      .where('avail', true)
+      .preload('retailers')
+      .orderBy('release_at', 'desc')
+      .orderBy('id', 'desc')
   }
 
   async findAvailable(id: number) {
     const product = Number.isSafeInteger(id) && id > 0 ? await Product.find(id) : null
     if (!product || !product.avail) throw productNotFound()
+    return product
+  }
+
+  /** An available product with its retailers, as its page shows it. */
+  async showAvailable(id: number) {
+    const product = await this.findAvailable(id)
+    await product.load('retailers')
     return product
   }
 }

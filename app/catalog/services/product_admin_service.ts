@@ -1,4 +1,5 @@
 import { DateTime } from 'luxon'
+import db from '@adonisjs/lucid/services/db'
 import Product, { type SizeType } from '#catalog/models/product'
 import {
   ADMIN_CLOTHING_SIZES,
@@ -10,6 +11,11 @@ import { AppError, type FieldErrors } from '#core/exceptions/app_error'
 import { affectedRows, isUniqueViolation } from '#core/helpers/db_errors'
 import { soldOutMemory } from '#catalog/services/sold_out_memory'
 import { sqlTime } from '#core/helpers/sql_time'
+import {
+  productRetailers,
+  retailersAfter,
+  type RetailerInput,
+} from '#catalog/services/product_retailers'
 
 /*
 | Admin-side writes of the catalogue: create, edit and delete products with the rules a
@@ -35,6 +41,8 @@ export type ProductFields = {
   styles?: string[] | string | null
   tags?: string[] | string | null
   retailer?: string | null
+  /** Where it releases, in order; when sent, `retailer` is its first. */
+  retailers?: RetailerInput[]
   avail?: boolean
   totalStock: number
   stockTaken?: number
@@ -227,6 +235,7 @@ export class ProductAdminService {
     const sizeType = fields.sizeType ?? 'shoe'
     const stockTaken = fields.stockTaken ?? 0
     if (stockTaken > fields.totalStock) throw stockError('stockTaken', stockTaken)
+    const retailers = retailersAfter([], fields) ?? []
     const values = {
       title: fields.title,
       image: fields.image ?? '',
@@ -236,7 +245,7 @@ export class ProductAdminService {
       sizes: normalizeSizes(sizeType, fields.sizes),
       styles: normalizeStyles(fields.styles),
       tags: normalizeTags(fields.tags),
-      retailer: fields.retailer ?? null,
+      retailer: retailers[0]?.retailer ?? null,
       avail: fields.avail ?? true,
       totalStock: fields.totalStock,
       stockTaken,
@@ -249,7 +258,11 @@ export class ProductAdminService {
     for (let attempt = 0; attempt < 5; attempt++) {
       const slug = attempt === 0 ? base : `${base}-${Math.random().toString(36).slice(2, 7)}`
       try {
-        return await Product.create({ ...values, slug })
+        return await db.transaction(async (trx) => {
+          const product = await Product.create({ ...values, slug }, { client: trx })
+          await productRetailers.replace(product.id, retailers, trx)
+          return product
+        })
       } catch (error) {
         if (!isUniqueViolation(error)) throw error
         if (explicitSlug) {
@@ -290,7 +303,11 @@ export class ProductAdminService {
     }
     if (changes.styles !== undefined) row.styles = normalizeStyles(changes.styles)
     if (changes.tags !== undefined) row.tags = normalizeTags(changes.tags)
-    if (changes.retailer !== undefined) row.retailer = changes.retailer
+    const retailers =
+      changes.retailers !== undefined || changes.retailer !== undefined
+        ? retailersAfter(await productRetailers.listOf(product), changes)
+        : undefined
+    if (retailers) row.retailer = retailers[0]?.retailer ?? null
     if (changes.slug !== undefined && changes.slug !== null) row.slug = slugify(changes.slug)
     if (changes.totalStock !== undefined) row.total_stock = changes.totalStock
     const sameTime = (a: DateTime | null | undefined, b: DateTime | null) =>
@@ -342,30 +359,38 @@ export class ProductAdminService {
     if (Object.keys(row).length === 0) return product
 
     row.updated_at = sqlTime()
-    const query = Product.query().where('id', product.id)
-    if (changes.totalStock !== undefined) query.where('stock_taken', '<=', changes.totalStock)
-    if (drawChanged || changes.totalStock !== undefined) {
-      // Decided by the statement too: entries that opened a moment ago commit the draw.
-      query.where((guard) =>
-        guard
-          .whereNot('release_mode', 'draw')
-          .orWhereNull('entry_opens_at')
-          .orWhere('entry_opens_at', '>', sqlTime())
-      )
-    }
-    let result: unknown
-    try {
-      result = await query.update(row)
-    } catch (error) {
-      if (isUniqueViolation(error)) {
-        const message = 'Another product already uses this slug.'
-        throw AppError.unprocessable(message, { slug: message })
+    const guarded = drawChanged || changes.totalStock !== undefined
+    // The row and its retailers in one transaction: an edit is written whole or not at all.
+    const result = await db.transaction(async (trx) => {
+      const query = Product.query({ client: trx }).where('id', product.id)
+      if (changes.totalStock !== undefined) query.where('stock_taken', '<=', changes.totalStock)
+      if (guarded) {
+        // Decided by the statement too: entries that opened a moment ago commit the draw.
+        query.where((guard) =>
+          guard
+            .whereNot('release_mode', 'draw')
+            .orWhereNull('entry_opens_at')
+            .orWhere('entry_opens_at', '>', sqlTime())
+        )
       }
-      throw error
-    }
+      let updated: unknown
+      try {
+        updated = await query.update(row)
+      } catch (error) {
+        if (isUniqueViolation(error)) {
+          const message = 'Another product already uses this slug.'
+          throw AppError.unprocessable(message, { slug: message })
+        }
+        throw error
+      }
+      if (retailers && !(guarded && affectedRows(updated) === 0)) {
+        await productRetailers.replace(product.id, retailers, trx)
+      }
+      return updated
+    })
     soldOutMemory.forget(product.id)
     const fresh = await this.find(product.id)
-    if (affectedRows(result) === 0 && (drawChanged || changes.totalStock !== undefined)) {
+    if (affectedRows(result) === 0 && guarded) {
       if (isCommittedDraw(fresh)) throw AppError.conflict(DRAW_COMMITTED, 'draw_committed')
       throw stockError('totalStock', fresh.stockTaken)
     }

@@ -17,6 +17,15 @@ function productPayload(row: Record<string, unknown>) {
     typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : value
   const bool = (value: unknown) =>
     value === 'true' || value === '1' ? true : value === 'false' || value === '0' ? false : value
+  // A CSV cell holds the list as JSON text; what does not parse is left for the validator to refuse.
+  const list = (value: unknown) => {
+    if (typeof value !== 'string') return value
+    try {
+      return JSON.parse(value) as unknown
+    } catch {
+      return value
+    }
+  }
   const payload: Record<string, unknown> = {
     productTitle: pick(row, 'productTitle', 'title'),
     slug: pick(row, 'slug'),
@@ -28,6 +37,7 @@ function productPayload(row: Record<string, unknown>) {
     styles: pick(row, 'styles'),
     tags: pick(row, 'tags'),
     retailer: pick(row, 'retailer'),
+    retailers: list(pick(row, 'retailers')),
     avail: bool(pick(row, 'avail')),
     totalStock: numeric(pick(row, 'totalStock', 'stock')),
     stockTaken: numeric(pick(row, 'stockTaken')),

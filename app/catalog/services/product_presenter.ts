@@ -1,7 +1,15 @@
 import type { ProductColumns } from '#catalog/services/product_queries'
+import {
+  presentRetailers,
+  retailersOf,
+  type WithRetailers,
+} from '#catalog/services/product_retailers'
 
-/** The spec's Product, camelCase; price in dollars as the storefront shows it. */
-export function presentProduct(product: ProductColumns) {
+/**
+ * The spec's Product, camelCase; price in dollars as the storefront shows it (the service fee),
+ * and the retailers where a slot is tried, each with its own time and retail price.
+ */
+export function presentProduct(product: ProductColumns & WithRetailers) {
   return {
     productId: product.id,
     slug: product.slug,
@@ -18,6 +26,7 @@ export function presentProduct(product: ProductColumns) {
     totalStock: product.totalStock,
     stockTaken: product.stockTaken,
     releaseAt: product.releaseAt?.toISO() ?? null,
+    retailers: presentRetailers(retailersOf(product), product.releaseAt),
     releaseTimeZone: product.releaseTimeZone ?? 'America/New_York',
     mode: product.releaseMode ?? 'first-come',
     entryOpensAt: product.entryOpensAt?.toISO() ?? null,

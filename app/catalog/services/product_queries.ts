@@ -1,7 +1,7 @@
 import type { DateTime } from 'luxon'
 import Product from '#catalog/models/product'
 import { sqlTime } from '#core/helpers/sql_time'
-import type { ModelAttributes } from '@adonisjs/lucid/types/model'
+import type { ModelAttributes, ModelQueryBuilderContract } from '@adonisjs/lucid/types/model'
 import type { ReleaseMode, SizeType } from '#shared/vocabulary'
 
 export { splitList } from '#catalog/models/product'
@@ -70,6 +70,12 @@ function toRecord(product: Product): ProductRecord {
 export const productQueries = {
   /** The console's lists (filtered, sorted and paged by the REST list helper). */
   query: () => Product.query(),
+
+  /** Has a products query load each product's retailers (`presentProduct` shows them). */
+  withRetailers(query: ModelQueryBuilderContract<any, any>) {
+    const products: ModelQueryBuilderContract<typeof Product> = query
+    products.preload('retailers')
+  },
 
   async find(id: number): Promise<ProductRecord | null> {
     const product = await Product.find(id)

@@ -8,11 +8,18 @@ import { RELEASE_MODES, RETAILER_IDS } from '#shared/vocabulary'
 | never below the slots taken, unique slugs) are `productAdminService`'s.
 */
 
+/** The retailers a product may list. */
+export const MAX_RETAILERS = 10
+
 const messages = new SimpleMessagesProvider(
   {
     ...ruleMessages,
     'productImage.regex': 'Use an image URL (https://...) or a path starting with /.',
     'slug.regex': 'Use lower-case letters, digits and dashes.',
+    'retailers.array.minLength': `List from 1 to ${MAX_RETAILERS} retailers.`,
+    'retailers.array.maxLength': `List from 1 to ${MAX_RETAILERS} retailers.`,
+    'retailers.distinct': 'Each retailer may be listed once.',
+    'retailers.*.url.url': '{{ field }} must be an https:// address.',
   },
   {
     productTitle: 'Title',
@@ -27,8 +34,35 @@ const messages = new SimpleMessagesProvider(
     queueOpensAt: 'Sale opens',
     queueMinutes: 'Waiting room minutes',
     queueRatePerMinute: 'Let through per minute',
+    retailers: 'Retailers',
+    retailer: 'Retailer',
+    priceCents: 'Retail price (cents)',
+    url: 'Product URL',
   }
 )
+
+/** Where the product releases, in order: the first is its `retailer`. */
+const retailerList = () =>
+  vine
+    .array(
+      vine.object({
+        retailer: vine.enum(RETAILER_IDS),
+        releaseAt: dateTime().optional().nullable(),
+        /** The retail price in cents, shipping included when known. */
+        priceCents: vine.number().withoutDecimals().min(0).max(10_000_000),
+        url: vine
+          .string()
+          .trim()
+          .maxLength(500)
+          .url({ protocols: ['https'], require_protocol: true })
+          .optional()
+          .nullable(),
+      })
+    )
+    .minLength(1)
+    .maxLength(MAX_RETAILERS)
+    .distinct('retailer')
+    .optional()
 
 /** The fields that may always be left out, the same at creation and in an edit. */
 const optionalFields = () => ({
@@ -38,6 +72,8 @@ const optionalFields = () => ({
   tags: listOrText(40).optional().nullable(),
   /** The seller (`nike`, `kith`...): only its signed e-mail moves the orders' money. */
   retailer: vine.enum(RETAILER_IDS).optional().nullable(),
+  /** When sent, the whole list, and `retailer` is its first. */
+  retailers: retailerList(),
   avail: vine.boolean().optional(),
   releaseAt: dateTime().optional().nullable(),
   releaseMode: vine.enum(RELEASE_MODES).optional(),

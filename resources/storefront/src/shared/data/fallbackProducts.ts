@@ -11,6 +11,7 @@ const base = {
   avail: true,
   releaseAt: null,
   releaseTimeZone: 'America/New_York',
+  retailers: [],
   mode: 'first-come' as const,
   entryOpensAt: null,
   entryClosesAt: null,
