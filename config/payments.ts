@@ -29,7 +29,7 @@ const paymentsConfig = {
   currency: 'usd',
   /** Part of every gateway idempotency key, so keys never repeat across installs or resets. */
   installationId: settings.installationId,
-  /** The card check placed when a slot is bought and always released, never captured. */
+  /** The card check placed when a slot is bought: never captured, released when the order ends. */
   holdAmountCents: 100,
   /** Webhook signatures older or newer than this are refused (replay protection). */
   webhookToleranceSeconds: env.get('STRIPE_WEBHOOK_TOLERANCE_SECONDS', 300),

@@ -1,7 +1,8 @@
 /*
 | The product's words, written once for the server, the storefront and the console: order
-| statuses, sizes, brands. The server imports this as `#shared/vocabulary`, the two Vite apps as
-| `@shared/vocabulary`. Plain data only: nothing here may import anything.
+| statuses, sizes, brands, which card pays what, a failed order's words. The server imports this
+| as `#shared/vocabulary`, the two Vite apps as `@shared/vocabulary`. Plain data only: nothing
+| here may import anything.
 */
 
 export const ORDER_STATUSES = [
@@ -17,21 +18,34 @@ export type OrderStatus = (typeof ORDER_STATUSES)[number]
 
 /**
  * How every order status reads, for customers, the console and the API's `statusLabel` alike:
- * the one table (stored `fail` reads Refunded, as the spec shows it).
+ * the one table. A stored `fail` was never charged, so it reads Not secured, not Refunded (the
+ * spec's word): only a failed order whose fee was charged and then refunded reads Refunded
+ * (`orderStatusLabel` with the fee).
  */
 export const ORDER_STATUS_LABELS: Record<OrderStatus, string> = {
   entered: 'Entered',
   pending: 'Pending',
   processing: 'Processing',
   success: 'Success',
-  fail: 'Refunded',
+  fail: 'Not secured',
   cancelled: 'Cancelled',
   retailer_cancelled: 'Cancelled by retailer',
 }
 
-/** The label of a stored status, whatever its case (the spec's orders say `Pending` too). */
-export function orderStatusLabel(status: string): string {
+export const REFUNDED_LABEL = 'Refunded'
+
+/**
+ * The label of a stored status, whatever its case (the spec's orders say `Pending` too); with
+ * the order's fee, a failed order whose fee was charged and refunded reads Refunded.
+ */
+export function orderStatusLabel(
+  status: string,
+  fee?: { status: string; refundedCents: number } | null
+): string {
   const value = status.toLowerCase()
+  if (value === 'fail' && fee && (fee.status === 'refunded' || fee.refundedCents > 0)) {
+    return REFUNDED_LABEL
+  }
   return (ORDER_STATUS_LABELS as Record<string, string>)[value] ?? status
 }
 
@@ -95,8 +109,9 @@ export const SIZES_BY_TYPE: Record<SizeType, string[]> = {
 }
 
 /**
- * The retailers a product may name (its seller: whose signed e-mail proves its orders'
- * outcomes): id and display name. The mail intake's sending domains and parsers are keyed by id.
+ * The retailers a product may name (the retailers it releases at; the first is its seller,
+ * whose signed e-mail proves its orders' outcomes): id and display name. The mail intake's
+ * sending domains and parsers are keyed by id; New Balance has none yet.
  */
 export const RETAILERS = [
   { value: 'nike', label: 'Nike' },
@@ -105,9 +120,15 @@ export const RETAILERS = [
   { value: 'kith', label: 'Kith' },
   { value: 'palace', label: 'Palace' },
   { value: 'union', label: 'Union' },
+  { value: 'newbalance', label: 'New Balance' },
 ] as const
 export type RetailerId = (typeof RETAILERS)[number]['value']
 export const RETAILER_IDS = RETAILERS.map((retailer) => retailer.value) as RetailerId[]
+
+/** A retailer's display name ("New Balance" for `newbalance`); an unknown id as it is. */
+export function retailerName(id: string): string {
+  return RETAILERS.find((retailer) => retailer.value === id)?.label ?? id
+}
 
 /** The brands of the shop's filter and the console's tags: tag value and its display name. */
 export const BRANDS = [
@@ -116,3 +137,115 @@ export const BRANDS = [
   { value: 'shopify', label: 'Shopify' },
   { value: 'kith', label: 'Kith' },
 ] as const
+
+/*
+| Which card pays what, in the words every screen and e-mail uses. The card on file (the
+| account's own) takes the $1.00 check when a slot is bought and pays the service fee once the
+| retailer confirms the order; a profile's card is the one the checkout uses at the retailer,
+| which charges the item to it.
+*/
+
+export const CARD_BRAND_LABELS: Record<string, string> = {
+  visa: 'Visa',
+  mastercard: 'Mastercard',
+  amex: 'American Express',
+  discover: 'Discover',
+  jcb: 'JCB',
+  diners: 'Diners Club',
+}
+
+export type CardShown = { brand?: string | null; last4?: string | null } | null | undefined
+
+/** A card as its owner knows it: "Visa •••• 4242" (null when its last four are not known). */
+export function cardName(card: CardShown): string | null {
+  if (!card?.last4) return null
+  return `${CARD_BRAND_LABELS[card.brand ?? ''] ?? 'Card'} •••• ${card.last4}`
+}
+
+/** "your card on file (Visa •••• 4242)", or without the card when it is not known. */
+export function cardOnFileName(card: CardShown): string {
+  const name = cardName(card)
+  return name ? `your card on file (${name})` : 'your card on file'
+}
+
+export const CARD_WORDS = {
+  /** The sign-up card step: saving charges nothing, and what the card on file pays. */
+  saving:
+    'Saving this card charges nothing. It becomes your card on file: the $1.00 check goes on it when you buy a slot, and the service fee is charged to it only after the retailer confirms your order.',
+  /** What the card on file is for (account page, Update Card). */
+  onFile:
+    'Your card on file takes the $1.00 check when you buy a slot and pays the service fee only after the retailer confirms your order.',
+  /** A profile's card: used at the retailer, never charged by us. */
+  profile:
+    "A profile's card is the one we check out with at the retailer, who charges the item to it. We never charge it ourselves.",
+  /**
+   * How long the $1.00 check is held, said once: an uncaptured authorization lapses after about
+   * a week, and a waiting order's is renewed before it lapses (app/payments hold renewal).
+   */
+  check:
+    'The $1.00 check is never charged and is released when your order ends. A bank keeps such a check for about a week, so for a release further away we renew it before then: a new $1.00 check, the old one released.',
+  /** The same, in a list of short facts. */
+  checkShort: '$1.00 card check, never charged',
+  /** The service fee. */
+  fee: 'The service fee is charged to your card on file only after the retailer confirms your order. A failed order costs nothing.',
+} as const
+
+/** The product page at Confirm: the card the $1.00 check goes on and the fee is charged to. */
+export function confirmWords(input: { draw: boolean; fee: string; card: CardShown }): string {
+  const on = `We place a $1.00 check on ${cardOnFileName(input.card)} now`
+  return input.draw
+    ? `Confirm to enter the draw. ${on}; the ${input.fee} fee is charged to it only if you win and the order succeeds.`
+    : `Confirm to secure the slot. ${on}; the ${input.fee} fee is charged to it only if the order succeeds.`
+}
+
+/**
+ * A draw's one-entry-per-card refusal. The card it counts is the card on file (the one the
+ * $1.00 check is made on), so another profile cannot help: another card on file can.
+ */
+export function drawCardTakenWords(card: CardShown): string {
+  const name = cardName(card)
+  return `Your card on file${name ? ` (${name})` : ''} is already entered in this draw: one entry per card. To enter with another card, change the card on file in your account.`
+}
+
+/*
+| A failed order was never charged: it says what happened and that nothing was charged, in the
+| same words on the orders page, its e-mail and the release report. "Refunded" is kept for a fee
+| that was charged and then given back.
+*/
+
+/** Why an order was not secured, by the failure's category (`failCode`). */
+export const NOT_SECURED_REASONS: Record<string, string> = {
+  sold_out: 'sold out',
+  declined: 'the retailer declined the payment',
+  address: 'the retailer refused the shipping address',
+  other: 'the retailer did not complete the checkout',
+}
+
+export type CheckAfterFailure = 'released' | 'releasing' | 'none'
+
+/** What became of a failed order's $1.00 check, from its hold status. */
+export function checkAfterFailure(holdStatus: string | null | undefined): CheckAfterFailure {
+  if (holdStatus === 'released') return 'released'
+  if (holdStatus === 'placed' || holdStatus === 'placing' || holdStatus === 'requires_action') {
+    return 'releasing'
+  }
+  return 'none'
+}
+
+/**
+ * "Not secured: sold out. Nothing charged; your $1.00 check was released." `whose` is "the"
+ * where the reader is not the buyer (the public report's other lines).
+ */
+export function notSecuredWords(
+  reason: string | null | undefined,
+  options: { whose?: 'your' | 'the'; check?: CheckAfterFailure } = {}
+): string {
+  const why = NOT_SECURED_REASONS[reason ?? ''] ?? NOT_SECURED_REASONS.other
+  const whose = options.whose ?? 'your'
+  const check = options.check ?? 'released'
+  const after =
+    check === 'none'
+      ? ''
+      : `; ${whose} $1.00 check ${check === 'released' ? 'was released' : 'is being released'}`
+  return `Not secured: ${why}. Nothing charged${after}.`
+}

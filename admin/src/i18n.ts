@@ -3,6 +3,7 @@ import englishMessages from 'ra-language-english'
 import type { TranslationMessages } from 'react-admin'
 import { ORDER_STATUS_LABELS } from '@shared/vocabulary'
 import { markOrderMessages } from './orders/markMessages'
+import { mailboxMessages } from './emails/mailboxMessages'
 
 /*
 | Every word of the console in one place: react-admin's own messages, then resource and field
@@ -112,6 +113,7 @@ const messages: TranslationMessages = {
         createdAt: 'Signed up',
       },
     },
+    'mailbox': { name: 'Mailbox |||| Mailbox' },
     'emails': {
       name: 'E-mail |||| E-mail log',
       fields: {
@@ -266,7 +268,7 @@ const messages: TranslationMessages = {
       brands_hint: 'Pick from the brands in the catalogue, or type a new one and press Enter.',
       styles_hint: 'Comma-separated, e.g. Black,White',
       image_hint: 'An https:// URL or a path on this site, like /images/products/x.svg',
-      retailer_hint: "Who sells it: only this retailer's signed e-mail moves its orders' money",
+      retailer_hint: "Where it releases, in order: the first one's signed e-mail moves the money",
       total_below_taken: 'Must be at least the %{taken} slots already taken',
       taken_above_total: 'Cannot be more than the total slots',
       pick_size: 'Pick at least one size',
@@ -522,7 +524,7 @@ const messages: TranslationMessages = {
       bought: 'Slot bought',
       processing: 'Submitted at release',
       success: 'Succeeded',
-      fail: 'Failed (refunded)',
+      fail: 'Failed (not secured)',
       cancelled: 'Cancelled',
     },
     customers: {
@@ -534,6 +536,7 @@ const messages: TranslationMessages = {
       email_hint: 'Customers change their own e-mail.',
     },
     emails: { html: 'HTML', text: 'Text', message: 'Message' },
+    mailbox: mailboxMessages,
     promo: {
       code_hint: 'Stored upper-case; customers can type it in any case.',
       max_uses_hint: 'Empty: unlimited',

@@ -1,5 +1,6 @@
 import dropslotConfig from '#config/dropslot'
 import { formatCents } from '#shared/pricing'
+import { CARD_WORDS } from '#shared/vocabulary'
 
 export type RenderedEmail = { subject: string; text: string; html: string }
 
@@ -73,8 +74,9 @@ export const templates = {
   }): RenderedEmail {
     return layout(`Your slot for ${order.productTitle} is secured`, [
       `Order ${order.orderId}: ${order.productTitle}, size ${order.size}, style ${order.style}.`,
-      `Service fee: ${dollars(order.priceCents)}, charged only if we check the item out for you. A failed order costs nothing.`,
-      `We place a ${dollars(order.holdCents)} authorization on your card to verify it. It is released, never charged.`,
+      `Service fee: ${dollars(order.priceCents)}, charged to your card on file only if we check the item out for you. A failed order costs nothing.`,
+      `We place a ${dollars(order.holdCents)} check on your card on file to verify it. ${CARD_WORDS.check}`,
+      CARD_WORDS.profile,
     ])
   },
 
@@ -91,10 +93,10 @@ export const templates = {
     return layout(
       `You are in the draw for ${order.productTitle}`,
       [
-        `Order ${order.orderId}, your entry id: ${order.entryId}. Entries close ${order.closesAt}.`,
-        `The draw's commitment, fixed before anyone entered: ${order.commitment}. It fixes the seed's SHA-256, the number of slots, the entry window and the public randomness the winners come from: drand quicknet round ${order.round}, published after entries close, which nobody can know in advance.`,
-        'Keep this e-mail: with the commitment and your entry id you can check on the proof page that your entry is in the list and that the winners follow the rule.',
-        `We place a ${dollars(order.holdCents)} authorization on your card to verify it. It is released, never charged.`,
+        `Order ${order.orderId}: you are in the draw. Entries close ${order.closesAt}.`,
+        'The winners are drawn after entries close, from public randomness nobody can know in advance, not even us. Winners are checked out on release day; everyone else is never charged.',
+        `We place a ${dollars(order.holdCents)} check on your card on file to verify it. ${CARD_WORDS.check} ${CARD_WORDS.fee}`,
+        `To verify the draw yourself, keep this e-mail. Your entry id: ${order.entryId}. The draw's commitment, fixed before anyone entered: ${order.commitment}. It fixes the seed's SHA-256, the number of slots, the entry window and the public randomness the winners come from: drand quicknet round ${order.round}, published after entries close. With them the proof page checks that your entry is in the list and that the winners follow the rule.`,
       ],
       { label: 'Check the draw', url: order.proofUrl }
     )
@@ -110,7 +112,7 @@ export const templates = {
   drawPromoted(order: { productTitle: string; orderId: string; entryId: string }): RenderedEmail {
     return layout(`A slot for ${order.productTitle} is yours after all`, [
       `A winner of the draw dropped out, and entry ${order.entryId} is the next alternate in the draw's published order. Order ${order.orderId} is now pending: we check the item out for you on release day.`,
-      'We place a new $1.00 authorization on your card to verify it (released, never charged). The service fee is charged only if the retailer confirms your order.',
+      `We place a new $1.00 check on your card on file to verify it. ${CARD_WORDS.check} ${CARD_WORDS.fee}`,
     ])
   },
 
@@ -120,7 +122,7 @@ export const templates = {
     entryId: string
   }): RenderedEmail {
     return layout(`Not selected for ${order.productTitle}`, [
-      `Entry ${order.entryId} was not selected in the draw. Order ${order.orderId} is closed: nothing was charged and the card check on your card is released.`,
+      `Entry ${order.entryId} was not selected in the draw. Order ${order.orderId} is closed: nothing was charged and the $1.00 check on your card on file is released.`,
       "The product page shows the draw's proof: the commitment, the public randomness it used, the seed and every entry id, so you can check the result yourself.",
     ])
   },
@@ -128,7 +130,7 @@ export const templates = {
   holdDeclined(order: { productTitle: string; orderId: string; reason: string }): RenderedEmail {
     return layout(`We could not verify your card for ${order.productTitle}`, [
       `Order ${order.orderId} was cancelled because the $1.00 card check was declined: ${order.reason}`,
-      'Nothing was charged and your slot was released. Update your card in your account and check out again while slots last.',
+      'Nothing was charged and your slot was released. Update the card on file in your account and check out again while slots last.',
     ])
   },
 
@@ -156,7 +158,7 @@ export const templates = {
   }): RenderedEmail {
     return layout(`Payment problem with your ${order.productTitle} order`, [
       `Good news: order ${order.orderId} succeeded. We could not charge the ${dollars(order.amountCents)} service fee: ${order.reason}`,
-      'Please update your card in your account; we will try again.',
+      'Please update the card on file in your account; we will try again.',
     ])
   },
 
@@ -179,11 +181,19 @@ export const templates = {
     ])
   },
 
-  /** `reason` is the customer-facing sentence (never the engine's own text). */
-  orderFailed(order: { productTitle: string; orderId: string; reason: string }): RenderedEmail {
+  /**
+   * `reason` is the customer-facing sentence (never the engine's own text); `notSecured` the
+   * words the orders page shows (`notSecuredWords`).
+   */
+  orderFailed(order: {
+    productTitle: string
+    orderId: string
+    reason: string
+    notSecured: string
+  }): RenderedEmail {
     return layout(`We could not get ${order.productTitle} this time`, [
       `Order ${order.orderId} did not go through: ${order.reason}`,
-      'You pay nothing: no service fee was charged and the $1.00 card check was released. It shows as Refunded in your orders.',
+      `${order.notSecured} Your orders page says the same.`,
     ])
   },
 
@@ -192,12 +202,13 @@ export const templates = {
     orderId: string
     reason: string
     refundedCents: number
+    notSecured: string
   }): RenderedEmail {
     return layout(`An update on your ${order.productTitle} order`, [
       `We told you order ${order.orderId} succeeded, but it did not go through after all: ${order.reason}`,
       order.refundedCents > 0
         ? `We refunded the ${dollars(order.refundedCents)} service fee to your card; it can take 5-10 days to show. The order now shows as Refunded.`
-        : 'You pay nothing for this order. It now shows as Refunded.',
+        : `${order.notSecured} Your orders page says the same.`,
     ])
   },
 
@@ -251,7 +262,7 @@ export const templates = {
   orderRetried(order: { productTitle: string; orderId: string; holdCents: number }): RenderedEmail {
     return layout(`We are trying again for ${order.productTitle}`, [
       `Order ${order.orderId} did not go through the first time; we are trying to check it out for you again.`,
-      `We place a new ${dollars(order.holdCents)} authorization on your card to verify it. It is released, never charged. The service fee is charged only if we succeed.`,
+      `We place a new ${dollars(order.holdCents)} check on your card on file to verify it. ${CARD_WORDS.check} ${CARD_WORDS.fee}`,
     ])
   },
 

@@ -1,5 +1,6 @@
 import type { Command } from 'commander'
 import type { AdminOrdersService } from '#admin/services/admin_orders_service'
+import { orderStatusLabel } from '#shared/vocabulary'
 import { bootApp } from '../app.js'
 import { cliActor } from '../actor.js'
 import { CommandFailed, printResult, printTable, progressBar, UsageError } from '../output.js'
@@ -26,7 +27,11 @@ function orderLine(order: {
   feeStatus: string
   refundedCents?: number
 }) {
-  const status = order.status === 'fail' ? 'fail (Refunded)' : order.status
+  const label = orderStatusLabel(order.status, {
+    status: order.feeStatus,
+    refundedCents: order.refundedCents ?? 0,
+  })
+  const status = order.status === 'fail' ? `fail (${label})` : order.status
   const refunded = order.refundedCents ? `, refunded ${dollars(order.refundedCents)}` : ''
   return `Order ${order.orderNumber} (${order.id}): ${status}, fee ${order.feeStatus}${refunded}`
 }
@@ -285,7 +290,7 @@ const utc = (iso: string | null | undefined) =>
 
 function showLines(order: ShownOrder) {
   const status = [
-    order.status === 'fail' ? 'fail (Refunded)' : order.status,
+    order.status === 'fail' ? `fail (${order.statusLabel})` : order.status,
     order.confirmationNumber ? `confirmation ${order.confirmationNumber}` : null,
     order.failReason ? `reason: ${order.failReason}` : null,
     order.round > 1 ? `round ${order.round}` : null,

@@ -1,4 +1,5 @@
 import type { Command } from 'commander'
+import { ORDER_STATUS_LABELS } from '#shared/vocabulary'
 import { bootApp } from '../app.js'
 import { CommandFailed, printResult, printTable, progressBar, UsageError } from '../output.js'
 import { cliActor } from '../actor.js'
@@ -163,7 +164,7 @@ export function registerReleaseCommands(program: Command) {
         productId ? `Product #${productId}` : 'All products',
         ...printTable(
           Object.entries(status.statuses).map(([name, count]) => ({
-            status: name === 'fail' ? 'fail (Refunded)' : name,
+            status: name === 'fail' ? `fail (${ORDER_STATUS_LABELS.fail})` : name,
             orders: count,
           }))
         ),
@@ -272,15 +273,15 @@ export function registerReleaseCommands(program: Command) {
       }
       await bootApp()
       const { releaseRunner } = await import('#release/services/release_runner')
-      const { smtpConfigured } = await import('#config/mail')
       const { emailDelivery } = await import('#notifications/services/email_delivery')
       const { cardCodeRetention } = await import('#profiles/services/card_code_retention')
       const json = program.opts().json
       const tick = async () => {
         try {
           const report = await releaseRunner.run({ trigger: 'schedule' })
-          // Hosts without the web process still get their e-mail out.
-          if (smtpConfigured) await emailDelivery.deliverDue()
+          // Hosts without the web process still get their e-mail out (or, without SMTP outside
+          // production, into the console's mailbox).
+          await emailDelivery.deliverDue()
           await cardCodeRetention.purgeDue()
           const line = json
             ? JSON.stringify({ at: new Date().toISOString(), ...report })

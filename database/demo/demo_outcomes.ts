@@ -56,8 +56,8 @@ export async function demoCustomerDrawEntry(drawSlug: string, customerEmail: str
     .where('user_id', customer.id)
     .first()
   if (entered) return
-  // The Office profile: its card and address are the customer's own in this draw (one entry
-  // per card and per address), and no other demo account uses them.
+  // The Office profile: its address is the customer's own in this draw (one entry per address),
+  // and the card counted is the card on file, which no other demo account holds.
   const office = await profileOf(customer, 'Office')
   await checkoutService.checkout(customer, {
     productId: draw.id,
@@ -75,7 +75,7 @@ const success = (number: string) => ({ status: 'success', confirmationNumber: nu
 
 /**
  * A release three days ago, settled: the demo customer's two slots (one secured and charged,
- * one sold out: Refunded on the page), the other demo customers' slots with every kind of
+ * one sold out: Not secured on the page), the other demo customers' slots with every kind of
  * result, and one success the retailer cancelled afterwards (its fee refunded). Made once.
  */
 export async function pastReleaseDemo(customerEmail: string, others: string[]) {

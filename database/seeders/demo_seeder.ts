@@ -14,8 +14,11 @@ import paymentsConfig from '#config/payments'
 import { checkoutService } from '#checkout/services/checkout_service'
 import { holdWorker } from '#payments/services/hold_worker'
 import { productAdminService } from '#catalog/services/product_admin_service'
+import { seedDemoRetailers } from '#database/demo/demo_retailers'
 import { drawRunner } from '#draws/services/draw_runner'
 import { clock } from '#core/services/clock'
+import { sqlTime } from '#core/helpers/sql_time'
+import EmailMessage from '#notifications/models/email_message'
 import { withLogLevelAtMost } from '#core/services/ops_log'
 import { RECORDED_ROUNDS } from '#database/fixtures/quicknet_rounds'
 import { BEACON_DELAY_SECONDS, roundTime } from '#shared/draw'
@@ -24,6 +27,7 @@ import {
   demoCustomerReleaseDayOrder,
   pastReleaseDemo,
 } from '#database/demo/demo_outcomes'
+import { DEMO_CUSTOMER_CARD, DEMO_CUSTOMER_STRIPE_TOKEN } from '#database/demo/demo_cards'
 
 export const DEMO_CUSTOMER = { email: 'customer@dropslot.test', password: 'dropslot-demo' }
 export const DEMO_ADMIN = { email: 'admin@dropslot.test', password: 'dropslot-admin' }
@@ -46,8 +50,6 @@ export const DEMO_DRAWS = {
     slug: 'nike-air-max-1-waiting-room',
     title: "Nike Air Max 1 '86 'Big Bubble' (Waiting room)",
   },
-  /** Distinct cards: one entry per card. */
-  cards: ['4242424242424242', '5555555555554444', '4000056655665556', '378282246310005'],
 }
 
 /**
@@ -58,9 +60,9 @@ export const DEMO_RELEASE = {
   slug: 'new-balance-990v6-release-day-demo',
   title: "New Balance 990v6 'Release Day Demo'",
   customers: [
-    { email: 'avery@dropslot.test', name: 'Avery Chen', card: '4242424242424242' },
+    { email: 'avery@dropslot.test', name: 'Avery Chen', card: '2223003122003222' },
     { email: 'sam@dropslot.test', name: 'Sam Okafor', card: '6011111111111117' },
-    { email: 'riley@dropslot.test', name: 'Riley Novak', card: '5555555555554444' },
+    { email: 'riley@dropslot.test', name: 'Riley Novak', card: '5105105105105100' },
     { email: 'morgan@dropslot.test', name: 'Morgan Diaz', card: '4000056655665556' },
   ],
 }
@@ -243,6 +245,7 @@ export default class DemoSeeder extends BaseSeeder {
       )
     }
 
+    await seedDemoRetailers()
     await PromoCode.firstOrCreate(
       { code: DEMO_PROMO },
       { percent: 10, active: true, uses: 0, maxUses: 1000, startsAt: null, expiresAt: null }
@@ -279,12 +282,12 @@ export default class DemoSeeder extends BaseSeeder {
     // The card on file goes through the configured gateway (the sandbox by default), so the
     // demo customer's $1.00 hold and fee can really be placed and charged.
     if (!customer.cardPaymentMethodId) {
-      let token = 'tok_visa'
+      let token = DEMO_CUSTOMER_STRIPE_TOKEN
       if (paymentsConfig.gateway !== 'stripe') {
         const created = await paymentService.createCardToken(
           {
             name: 'Jordan Rivera',
-            number: '4242424242424242',
+            number: DEMO_CUSTOMER_CARD,
             expMonth: 12,
             expYear: DateTime.now().year + 3,
             cvc: '123',
@@ -306,7 +309,7 @@ export default class DemoSeeder extends BaseSeeder {
         phone: '2125550148',
         shipping: DEMO_ADDRESS,
         billing: DEMO_ADDRESS,
-        card: { name: 'Jordan Rivera', number: '4242424242424242', code: '123', month: '12', year },
+        card: { name: 'Jordan Rivera', number: DEMO_CUSTOMER_CARD, code: '123', month: '12', year },
       })
       const office = {
         ...DEMO_ADDRESS,
@@ -320,7 +323,7 @@ export default class DemoSeeder extends BaseSeeder {
         phone: '2125550148',
         shipping: office,
         billing: office,
-        card: { name: 'Jordan Rivera', number: '5555555555554444', code: '321', month: '08', year },
+        card: { name: 'Jordan Rivera', number: '5200828282828210', code: '321', month: '08', year },
       })
     }
 
@@ -391,12 +394,18 @@ export default class DemoSeeder extends BaseSeeder {
     const closesAt = (roundTime(beacon.round) - BEACON_DELAY_SECONDS) * 1000
     const releaseAt = hour(24 * 3)
     const year = String(DateTime.now().year + 3)
+    const before = await EmailMessage.query().max('id as last').first()
     clock.freeze(closesAt - 30 * 60_000)
     try {
       await this.drawnDraw(beacon, closesAt, releaseAt, year)
     } finally {
       clock.reset()
     }
+    // The replay's e-mails were written on its clock: dated when they were seeded instead, so the
+    // console's "oldest wait" of the outbox is the demo's age, not the replayed draw's.
+    await EmailMessage.query()
+      .where('id', '>', Number(before?.$extras.last ?? 0))
+      .update({ created_at: sqlTime(), updated_at: sqlTime() })
   }
 
   /** The draw whose entries closed on 15 September 2023 and that was drawn on round 657413. */
@@ -435,7 +444,7 @@ export default class DemoSeeder extends BaseSeeder {
         billing: address,
         card: {
           name: demo.name,
-          number: DEMO_DRAWS.cards[index % DEMO_DRAWS.cards.length],
+          number: demo.card,
           code: '456',
           month: '11',
           year,
@@ -461,7 +470,7 @@ export default class DemoSeeder extends BaseSeeder {
     const product = await Product.create({
       slug: DEMO_RELEASE.slug,
       title: DEMO_RELEASE.title,
-      image: '/images/products/dropslot-sample-tee.svg',
+      image: `/images/products/${DEMO_RELEASE.slug}.svg`,
       description: 'A demo release whose time has come: run `npx dropslot release:run`.',
       priceCents: 3500,
       sizeType: 'shoe',

@@ -73,6 +73,8 @@ type Body<Validator> =
 export type UserInfo = ReturnType<typeof presentUserInfo>
 export type Profile = ReturnType<typeof presentProfile>
 export type Product = Answer<CatalogProductsController, 'show'>
+/** A retailer the slot is tried at: id, display name, its release time, retail price, page. */
+export type ProductRetailer = Product['retailers'][number]
 export type Order = Answer<OrdersController, 'index'>[number]
 export type OrderStatus = Order['status']
 export type SizeType = Product['sizeType']

@@ -25,6 +25,23 @@ test.group('Storefront: account overview', (group) => {
     assert.equal(saved.phone, '6465550123')
   })
 
+  test('an international phone reads as typed, kept with its country code', async ({ assert }) => {
+    const { user } = await readyCustomer()
+    const page = await browser.newPage()
+    await signInAs(page, user)
+    await page.goto('/user/account')
+    await page.getByRole('button', { name: 'Edit account info' }).click()
+    await page.getByLabel('Phone').fill('')
+    await page.getByLabel('Phone').pressSequentially('+1 212 555 0147')
+    assert.equal(await page.getByLabel('Phone').inputValue(), '+1 212 555 0147')
+    await page.getByRole('button', { name: 'Save', exact: true }).click()
+    await page.locator('.details dd', { hasText: '+1 212 555 0147' }).waitFor()
+    assert.equal(await page.getByText('121-255-5014-7').count(), 0)
+
+    const saved = await User.findOrFail(user.id)
+    assert.equal(saved.phone, '+12125550147')
+  })
+
   test('the billing address edits, with a free-text state outside the US', async ({ assert }) => {
     const { user } = await readyCustomer()
     const page = await browser.newPage(PHONE)

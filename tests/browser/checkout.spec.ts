@@ -11,6 +11,7 @@ import { cardCodeRetention } from '#profiles/services/card_code_retention'
 import { UserFactory } from '#database/factories/user_factory'
 import { ProductFactory } from '#database/factories/product_factory'
 import { DEMO_PROMO } from '#database/seeders/demo_seeder'
+import { CARD_WORDS } from '#shared/vocabulary'
 import {
   DESKTOP,
   PHONE,
@@ -42,9 +43,8 @@ async function signUpToProduct(page: Page, viewport: typeof DESKTOP) {
   await page.getByRole('button', { name: 'Continue' }).click()
 
   await page.waitForURL('**/addCard')
-  await page
-    .getByText('You will not be charged, this is just to have a card on file with us.')
-    .waitFor()
+  // Saving is free, and the card is the one the $1.00 check and the fee go on.
+  await page.getByText(CARD_WORDS.saving).waitFor()
   await page.getByLabel('Card Number').pressSequentially('4242 4242 4242 4242')
   await page.getByLabel('MM/YY').pressSequentially('1230')
   await page.getByLabel('CVV').fill('123')
@@ -64,6 +64,10 @@ async function checkOut(page: Page, size: string) {
   await page.getByLabel('Size').selectOption(size)
   await page.getByRole('button', { name: 'Checkout' }).click()
   await page.getByRole('button', { name: 'Cancel' }).waitFor()
+  // The $1.00 check and the fee go on the account's card on file, not on the profile's card.
+  await page
+    .getByText(/We place a \$1\.00 check on your card on file \(\w+ •••• \d{4}\) now/)
+    .waitFor()
   await page.getByRole('button', { name: 'Confirm' }).click()
 }
 

@@ -1,6 +1,7 @@
 import { test } from '@japa/runner'
 import type { Page } from 'playwright-core'
 import Product from '#catalog/models/product'
+import { CARD_WORDS } from '#shared/vocabulary'
 import { PHONE, readyCustomer, signInAs, useBrowser } from './helpers.js'
 
 /** Sum of the layout shifts (without recent input) the page has had since it started loading. */
@@ -84,5 +85,23 @@ test.group('Storefront content: pictures, font, stable layout', (group) => {
     await footer.getByText(`© ${new Date().getFullYear()} Dropslot`).waitFor()
     await page.getByText('$1.00 card check, never charged').waitFor()
     assert.equal(await page.getByText('always released').count(), 0)
+  })
+
+  test('the $1.00 check is said once, renewal included, and a miss reads Not secured', async ({
+    assert,
+  }) => {
+    const page = await browser.newPage()
+    for (const path of ['/', '/how-it-works', '/refund-policy', '/testimonials']) {
+      await page.goto(path)
+      await page.locator('main h1').first().waitFor()
+      assert.equal(await page.getByText('within a week').count(), 0, path)
+      assert.equal(await page.getByText("profile's card to verify").count(), 0, path)
+    }
+    await page.goto('/how-it-works')
+    await page.getByText(CARD_WORDS.check, { exact: false }).waitFor()
+    await page.getByText('shows as Not secured and nothing is charged').waitFor()
+    await page.goto('/')
+    await page.getByText('Not secured: sold out. Nothing charged', { exact: false }).waitFor()
+    assert.equal(await page.getByText('Refunded').count(), 0)
   })
 })

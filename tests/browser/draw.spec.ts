@@ -31,6 +31,10 @@ test.group('Storefront: draws', (group) => {
     await page.goto(`/product/${product.id}`)
     await page.getByRole('heading', { name: 'This release is a draw' }).waitFor()
     const record = await db.from('draws').where('product_id', product.id).first()
+    // Plain words first; the commitment and the round behind Verify.
+    await page.getByText('The winners are drawn after entries close').waitFor()
+    assert.isFalse(await page.locator('.draw-box__hash').isVisible())
+    await page.locator('.draw-box summary', { hasText: 'Verify' }).click()
     await page.locator('.draw-box__hash', { hasText: record.commitment }).waitFor()
     assert.include(await page.locator('.draw-box').textContent(), `round ${record.beacon_round}`)
 
@@ -42,27 +46,47 @@ test.group('Storefront: draws', (group) => {
     await page.waitForURL('**/user/orders', { timeout: 20000 })
     const order = page.locator('.order', { hasText: product.title })
     await order.locator('.status', { hasText: 'Entered' }).waitFor()
-    const entryLink = order.getByRole('link', { name: /Check draw entry/ })
-    const entryId = ((await entryLink.textContent()) ?? '').trim()
+    // The entry's id is not shown raw: the link verifies it.
+    const entryLink = order.getByRole('link', { name: 'Verify your entry' })
+    const entryHref = (await entryLink.getAttribute('href')) ?? ''
+    const entryId = new URL(entryHref, 'http://storefront.test').searchParams.get('entry') ?? ''
     assert.match(entryId, /^[0-9a-f-]{36}$/)
+    assert.notInclude(await order.textContent(), entryId)
 
-    // The same card on file from another account: one entry per card.
-    const other = await readyCustomer()
+    // The same card on file from another account, shipping elsewhere: one entry per card.
+    const elsewhere = {
+      address1: '9 Elsewhere Ave',
+      address2: '',
+      firstName: 'Other',
+      lastName: 'Buyer',
+      city: 'Chicago',
+      zip: '60601',
+      state: 'IL',
+      country: 'US',
+    }
+    const other = await readyCustomer('Home', { shipping: elsewhere, billing: elsewhere })
     const second = await browser.newPage()
     await saveCardThroughApi(await signInAs(second, other.user), '5555555555554444')
     await second.goto(`/product/${product.id}`)
     await second.getByLabel('Size').selectOption('9')
     await second.getByRole('button', { name: 'Enter draw' }).click()
     await second.getByRole('button', { name: 'Confirm' }).click()
-    await second.getByRole('button', { name: 'Select New Profile' }).waitFor()
-    await second.getByText(/is already entered in this draw/).waitFor()
+    // The card counted is the card on file: another profile cannot help, another card can.
+    await second.getByRole('button', { name: 'Card Already Entered' }).waitFor()
+    assert.equal(await second.getByRole('button', { name: 'Select New Profile' }).count(), 0)
+    await second
+      .getByText(
+        'Your card on file (Mastercard •••• 4444) is already entered in this draw: one entry per card. To enter with another card, change the card on file in your account.'
+      )
+      .waitFor()
+    await second.getByRole('link', { name: 'Change the card on file' }).waitFor()
 
     // Entries close (the server's clock); the customer follows the link on their order.
     clock.travel(3 * 60_000)
     await page.reload()
     await page
       .locator('.order', { hasText: product.title })
-      .getByRole('link', { name: /Check draw entry/ })
+      .getByRole('link', { name: 'Verify your entry' })
       .click()
     await page.waitForURL(`**/product/${product.id}/draw?entry=${entryId}`)
     const mine = page.locator('.draw-proof__check', { hasText: 'Your entry: Checked' })
@@ -125,6 +149,7 @@ test.group('Storefront: draws', (group) => {
       assert.equal(await page.getByRole('button', { name: 'Checkout' }).count(), 0)
       await page.getByRole('button', { name: 'Join the line' }).click()
       await page.getByText('The sale opens in').waitFor()
+      await page.locator('.waiting-room summary', { hasText: 'Verify' }).click()
       await page.getByText('from drand quicknet round 657413').waitFor()
       // The server remembers the buyer in line: a reload shows the place, not the join button.
       await page.reload()

@@ -71,12 +71,15 @@ export async function signInAs(page: Page, user: User) {
 }
 
 /** A customer who finished the sign-up steps: billing address, card on file and one profile. */
-export async function readyCustomer(profileName = 'Home') {
+export async function readyCustomer(
+  profileName = 'Home',
+  profileFields: Record<string, unknown> = {}
+) {
   const user = await UserFactory.apply('withBilling')
     .merge({ cardLast4: '4242', cardBrand: 'visa', cardExpMonth: 12, cardExpYear: 2099 })
     .create()
   const data = await newProfileValidator.validate(
-    profilePayload({ profileName, email: user.email, phone: '5551234567' })
+    profilePayload({ profileName, email: user.email, phone: '5551234567', ...profileFields })
   )
   const profile = await profileService.create(user, data)
   return { user, profile }

@@ -49,16 +49,27 @@ test.group('Release results in the storefront', (group) => {
     for (const viewport of [undefined, PHONE]) {
       const page = await browser.newPage(viewport)
       await signInAs(page, customer)
-      // From their orders page: a final order links to how its release went.
+      // From their orders page: a final order links to how its release went. The sold-out one
+      // says what happened and that nothing was charged, never Refunded.
       await page.goto('/user/orders')
+      const lost = page.locator('.order[data-status="fail"]', { hasText: DEMO_PAST_RELEASE.title })
+      await lost.locator('.status', { hasText: 'Not secured' }).waitFor()
+      await lost
+        .getByText('Not secured: sold out. Nothing charged; your $1.00 check was released.')
+        .waitFor()
+      assert.notInclude(await lost.textContent(), 'Refunded')
       const card = page.locator('.order', { hasText: DEMO_PAST_RELEASE.title }).first()
       await card.getByRole('link', { name: 'How this release went' }).click()
       await page.getByRole('heading', { name: DEMO_PAST_RELEASE.title, level: 1 }).waitFor()
       assert.equal(new URL(page.url()).pathname, `/releases/${product.id}`)
       const notice = page.locator('.report__mine')
       await notice.waitFor()
-      assert.include(await notice.textContent(), 'size 10, succeeded')
-      assert.include(await notice.textContent(), 'size 10, failed (sold out)')
+      assert.include(await notice.textContent(), 'Size 10: Succeeded')
+      assert.include(
+        await notice.textContent(),
+        'Size 10: Not secured: sold out. Nothing charged; your $1.00 check was released.'
+      )
+      assert.notInclude(await page.locator('main').textContent(), 'Failed (')
       const mine = page.locator('.report-line--mine')
       assert.equal(await mine.count(), 2)
       assert.equal(await mine.first().getAttribute('aria-current'), 'true')

@@ -2,7 +2,7 @@ import { DateTime } from 'luxon'
 import { test } from '@japa/runner'
 import NewsletterSubscriber from '#notifications/models/newsletter_subscriber'
 import Product from '#catalog/models/product'
-import { DEMO_PRODUCTS } from '#database/seeders/demo_seeder'
+import { DEMO_PRODUCTS, DEMO_RELEASE } from '#database/seeders/demo_seeder'
 import { UserFactory } from '#database/factories/user_factory'
 import EmailMessage from '#notifications/models/email_message'
 import { productFor } from '#tests/helpers'
@@ -18,6 +18,27 @@ import {
 
 const titlesIn = async (page: import('playwright-core').Page) =>
   page.locator('[data-testid="product-grid"] .product-card__title').allTextContents()
+
+/**
+ * The shop's cards' states, asserted in drop order: open and upcoming first, then sold out and
+ * closed, released last.
+ */
+async function cardStatesInDropOrder(
+  page: import('playwright-core').Page,
+  assert: import('@japa/assert').Assert
+) {
+  const states = await page
+    .locator('.product-card')
+    .evaluateAll((cards) => cards.map((card) => card.getAttribute('data-state')))
+  const rank = (state: string | null) =>
+    state === 'open' || state === 'upcoming' ? 0 : state === 'released' ? 2 : 1
+  assert.deepEqual(
+    states.map(rank),
+    [...states.map(rank)].sort((a, b) => a - b),
+    `cards in drop order: ${states.join(', ')}`
+  )
+  return states
+}
 
 test.group('Storefront: home, shop and public pages', (group) => {
   const browser = useBrowser(group)
@@ -129,7 +150,7 @@ test.group('Storefront: home, shop and public pages', (group) => {
     assert,
     client,
   }) => {
-    for (const slug of [...DEMO_PRODUCTS.map((p) => p.slug), 'fallback']) {
+    for (const slug of [...DEMO_PRODUCTS.map((p) => p.slug), DEMO_RELEASE.slug, 'fallback']) {
       const image = await client.get(`/images/products/${slug}.svg`)
       image.assertStatus(200)
       assert.include(image.header('content-type'), 'image/svg+xml')
@@ -244,16 +265,7 @@ test.group('Storefront: home, shop and public pages', (group) => {
     const page = await browser.newPage()
     await page.goto('/shop')
     await page.locator('.product-grid.is-revealed').waitFor()
-    const states = await page
-      .locator('.product-card')
-      .evaluateAll((cards) => cards.map((card) => card.getAttribute('data-state')))
-    const rank = (state: string | null) =>
-      state === 'open' || state === 'upcoming' ? 0 : state === 'released' ? 2 : 1
-    assert.deepEqual(
-      states.map(rank),
-      [...states.map(rank)].sort((a, b) => a - b),
-      `cards in drop order: ${states.join(', ')}`
-    )
+    const states = await cardStatesInDropOrder(page, assert)
     assert.equal(states.at(-1), 'released')
     const first = page.locator('.product-card').first()
     assert.match(
@@ -295,16 +307,7 @@ test.group('Storefront: home, shop and public pages', (group) => {
 
     await page.clock.runFor(closesAt.toMillis() - Date.now() + 2000)
     assert.equal(await card.getAttribute('data-state'), 'closed')
-    const states = await page
-      .locator('.product-card')
-      .evaluateAll((cards) => cards.map((each) => each.getAttribute('data-state')))
-    const rank = (state: string | null) =>
-      state === 'open' || state === 'upcoming' ? 0 : state === 'released' ? 2 : 1
-    assert.deepEqual(
-      states.map(rank),
-      [...states.map(rank)].sort((a, b) => a - b),
-      `cards in drop order: ${states.join(', ')}`
-    )
+    await cardStatesInDropOrder(page, assert)
   })
   test('every testimonial is shown once', async ({ assert }) => {
     const page = await browser.newPage()

@@ -24,6 +24,7 @@ import { Search, StatusChip, money, shortId } from '../components/common'
 import type { AdminCustomer } from '@shared/api/contract'
 import { ACCOUNT_ROLES, ROLE_LABELS } from '@shared/staff_roles'
 import { useCan } from '../components/Can'
+import { formatPhone, phoneForServer } from '@shared/phone'
 
 const ROLES = ACCOUNT_ROLES.map((role) => ({ id: role, name: ROLE_LABELS[role] }))
 
@@ -33,13 +34,28 @@ const customerFilters = [
   <NullableBooleanInput key="card" source="cardOnFile" />,
 ]
 
+/**
+ * A customer's phone as people read it (`+1 212 555 0147`), formatted by libphonenumber; `source`
+ * on the element gives the list its column and the page its label.
+ */
+function PhoneField({ source }: { source: 'phone' }) {
+  return (
+    <FunctionField
+      source={source}
+      render={(record: { phone?: string | null }) =>
+        record.phone ? formatPhone(record.phone) : '—'
+      }
+    />
+  )
+}
+
 export function CustomerList() {
   return (
     <List filters={customerFilters} sort={{ field: 'createdAt', order: 'DESC' }} perPage={50}>
       <Datagrid rowClick="show" bulkActionButtons={false}>
         <TextField source="name" />
         <EmailField source="email" />
-        <TextField source="phone" emptyText="—" />
+        <PhoneField source="phone" />
         <SelectField source="role" choices={ROLES} />
         <BooleanField source="cardOnFile" />
         <NumberField source="ordersCount" sortBy="ordersCount" />
@@ -59,7 +75,7 @@ export function CustomerShow() {
         <TabbedShowLayout.Tab label="dropslot.customers.details">
           <TextField source="name" />
           <EmailField source="email" />
-          <TextField source="phone" emptyText="—" />
+          <PhoneField source="phone" />
           <SelectField source="role" choices={ROLES} />
           <FunctionField
             label="dropslot.customers.billing"
@@ -150,7 +166,12 @@ export function CustomerEdit() {
         <TextInput source="name" validate={[required(), maxLength(64)]} />
         <TextInput source="firstName" validate={maxLength(15)} />
         <TextInput source="lastName" validate={maxLength(20)} />
-        <TextInput source="phone" validate={maxLength(20)} />
+        <TextInput
+          source="phone"
+          validate={maxLength(20)}
+          format={(value?: string | null) => (value ? formatPhone(value) : '')}
+          parse={phoneForServer}
+        />
         <SelectInput
           source="role"
           choices={ROLES}

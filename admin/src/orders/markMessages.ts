@@ -10,5 +10,5 @@ export const markOrderMessages = {
   mark_success_reason: 'Reason, when there is no confirmation number (audit log)',
   mark_success_needs: 'Enter the confirmation number or a reason.',
   mark_fail_title: 'Mark this order failed?',
-  mark_fail_body: 'No fee is charged, the hold is released and the customer sees Refunded.',
+  mark_fail_body: 'No fee is charged, the hold is released and the customer sees Not secured.',
 }

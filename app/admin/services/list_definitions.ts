@@ -22,6 +22,7 @@ import {
 
 import { FEE_DUE_STATUSES, ORDER_STATUSES } from '#shared/vocabulary'
 import { orderIdOfNumber } from '#orders/services/order_numbers'
+import { productQueries } from '#catalog/services/product_queries'
 
 export { ORDER_STATUSES }
 
@@ -76,6 +77,7 @@ export const productList: ListDefinition = {
   },
   decorate: (query) => {
     query.select('products.*').select(activeOrdersOfProduct().as('active_orders'))
+    productQueries.withRetailers(query)
   },
 }
 
@@ -234,6 +236,7 @@ export const emailList: ListDefinition = {
     id: 'id',
     createdAt: 'created_at',
     sentAt: 'sent_at',
+    keptAt: 'kept_at',
     toAddress: 'to_address',
     template: 'template',
     status: 'status',
@@ -243,7 +246,10 @@ export const emailList: ListDefinition = {
   search: ['to_address', 'subject'],
   filters: {
     id: filters.anyOf('id', integer()),
-    status: filters.anyOf('status', oneOf(['queued', 'sent', 'failed', 'recorded'] as const)),
+    status: filters.anyOf(
+      'status',
+      oneOf(['queued', 'sent', 'failed', 'recorded', 'kept'] as const)
+    ),
     template: filters.equals('template', text(48)),
     toAddress: filters.contains('to_address'),
     orderId: {

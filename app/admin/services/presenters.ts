@@ -7,8 +7,13 @@ import { orderMailAddress } from '#orders/services/order_mail_address'
 import type AuditLog from '#core/models/audit_log'
 import { DateTime } from 'luxon'
 import { presentProduct } from '#catalog/services/product_presenter'
+import {
+  presentStoredRetailers,
+  retailersOf,
+  type WithRetailers,
+} from '#catalog/services/product_retailers'
 import { presentOrder } from '#orders/services/order_presenter'
-import { isFeeDue, orderStatusLabel } from '#shared/vocabulary'
+import { isFeeDue } from '#shared/vocabulary'
 
 /*
 | Admin records: what each resource looks like to ra-data-simple-rest. Every record has `id`;
@@ -27,7 +32,7 @@ function count(model: MaybeListed<object>, key: string) {
   return value === undefined || value === null ? undefined : Number(value)
 }
 
-export function presentAdminProduct(product: MaybeListed<ProductColumns>) {
+export function presentAdminProduct(product: MaybeListed<ProductColumns & WithRetailers>) {
   return {
     id: product.id,
     ...presentProduct(product),
@@ -35,6 +40,8 @@ export function presentAdminProduct(product: MaybeListed<ProductColumns>) {
     // The console's form edits the mode under the name the API takes.
     releaseMode: product.releaseMode,
     retailer: product.retailer,
+    // As stored, so the form sends them back unchanged: a null time is the product's.
+    retailers: presentStoredRetailers(retailersOf(product)),
     queueOpensAt: product.queueOpensAt?.toISO() ?? null,
     queueMinutes: product.queueMinutes,
     queueRatePerMinute: product.queueRatePerMinute,
@@ -48,7 +55,6 @@ export function presentAdminOrder(order: MaybeListed<OrderRecord>) {
   return {
     id: order.publicId,
     ...presentOrder(order),
-    statusLabel: orderStatusLabel(order.status),
     profileName: (extra(order, 'profile_name') as string | null | undefined) ?? 'gone',
     customerId: (extra(order, 'customer_uuid') as string | null | undefined) ?? null,
     feeStatus: order.feeStatus,

@@ -206,6 +206,7 @@ export class CheckoutService {
           },
           newOrder,
           cardFingerprint,
+          card: { brand: user.cardBrand, last4: user.cardLast4 },
           shipping: profile.shipping,
         })
         receipt = await orderEmails.sendDrawEntered(

@@ -9,13 +9,15 @@ import { orderLifecycle, type NewOrder, type OpenedOrder } from '#orders/service
 import { addressKey, cardKey } from '#draws/services/draw_keys'
 import { drawRecords, sortedEntryIds, timeOf } from '#draws/services/draw_records'
 import { merkleProof, type InclusionProof } from '#shared/draw'
+import { drawCardTakenWords, type CardShown } from '#shared/vocabulary'
 
 export type DrawRule = 'account' | 'card' | 'address'
 
-const DUPLICATE_ENTRY: Record<DrawRule, string> = {
-  account: 'You have already entered this draw.',
-  card: 'This card is already entered in this draw. Select a new profile.',
-  address: 'This shipping address is already entered in this draw. Select a new profile.',
+/** Why a second entry is refused; the card is the card on file, named so its owner knows it. */
+const DUPLICATE_ENTRY: Record<DrawRule, (card: CardShown) => string> = {
+  account: () => 'You have already entered this draw.',
+  card: drawCardTakenWords,
+  address: () => 'This shipping address is already entered in this draw. Select a new profile.',
 }
 
 export const DRAW_NOT_OPEN = 'Entries for this draw are not open yet.'
@@ -52,6 +54,8 @@ export type DrawEntryRequest = {
   newOrder: NewOrder
   /** The gateway's fingerprint of the card the $1.00 check is made on (the card on file). */
   cardFingerprint: string
+  /** That card as its owner knows it, for the refusal of a second entry with it. */
+  card?: CardShown
   shipping: { address1: string; address2?: string | null; zip: string; country?: string | null }
 }
 
@@ -122,7 +126,13 @@ export class DrawEntries {
         rule,
         sqlTime(),
       ])
-      throw AppError.conflict(DUPLICATE_ENTRY[rule], 'duplicate')
+      const message = DUPLICATE_ENTRY[rule](request.card)
+      // The card rule names what is at fault, the card on file: another profile cannot help.
+      throw new AppError(message, {
+        status: 409,
+        code: 'duplicate',
+        ...(rule === 'card' ? { errors: { cardOnFile: message } } : {}),
+      })
     }
   }
 

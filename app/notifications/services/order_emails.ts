@@ -7,7 +7,7 @@ import { AppError } from '#core/exceptions/app_error'
 import { customerReason } from '#orders/services/failure_reasons'
 import { orderNumber } from '#orders/services/order_numbers'
 import type { DriverSession } from '#core/services/driver_session'
-import { isFeeDue } from '#shared/vocabulary'
+import { checkAfterFailure, isFeeDue, notSecuredWords } from '#shared/vocabulary'
 import { emailKeys } from '#notifications/services/email_keys'
 
 /** What the receipt of a new order needs (the checkout has it before the order is a model). */
@@ -25,6 +25,10 @@ export type NewOrderReceipt = Pick<
 >
 
 type Rendered = { template: string; message: RenderedEmail; dedupeKey: string }
+
+/** A failed order's words, as its orders page shows them (`presentOrder`). */
+const notSecuredOf = (order: Pick<OrderRecord, 'failCode' | 'holdStatus'>) =>
+  notSecuredWords(order.failCode, { check: checkAfterFailure(order.holdStatus) })
 
 const ORDERS_PAGE = '/user/orders'
 const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`
@@ -118,7 +122,11 @@ export class OrderEmails {
         template: 'order_failed',
         dedupeKey: emailKeys.orderRound(order, 'failed'),
         // The customer's words, from the failure's category; the engine's text is for admins.
-        message: templates.orderFailed({ ...base, reason: customerReason(order.failCode) }),
+        message: templates.orderFailed({
+          ...base,
+          reason: customerReason(order.failCode),
+          notSecured: notSecuredOf(order),
+        }),
       }
     }
     if (order.status === 'pending' || order.status === 'processing') {
@@ -411,6 +419,7 @@ export class OrderEmails {
         orderId: orderNumber(order.id),
         reason: customerReason(order.failCode),
         refundedCents: order.refundedCents,
+        notSecured: notSecuredOf(order),
       })
     )
   }

@@ -1,6 +1,12 @@
 import { customerReason } from '#orders/services/failure_reasons'
 import type Order from '#orders/models/order'
 import { orderNumber } from '#orders/services/order_numbers'
+import {
+  checkAfterFailure,
+  notSecuredWords,
+  orderStatusLabel,
+  REFUNDED_LABEL,
+} from '#shared/vocabulary'
 
 /** What an order shows its customer: a stored Order, or a just-opened one (OrderLifecycle.open). */
 export type PresentableOrder = Pick<
@@ -40,6 +46,8 @@ export type PresentableOrder = Pick<
  * the payment state a customer may know about. Never card data, never the sealed ACO copy.
  */
 export function presentOrder(order: PresentableOrder) {
+  const fee = { status: order.feeStatus, refundedCents: order.refundedCents }
+  const label = orderStatusLabel(order.status, fee)
   return {
     orderId: order.publicId,
     /** The short confirmation number customers read and quote (`DS-7K3Q9X`). */
@@ -56,6 +64,13 @@ export function presentOrder(order: PresentableOrder) {
     email: order.email,
     name: order.name,
     status: order.status,
+    /** The status in the customer's words: a failure is Not secured, Refunded once a fee came back. */
+    statusLabel: label,
+    /** A failed order never charged: what happened and that nothing was charged. */
+    outcomeWords:
+      order.status === 'fail' && label !== REFUNDED_LABEL
+        ? notSecuredWords(order.failCode, { check: checkAfterFailure(order.holdStatus) })
+        : null,
     // A failure is told in the customer's words; the engine's own text is for admins only.
     statusReason: order.status === 'fail' ? customerReason(order.failCode) : order.failReason,
     orderDate: order.createdAt.toISO(),

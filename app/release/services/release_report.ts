@@ -14,6 +14,7 @@ import { reconciliationService, type Reconciliation } from '#payments/services/r
 import { AppError } from '#core/exceptions/app_error'
 import { FAILURE_CODES } from '#orders/services/failure_reasons'
 import { clock } from '#core/services/clock'
+import { notSecuredWords } from '#shared/vocabulary'
 
 /** How far back the per-retailer rates of the releases page look. */
 const RETAILER_WINDOW_DAYS = 90
@@ -54,8 +55,17 @@ export type ReleaseReport = {
   bySize: (Figures & { size: string })[]
   fees: { chargedCents: number; refundedCents: number; netCents: number; dueCents: number }
   checks: ReportCheck[]
-  /** One line per order, in no order of time; `mine` on the viewer's own. */
-  lines: { size: string; outcome: ReportOutcome; reason: string | null; mine: boolean }[]
+  /**
+   * One line per order, in no order of time; `mine` on the viewer's own. `words`: a failed
+   * order's, as its buyer reads them on the orders page (nothing was charged).
+   */
+  lines: {
+    size: string
+    outcome: ReportOutcome
+    reason: string | null
+    words: string | null
+    mine: boolean
+  }[]
   generatedAt: string
 } & Figures
 
@@ -161,10 +171,10 @@ export class ReleaseReports {
     if (viewer === null) return entry.report
     return {
       ...entry.report,
-      lines: entry.report.lines.map((line, index) => ({
-        ...line,
-        mine: entry.lineUserIds[index] === viewer,
-      })),
+      lines: entry.report.lines.map((line, index) => {
+        const mine = entry.lineUserIds[index] === viewer
+        return { ...line, mine, words: lineWords(line.outcome, line.reason, mine) }
+      }),
     }
   }
 
@@ -354,12 +364,18 @@ export class ReleaseReports {
         dueCents,
       },
       checks,
-      lines: ordered.map((row) => ({
-        size: row.size,
-        outcome: row.outcome,
-        reason: row.outcome === 'failed' ? row.failCode : row.notSelected ? 'not_selected' : null,
-        mine: viewerUserId !== null && row.userId === viewerUserId,
-      })),
+      lines: ordered.map((row) => {
+        const reason =
+          row.outcome === 'failed' ? row.failCode : row.notSelected ? 'not_selected' : null
+        const mine = viewerUserId !== null && row.userId === viewerUserId
+        return {
+          size: row.size,
+          outcome: row.outcome,
+          reason,
+          words: lineWords(row.outcome, reason, mine),
+          mine,
+        }
+      }),
       generatedAt: DateTime.now().toISO()!,
     }
     return {
@@ -369,6 +385,11 @@ export class ReleaseReports {
       lineUserIds: ordered.map((row) => row.userId),
     }
   }
+}
+
+/** A failed line in its buyer's words ("your" on the viewer's own, "the" on the others'). */
+function lineWords(outcome: ReportOutcome, reason: string | null, mine: boolean) {
+  return outcome === 'failed' ? notSecuredWords(reason, { whose: mine ? 'your' : 'the' }) : null
 }
 
 function dollars(value: number) {

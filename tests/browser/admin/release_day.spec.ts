@@ -85,13 +85,15 @@ test.group('Admin console: release day in Chromium', (group) => {
     assert.equal(succeeded.length, run.ordersSucceeded)
     assert.equal(failed.length, run.ordersFailed)
 
-    // The orders list shows each of them as Success or Refunded (failed, the hold released).
+    // The orders list shows each of them as Success or Not secured (failed, never charged).
     const filter = encodeURIComponent(JSON.stringify({ productId: [product.id] }))
     await page.goto(`${baseUrl()}/admin/orders?filter=${filter}`)
     for (const order of orders) {
       const row = page.locator('tr', { hasText: orderNumber(order.id) })
       await row
-        .locator('.MuiChip-root', { hasText: order.status === 'success' ? 'Success' : 'Refunded' })
+        .locator('.MuiChip-root', {
+          hasText: order.status === 'success' ? 'Success' : 'Not secured',
+        })
         .waitFor()
     }
     const rows = page.locator('tbody tr')

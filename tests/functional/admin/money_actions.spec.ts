@@ -168,6 +168,9 @@ test.group('Money actions: one per order at a time', (group) => {
       .json({ reason: 'Retailer cancelled' })
     corrected.assertStatus(200)
     assert.equal(corrected.body().feeStatus, 'refunded')
+    // Charged, then given back: this failed order alone reads Refunded.
+    assert.equal(corrected.body().statusLabel, 'Refunded')
+    assert.isNull(corrected.body().outcomeWords)
     const after = await db.from('sandbox_payment_intents').where('id', order.feePaymentId!).first()
     assert.equal(after.amount_refunded, 2200)
     const mails = await emailsOf(order.id, 'order_corrected')

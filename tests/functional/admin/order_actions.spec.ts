@@ -104,7 +104,7 @@ test.group('Admin orders: mark a result', (group) => {
     assert.deepEqual(again.body().auditTrail.length, 2)
   })
 
-  test('mark fail: no fee, hold released, shown as Refunded with the reason', async ({
+  test('mark fail: no fee, hold released, shown as Not secured with the reason', async ({
     client,
     assert,
   }) => {
@@ -121,7 +121,11 @@ test.group('Admin orders: mark a result', (group) => {
     response.assertStatus(200)
     const body = response.body()
     assert.equal(body.status, 'fail')
-    assert.equal(body.statusLabel, 'Refunded')
+    assert.equal(body.statusLabel, 'Not secured')
+    assert.equal(
+      body.outcomeWords,
+      'Not secured: the retailer did not complete the checkout. Nothing charged; your $1.00 check was released.'
+    )
     assert.equal(body.failReason, 'Retailer cancelled the checkout')
     assert.deepEqual(
       (body.ledger as LedgerRow[]).map((row) => [row.kind, row.status]),

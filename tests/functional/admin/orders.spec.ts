@@ -27,7 +27,7 @@ test.group('Admin orders (read side)', (group) => {
     const [first, second] = response.body()
     assert.equal(first.id, newer.publicId)
     assert.equal(second.id, older.publicId)
-    assert.equal(first.statusLabel, 'Refunded')
+    assert.equal(first.statusLabel, 'Not secured')
     assert.match(first.id, /^[0-9a-f-]{36}$/)
     assert.notProperty(first, 'acoVault')
     assert.notProperty(first, 'userId')
@@ -45,7 +45,8 @@ test.group('Admin orders (read side)', (group) => {
       assert.notEqual(response.body().statusLabel, status, `${status} has a label of its own`)
     }
     assert.equal(ORDER_STATUS_LABELS.entered, 'Entered')
-    assert.equal(ORDER_STATUS_LABELS.fail, 'Refunded')
+    // A failed order was never charged: not "Refunded" (kept for a fee charged and given back).
+    assert.equal(ORDER_STATUS_LABELS.fail, 'Not secured')
   })
 
   test('filters: status, product, customer, search by e-mail or order id', async ({

@@ -12,6 +12,7 @@ import DemoSeeder, {
   DEMO_RELEASE,
 } from '#database/seeders/demo_seeder'
 import { DEMO_PAST_RELEASE } from '#database/demo/demo_outcomes'
+import { customerWithCard, profileFor } from '#tests/helpers'
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
 
@@ -53,6 +54,9 @@ test.group('Demo seed', (group) => {
         `no ${brand} product`
       )
     }
+    // A sneaker shows a sneaker: none wears the sample T-shirt's picture.
+    const sneakers = await db.from('products').where('size_type', 'shoe').select('slug', 'image')
+    for (const product of sneakers) assert.notInclude(product.image, 'tee', product.slug)
     const customer = await db.from('users').where('email', DEMO_CUSTOMER.email).firstOrFail()
     const admin = await db.from('users').where('email', DEMO_ADMIN.email).firstOrFail()
     assert.equal(admin.role, 'owner')
@@ -115,6 +119,49 @@ test.group('Demo seed', (group) => {
   })
 })
 
+test.group("Demo seed and the README's test card", (group) => {
+  group.each.setup(() => testUtils.db().withGlobalTransaction())
+
+  test('no seeded account holds 4242: a newcomer who saves it enters the demo draw', async ({
+    client,
+    assert,
+  }) => {
+    // The seed's own accounts only: other tests' processes commit customers of their own.
+    const before = await db.from('users').max('id as id').first()
+    await new DemoSeeder(db.connection()).run()
+    const seeded = await db
+      .from('users')
+      .where('id', '>', before?.id ?? 0)
+      .whereNotNull('card_last4')
+    assert.isAbove(seeded.length, 0)
+    assert.notInclude(
+      seeded.map((user) => user.card_last4),
+      '4242'
+    )
+    const seededProfiles = db.from('profiles').where('user_id', '>', before?.id ?? 0)
+    assert.lengthOf(await seededProfiles.where('card_last4', '4242'), 0)
+    const customer = seeded.find((user) => user.email === DEMO_CUSTOMER.email)
+    assert.include(customer, { card_brand: 'mastercard', card_last4: '4444' })
+
+    // The README's card, saved by a newcomer, is a card no demo entry holds.
+    const newcomer = await customerWithCard('4242424242424242')
+    const saved = await db.from('users').where('id', newcomer.user.id).firstOrFail()
+    assert.isString(saved.card_fingerprint)
+    assert.notInclude(
+      seeded.map((user) => user.card_fingerprint),
+      saved.card_fingerprint
+    )
+    const profile = await profileFor(newcomer.user)
+    const draw = await db.from('products').where('slug', DEMO_DRAWS.open.slug).firstOrFail()
+    const entered = await client
+      .post('/api/checkout/withprofile')
+      .bearerToken(newcomer.token)
+      .json({ productId: draw.id, style: 'White / Black', size: '9', profileId: profile.publicId })
+    entered.assertStatus(201)
+    assert.equal(entered.body().order.status, 'entered')
+  })
+})
+
 test.group('Demo seed through ace, as npm start runs it', () => {
   test('db:seed seeds a fresh database quietly: the demo orders and the settled past release', async ({
     assert,
@@ -169,6 +216,9 @@ test.group('Demo seed in production', () => {
       CHECKOUT_TASK_SECRET: randomBytes(32).toString('base64url'),
       CHECKOUT_RESULTS_SECRET: randomBytes(32).toString('base64url'),
       DRAW_FINGERPRINT_KEY: randomBytes(32).toString('hex'),
+      // Nothing is seeded, nothing e-mailed: a local port nothing listens on stands in for SMTP.
+      SMTP_HOST: '127.0.0.1',
+      SMTP_PORT: '9',
     }
     try {
       const migrate = await ace(['migration:run', '--force'], env)

@@ -134,7 +134,7 @@ test.group('Draw releases', (group) => {
     })
     sameCardOnFile.response.assertStatus(409)
     assert.equal(sameCardOnFile.response.body().code, 'duplicate')
-    assert.include(sameCardOnFile.response.body().error, 'card')
+    assert.include(sameCardOnFile.response.body().errors.cardOnFile, 'change the card on file')
 
     const sameAddress = await enterDraw(client, product, 3, { street: '1 main st #4' })
     sameAddress.response.assertStatus(409)

@@ -175,7 +175,18 @@ test.group('Release reports: the public outcome report', (group) => {
       .get(`/api/releases/${product.id}/report`)
       .bearerToken(customers[3].token)
     const marked = mine.body().lines.filter((line: any) => line.mine)
-    assert.deepEqual(marked, [{ size: '10', outcome: 'failed', reason: 'declined', mine: true }])
+    const words = 'Not secured: the retailer declined the payment. Nothing charged;'
+    assert.deepEqual(marked, [
+      {
+        size: '10',
+        outcome: 'failed',
+        reason: 'declined',
+        words: `${words} your $1.00 check was released.`,
+        mine: true,
+      },
+    ])
+    const theirs = report.lines.find((line: any) => line.reason === 'declined')
+    assert.equal(theirs.words, `${words} the $1.00 check was released.`)
   })
 
   test('a published report is served from memory for 30 s, then built again', async ({

@@ -3,6 +3,7 @@ import { useProducts } from '../api/useProducts'
 import { FALLBACK_PRODUCTS } from '../data/fallbackProducts'
 import { ProductImage } from '../ui/ProductImage'
 import { money } from '../lib/format'
+import { CARD_WORDS } from '@shared/vocabulary'
 
 /**
  * The sign-up steps' two-column screen: the form, and beside it the first available product
@@ -36,7 +37,7 @@ export function SplitLayout({
             slots left
           </p>
           <ul className="split__points">
-            <li>$1.00 card check, released within a week</li>
+            <li>{CARD_WORDS.checkShort}</li>
             <li>Fee charged only when the retailer confirms</li>
             <li>Failed orders cost nothing</li>
           </ul>

@@ -53,11 +53,4 @@ export function cardBrand(number: string): string {
   return brand === 'unknown' ? 'card' : brand
 }
 
-export const BRAND_LABELS: Record<string, string> = {
-  visa: 'Visa',
-  mastercard: 'Mastercard',
-  amex: 'American Express',
-  discover: 'Discover',
-  jcb: 'JCB',
-  diners: 'Diners Club',
-}
+export { CARD_BRAND_LABELS as BRAND_LABELS } from '@shared/vocabulary'

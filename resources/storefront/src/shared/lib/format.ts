@@ -1,20 +1,8 @@
 import { BRANDS } from '@shared/vocabulary'
 import { centsOfDollars, formatPrice } from '@shared/pricing'
-import { digitsOnly } from './cards'
 
-export const MAX_PHONE_DIGITS = 15
-
-/** Phone with dashes auto-inserted (555-123-4567, longer numbers keep going in groups of 4). */
-export function formatPhone(value: string): string {
-  const digits = digitsOnly(value).slice(0, MAX_PHONE_DIGITS)
-  const parts = [digits.slice(0, 3), digits.slice(3, 6), digits.slice(6, 10), digits.slice(10)]
-  return parts.filter(Boolean).join('-')
-}
-
-export const stripPhone = (value: string) => digitsOnly(value)
-
-/** A mobile number: 7 to 15 digits. */
-export const isValidPhone = (value: string) => /^\d{7,15}$/.test(digitsOnly(value))
+// Phones: `@shared/phone` (libphonenumber), imported by the pages that take or show one, so its
+// metadata stays out of the shop's and the home page's code.
 
 export const isValidEmail = (value: string) => /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/.test(value.trim())
 

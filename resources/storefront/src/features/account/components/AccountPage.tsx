@@ -14,8 +14,10 @@ import {
   missingAddressFields,
   type AddressValue,
 } from '../../../shared/ui/AddressFields'
-import { formatPhone, isValidEmail, isValidPhone, stripPhone } from '../../../shared/lib/format'
+import { isValidEmail } from '../../../shared/lib/format'
+import { formatPhone, isValidPhone, phoneForServer } from '@shared/phone'
 import { BRAND_LABELS } from '../../../shared/lib/cards'
+import { CARD_WORDS } from '@shared/vocabulary'
 import { COUNTRIES, US_STATES } from '../../../shared/data/geo'
 import { session } from '../../../shared/session/session'
 import { useUpdateAccount } from '../api/useUpdateAccount'
@@ -77,7 +79,7 @@ function AccountInfo({ user }: { user: UserInfo }) {
       const saved = await update.run({
         name: form.name.trim(),
         email: form.email.trim(),
-        phone: stripPhone(form.phone),
+        phone: phoneForServer(form.phone),
       })
       const stored = session.get()
       if (stored) session.set({ ...stored, name: saved.name, email: saved.email })
@@ -259,6 +261,7 @@ function PaymentMethodBlock({ user }: { user: UserInfo }) {
       ) : (
         <p className="muted">No card on file yet.</p>
       )}
+      <p className="fine-print">{CARD_WORDS.onFile}</p>
       {returned.status === 'confirming' ? (
         <p className="muted" role="status">
           Confirming your card...

@@ -9,6 +9,7 @@ import { addressFromBilling } from '../../../shared/ui/AddressFields'
 import { useConfirmCard } from '../../../shared/api/useConfirmCard'
 import { currentPath, finishCardSave, isCardRefusal } from '../../../shared/lib/cardAuthentication'
 import type { UserInfo } from '@shared/api/contract'
+import { CARD_WORDS } from '@shared/vocabulary'
 import { INVALID_CARD, validateCard, type CardFields as CardValue } from '../../../shared/lib/cards'
 
 const EMPTY = { number: '', expiry: '', cvv: '' }
@@ -73,7 +74,7 @@ export function UpdateCardModal({
       open={open}
       onClose={close}
       title="Update Card"
-      subtitle="The new card replaces the one on file."
+      subtitle={`The new card replaces the one on file. ${CARD_WORDS.onFile}`}
     >
       <form className="stack" onSubmit={submit} noValidate>
         <CardFields value={card} onChange={setCard} />

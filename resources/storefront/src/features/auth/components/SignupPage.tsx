@@ -7,7 +7,8 @@ import { useAlert } from '../../../shared/ui/alert'
 import { Field } from '../../../shared/ui/Field'
 import { Button } from '../../../shared/ui/Button'
 import { SplitLayout } from '../../../shared/layout/SplitLayout'
-import { formatPhone, isValidEmail, stripPhone } from '../../../shared/lib/format'
+import { isValidEmail } from '../../../shared/lib/format'
+import { formatPhone, isValidPhone, phoneForServer } from '@shared/phone'
 import { ApiError } from '../../../shared/api/client'
 
 const FORM_ERROR = 'Please fill out the form correctly.'
@@ -31,7 +32,7 @@ export function SignupPage() {
   const problems = {
     email: !isValidEmail(form.email) ? 'Enter a valid e-mail address.' : null,
     password: form.password.length < 8 ? 'Minimum 8 characters' : null,
-    phone: stripPhone(form.phone).length < 7 ? 'Enter your phone number.' : null,
+    phone: isValidPhone(form.phone) ? null : 'Enter your phone number.',
     firstName: !form.firstName.trim() ? 'Enter your first name.' : null,
     lastName: !form.lastName.trim() ? 'Enter your last name.' : null,
   }
@@ -50,7 +51,7 @@ export function SignupPage() {
       const answer = await register.run({
         email: form.email.trim(),
         password: form.password,
-        phone: stripPhone(form.phone),
+        phone: phoneForServer(form.phone),
         firstName,
         lastName,
         name: `${firstName} ${lastName}`,

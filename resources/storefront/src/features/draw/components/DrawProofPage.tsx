@@ -59,17 +59,25 @@ export function DrawProofPage() {
         <Link to={`/product/${data.productId}`}>Back to the product</Link>
       </nav>
       <h1>Draw proof</h1>
-      <p>
-        When entries opened we published a commitment: the SHA-256 of a secret seed, the number of
-        slots, the entry window and a future round of drand&apos;s public randomness (quicknet), the
-        first at least 60 seconds after entries close. When they closed, the id of every entry whose
-        $1.00 card check stood and their Merkle root were published. Each entry&apos;s score is
-        HMAC-SHA256(seed, that round&apos;s randomness and the entry id); every one of them is
-        ranked, the lowest {data.slots} win and the next ones are the alternates. Nobody, not even
-        we, knew the randomness while entries were open, so nobody could tell which entries would
-        win. A winner who drops out later keeps their rank and is replaced by the next alternate,
-        listed below with the reason.
+      <p className="lead">
+        The winners of this draw are picked at random, from public randomness nobody knows while
+        entries are open, not even us. Your browser checks every step below from what we published;
+        you need not take our word for it.
       </p>
+      <details>
+        <summary>How the draw works, step by step</summary>
+        <p>
+          When entries opened we published a commitment: the SHA-256 of a secret seed, the number of
+          slots, the entry window and a future round of drand&apos;s public randomness (quicknet),
+          the first at least 60 seconds after entries close. When they closed, the id of every entry
+          whose $1.00 card check stood and their Merkle root were published. Each entry&apos;s score
+          is HMAC-SHA256(seed, that round&apos;s randomness and the entry id); every one of them is
+          ranked, the lowest {data.slots} win and the next ones are the alternates. Nobody, not even
+          we, knew the randomness while entries were open, so nobody could tell which entries would
+          win. A winner who drops out later keeps their rank and is replaced by the next alternate,
+          listed below with the reason.
+        </p>
+      </details>
       {verification ? (
         <p className={verification.ok ? 'notice' : 'form-error'} role="status">
           {!verification.ok

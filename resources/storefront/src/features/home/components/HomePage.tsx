@@ -8,6 +8,7 @@ import { Carousel } from './Carousel'
 import { Newsletter } from './Newsletter'
 import { dropState, sortDrops } from '../../../shared/lib/drops'
 import { useNow } from '../../../shared/lib/useNow'
+import { CARD_WORDS } from '@shared/vocabulary'
 
 const QUOTES = [
   {
@@ -18,7 +19,7 @@ const QUOTES = [
   {
     name: 'Dev P.',
     handle: '@devcops',
-    text: 'Two profiles, two sizes, zero refresh-spamming. The Refunded status on the miss cost me nothing.',
+    text: 'Two profiles, two sizes, zero refresh-spamming. The miss read ‘Not secured: sold out. Nothing charged’ and cost me nothing.',
   },
   {
     name: 'Luis G.',
@@ -73,7 +74,7 @@ export function HomePage() {
             </div>
             <ul className="hero__facts">
               <li>
-                <IconShield /> $1.00 card check, never charged
+                <IconShield /> {CARD_WORDS.checkShort}
               </li>
               <li>
                 <IconBolt /> Fee only on success
@@ -104,7 +105,7 @@ export function HomePage() {
           <li className="step-card">
             <span className="step-card__num">02</span>
             <h3>Secure a slot</h3>
-            <p>Choose the size and profile. We verify your card with a $1.00 hold.</p>
+            <p>Choose the size and profile. We verify your card on file with a $1.00 check.</p>
           </li>
           <li className="step-card">
             <span className="step-card__num">03</span>

@@ -2,6 +2,7 @@ import { Link } from 'react-router-dom'
 import { getConfig } from '../../../shared/config'
 import { useSession } from '../../../shared/session/session'
 import { IconMail } from '../../../shared/ui/icons'
+import { CARD_WORDS, ORDER_STATUS_LABELS } from '@shared/vocabulary'
 
 export function HowItWorksPage() {
   const { supportEmail } = getConfig()
@@ -40,13 +41,12 @@ export function HowItWorksPage() {
           <span className="step-card__num">02</span>
           <h2>Checkout Details</h2>
           <p>
-            When you buy a slot we place a $1.00 authorization on the profile&apos;s card to verify
-            it. It is never captured and is released automatically within a week.
+            When you buy a slot we place a $1.00 check on the card on file in your account to verify
+            it. {CARD_WORDS.check}
           </p>
           <p>
-            The price shown is our service fee only; it does not include the cost of the item, which
-            the retailer charges to your profile&apos;s card at checkout. One slot per profile per
-            drop.
+            The price shown is our service fee only; it does not include the cost of the item.{' '}
+            {CARD_WORDS.profile} One slot per profile per drop.
           </p>
         </section>
         <section className="card info-section">
@@ -54,8 +54,8 @@ export function HowItWorksPage() {
           <h2>Set for Success</h2>
           <p>
             You pay only for success. Our fee is charged after the retailer&apos;s confirmation
-            e-mail proves your order went through. If the checkout fails, the order shows as
-            Refunded and you pay nothing.
+            e-mail proves your order went through, to your card on file. If the checkout fails, the
+            order shows as {ORDER_STATUS_LABELS.fail} and nothing is charged.
           </p>
           <p>Completed, shipped orders are not refunded.</p>
         </section>

@@ -1,4 +1,5 @@
 import { getConfig } from '../../../shared/config'
+import { CARD_WORDS, ORDER_STATUS_LABELS } from '@shared/vocabulary'
 
 export function RefundPolicyPage() {
   const { supportEmail } = getConfig()
@@ -16,21 +17,22 @@ export function RefundPolicyPage() {
         </p>
         <h2>The $1.00 card check</h2>
         <p>
-          When you buy a slot we place a $1.00 authorization on the profile&apos;s card to verify
-          it. This is a hold, not a charge: it is never captured and is released automatically,
-          normally within a week depending on your bank.
+          When you buy a slot we place a $1.00 authorization on the card on file in your account to
+          verify it. This is a hold, not a charge. {CARD_WORDS.check}
         </p>
         <h2>The service fee is charged only on success</h2>
         <p>
-          The price shown on a product is our service fee. It does not include the cost of the item,
-          which the retailer charges to your card at checkout. We charge our fee only after the
-          retailer&apos;s confirmation e-mail shows that the order succeeded.
+          The price shown on a product is our service fee. It does not include the cost of the item.{' '}
+          {CARD_WORDS.profile} We charge our fee to your card on file only after the retailer&apos;s
+          confirmation e-mail shows that the order succeeded.
         </p>
         <h2>Failed orders</h2>
         <p>
           If the checkout fails (the item sold out, the retailer cancelled, your card was declined
-          by the retailer), the order shows as Refunded in Recent Orders and no service fee is
-          charged. There is nothing to claim: it happens automatically.
+          by the retailer), the order shows as {ORDER_STATUS_LABELS.fail} in Recent Orders and no
+          service fee is charged: there is nothing to refund and nothing to claim. A fee that was
+          charged and is given back later (the retailer cancelled a confirmed order) shows as
+          Refunded.
         </p>
         <h2>Completed orders</h2>
         <p>

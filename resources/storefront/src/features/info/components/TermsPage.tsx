@@ -25,9 +25,11 @@ export function TermsPage() {
         <h2>3. Profiles and cards</h2>
         <p>
           A profile holds a shipping address, a billing address and a card. By saving a profile you
-          authorise us to use it for the checkouts you request with it, and to place a $1.00
-          verification hold on its card when you buy a slot. Card numbers are stored encrypted and
-          are only used to perform the checkouts you asked for.
+          authorise us to use it for the checkouts you request with it: the retailer charges the
+          item to its card. By saving a card on file in your account you authorise us to place a
+          $1.00 verification hold on it when you buy a slot and to charge our service fee to it when
+          the retailer confirms your order. Card numbers are stored encrypted and are only used for
+          what you asked for.
         </p>
         <h2>4. Fees</h2>
         <p>

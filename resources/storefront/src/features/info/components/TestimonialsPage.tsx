@@ -11,7 +11,7 @@ const TESTIMONIALS = [
     name: 'Dev P.',
     city: 'Austin',
     item: 'Nike SB Dunk Low',
-    text: 'Missed one, got one. The miss showed as Refunded and I was not charged a cent. That is the whole pitch.',
+    text: 'Missed one, got one. The miss showed as Not secured and I was not charged a cent. That is the whole pitch.',
   },
   {
     name: 'Luis G.',

@@ -19,6 +19,7 @@ import {
 import { useAddProfile } from '../../../shared/api/useAddProfile'
 import { INVALID_CARD, validateCard, type CardFields as CardValue } from '../../../shared/lib/cards'
 import { splitName } from '../../../shared/lib/format'
+import { CARD_WORDS } from '@shared/vocabulary'
 
 export function AddCardPage() {
   const navigate = useNavigate()
@@ -117,9 +118,7 @@ export function AddCardPage() {
       <form className="stack" onSubmit={submit} noValidate>
         <div>
           <h1>Add a Card</h1>
-          <p className="muted">
-            You will not be charged, this is just to have a card on file with us.
-          </p>
+          <p className="muted">{CARD_WORDS.saving}</p>
         </div>
         <CardFields value={card} onChange={setCard} />
         {error || refusal ? (
@@ -135,10 +134,7 @@ export function AddCardPage() {
             Add card later
           </ButtonLink>
         </div>
-        <p className="fine-print">
-          We verify the card with a $1.00 authorization when you buy a slot. It is released
-          automatically within a week.
-        </p>
+        <p className="fine-print">{CARD_WORDS.check}</p>
       </form>
     </SplitLayout>
   )

@@ -112,7 +112,7 @@ export function OrdersPage() {
             const label =
               order.statusReason === 'draw_not_selected'
                 ? 'Not selected'
-                : statusLabel(order.status)
+                : statusLabel(order.status, order.fee)
             return (
               <li
                 key={order.orderId}
@@ -179,12 +179,9 @@ export function OrdersPage() {
                   {order.drawEntryId ? (
                     <div>
                       <dt>Draw entry</dt>
-                      <dd className="mono">
-                        <Link
-                          to={`/product/${order.productId}/draw?entry=${order.drawEntryId}`}
-                          aria-label={`Check draw entry ${order.drawEntryId}`}
-                        >
-                          {order.drawEntryId}
+                      <dd>
+                        <Link to={`/product/${order.productId}/draw?entry=${order.drawEntryId}`}>
+                          Verify your entry
                         </Link>
                       </dd>
                     </div>
@@ -202,6 +199,7 @@ export function OrdersPage() {
                     </dd>
                   </div>
                 </dl>
+                {order.outcomeWords ? <p className="order__outcome">{order.outcomeWords}</p> : null}
                 {order.hold?.status === 'requires_action' ? (
                   <div className="order__action">
                     <ConfirmHoldButton orderId={order.orderId} confirmBy={order.hold.confirmBy} />

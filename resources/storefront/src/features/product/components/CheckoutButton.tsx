@@ -2,7 +2,14 @@ import { useRef } from 'react'
 import { Button } from '../../../shared/ui/Button'
 
 export type CheckoutPhase =
-  'idle' | 'confirm' | 'securing' | 'secured' | 'redirecting' | 'duplicate' | 'error'
+  | 'idle'
+  | 'confirm'
+  | 'securing'
+  | 'secured'
+  | 'redirecting'
+  | 'duplicate'
+  | 'duplicateCard'
+  | 'error'
 
 const LABELS: Record<CheckoutPhase, string> = {
   idle: 'Checkout',
@@ -11,6 +18,8 @@ const LABELS: Record<CheckoutPhase, string> = {
   secured: 'Secured',
   redirecting: 'Redirecting...',
   duplicate: 'Select New Profile',
+  // A draw counts the card on file: another profile cannot help, so the button does not say so.
+  duplicateCard: 'Card Already Entered',
   error: 'Error. Refresh',
 }
 
@@ -40,7 +49,7 @@ export function CheckoutButton({
   const variant =
     phase === 'secured' || phase === 'redirecting'
       ? 'success'
-      : phase === 'error' || phase === 'duplicate'
+      : phase === 'error' || phase === 'duplicate' || phase === 'duplicateCard'
         ? 'danger'
         : phase === 'confirm'
           ? 'accent'
@@ -55,7 +64,13 @@ export function CheckoutButton({
         variant={variant === 'accent' ? 'primary' : variant}
         block
         busy={busy}
-        disabled={disabled || busy || phase === 'duplicate' || phase === 'error'}
+        disabled={
+          disabled ||
+          busy ||
+          phase === 'duplicate' ||
+          phase === 'duplicateCard' ||
+          phase === 'error'
+        }
         onClick={phase === 'confirm' ? onConfirm : onCheckout}
         aria-live="polite"
       >

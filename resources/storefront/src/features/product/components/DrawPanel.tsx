@@ -15,7 +15,7 @@ const when = (value: string | null | undefined) =>
       })
     : 'to be announced'
 
-/** A draw's terms on its product page: the entry window, the commitment, then the proof. */
+/** A draw's terms on its product page in plain words; the commitment behind Verify, then the proof. */
 export function DrawPanel({ product }: { product: Product }) {
   const proof = useDrawProof(product.productId).data
   const drawn = proof?.status === 'drawn'
@@ -40,19 +40,27 @@ export function DrawPanel({ product }: { product: Product }) {
           Arriving early gives no advantage: every entry has the same chance.
         </li>
         <li>
-          One entry per person: per account, per card and per shipping address. Winners are checked
-          out on release day; everyone else is never charged and the $1.00 check is released.
+          One entry per person: per account, per card on file and per shipping address. Winners are
+          checked out on release day; everyone else is never charged and the $1.00 check is
+          released.
         </li>
         <li>
-          The winners come from public randomness nobody knows in advance, not even us: drand
-          quicknet round {commitment?.round ?? proof?.beacon?.round ?? '(fixed when entries open)'},
-          published after entries close.
-        </li>
-        <li>
-          Commitment (fixed when entries opened: the seed&apos;s SHA-256, the slots, the window and
-          the round): <code className="draw-box__hash">{commitment?.digest ?? 'not yet made'}</code>
+          The winners are drawn after entries close, from public randomness nobody knows in advance,
+          not even us.
         </li>
       </ul>
+      <details className="draw-box__verify">
+        <summary>Verify</summary>
+        <p>
+          The randomness: drand quicknet round{' '}
+          {commitment?.round ?? proof?.beacon?.round ?? '(fixed when entries open)'}, published
+          after entries close.
+        </p>
+        <p>
+          Commitment (fixed when entries opened: the seed&apos;s SHA-256, the slots, the window and
+          the round): <code className="draw-box__hash">{commitment?.digest ?? 'not yet made'}</code>
+        </p>
+      </details>
       <Link className="btn btn--secondary" to={`/product/${product.productId}/draw`}>
         {drawn ? 'Check the draw yourself' : 'How the draw is checked'}
       </Link>

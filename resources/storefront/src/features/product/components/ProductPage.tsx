@@ -22,8 +22,10 @@ import { CheckoutButton, type CheckoutPhase } from './CheckoutButton'
 import { DrawPanel } from './DrawPanel'
 import { releaseTimes } from '../../../shared/lib/drops'
 import { WaitingRoomPanel } from './WaitingRoomPanel'
+import { TriedAt } from './TriedAt'
 import { useWaitingRoom } from '../api/useWaitingRoom'
 import { useNow } from '../../../shared/lib/useNow'
+import { CARD_WORDS, cardOnFileName, confirmWords } from '@shared/vocabulary'
 
 const AFTER_SUCCESS_MS = 2000
 const AFTER_ERROR_MS = 3000
@@ -110,6 +112,8 @@ function ProductScreen({ id }: { id: string | undefined }) {
   const soldOut = !isDraw && left === 0
   const released = item.releaseAt ? new Date(item.releaseAt).getTime() <= now : false
   const chosenProfile = profiles.data?.find((p) => p.profileId === profileId)
+  // The account's card: the $1.00 check and the fee go on it, not on the profile's card.
+  const accountCard = { brand: info.data?.cardBrand, last4: info.data?.billingLast4 }
   const needsCardCode = cardCodeAsked || chosenProfile?.card.codeKept === false
   // The fee the server will charge: the one promo rule, in cents (shared/pricing.ts).
   const priceCents = item.priceCents ?? centsOfDollars(item.price)
@@ -172,7 +176,7 @@ function ProductScreen({ id }: { id: string | undefined }) {
         return
       }
       if (error instanceof ApiError && error.code === 'duplicate') {
-        setPhase('duplicate')
+        setPhase(error.errors.cardOnFile ? 'duplicateCard' : 'duplicate')
         setProblem(error.message || 'This profile already has a slot for this drop.')
         return
       }
@@ -235,6 +239,7 @@ function ProductScreen({ id }: { id: string | undefined }) {
             <small>slot fee</small>
           </p>
           {item.description ? <p className="product__desc">{item.description}</p> : null}
+          <TriedAt retailers={item.retailers} />
           <div className="stock" aria-label={`${left} of ${item.totalStock} slots left`}>
             <div className="stock__bar">
               <span style={{ width: `${takenPercent}%` }} />
@@ -276,7 +281,7 @@ function ProductScreen({ id }: { id: string | undefined }) {
                 setCardCode('')
                 setCardCodeAsked(false)
                 setCardCodeError(null)
-                if (phase === 'duplicate') setPhase('idle')
+                if (phase === 'duplicate' || phase === 'duplicateCard') setPhase('idle')
               }}
             />
             {profiles.data?.length === 0 ? (
@@ -387,22 +392,24 @@ function ProductScreen({ id }: { id: string | undefined }) {
             {problem ? (
               <p
                 className={
-                  phase === 'duplicate' || phase === 'error' ? 'form-error' : 'field__error'
+                  phase === 'duplicate' || phase === 'duplicateCard' || phase === 'error'
+                    ? 'form-error'
+                    : 'field__error'
                 }
                 role="alert"
               >
                 {problem}
+                {phase === 'duplicateCard' ? (
+                  <>
+                    {' '}
+                    <Link to="/user/account">Change the card on file</Link>
+                  </>
+                ) : null}
               </p>
             ) : null}
-            {phase === 'confirm' && isDraw ? (
+            {phase === 'confirm' ? (
               <p className="fine-print" role="status">
-                Confirm to enter the draw. We place a $1.00 hold on the profile&apos;s card now; the{' '}
-                {finalPrice} fee is charged only if you win and the order succeeds.
-              </p>
-            ) : phase === 'confirm' ? (
-              <p className="fine-print" role="status">
-                Confirm to secure the slot. We place a $1.00 hold on the profile&apos;s card now;
-                the {finalPrice} fee is charged only if the order succeeds.
+                {confirmWords({ draw: isDraw, fee: finalPrice, card: accountCard })}
               </p>
             ) : null}
           </div>
@@ -416,13 +423,11 @@ function ProductScreen({ id }: { id: string | undefined }) {
                 The price shown is a service fee only and does not include the cost of the item.
               </li>
               <li>
-                A $1.00 authorization verifies your card now. It is released automatically within a
-                week.
+                A $1.00 check verifies {cardOnFileName(accountCard)} when you check out.{' '}
+                {CARD_WORDS.check}
               </li>
-              <li>
-                The full fee is charged only after the retailer&apos;s confirmation e-mail. Failed
-                orders are refunded automatically and cost nothing.
-              </li>
+              <li>{CARD_WORDS.fee}</li>
+              <li>{CARD_WORDS.profile}</li>
             </ul>
           </div>
         </div>

@@ -20,6 +20,16 @@ const clock = (seconds: number) => {
 const hourMinute = (iso: string) =>
   new Date(iso).toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit' })
 
+/** The public randomness a line's places come from, behind Verify. */
+function VerifyRound({ round }: { round: number }) {
+  return (
+    <details className="waiting-room__verify">
+      <summary>Verify</summary>
+      <p>Places come from drand quicknet round {round}.</p>
+    </details>
+  )
+}
+
 /** The waiting room of a first-come drop: join, wait for the opening, then move up the line. */
 export function WaitingRoomPanel({
   product,
@@ -51,23 +61,27 @@ export function WaitingRoomPanel({
               : 'soon'}
             . Everyone who joins in the {queue.minutes} minutes before (until a minute before the
             sale) gets a place drawn from public randomness nobody knows in advance, so arriving
-            earlier gives no advantage. You need a card on file; one place per card and billing
-            address.
+            earlier gives no advantage. You need a card on file; one place per card on file and
+            billing address.
           </p>
           <Button block onClick={onJoin}>
             Join the line
           </Button>
         </>
       ) : status?.state === 'waiting' ? (
-        <p className="waiting-room__status">
-          You are in. The sale opens in <strong>{clock(status.secondsLeft)}</strong>; your place is
-          drawn then{status.round ? ` from drand quicknet round ${status.round}` : ''}.
-        </p>
+        <>
+          <p className="waiting-room__status">
+            You are in. The sale opens in <strong>{clock(status.secondsLeft)}</strong>; your place
+            is drawn then, from public randomness nobody knows in advance.
+          </p>
+          {status.round ? <VerifyRound round={status.round} /> : null}
+        </>
       ) : status?.state === 'drawing' ? (
         <>
           <p className="waiting-room__status">
-            The sale is open: your place is being drawn from drand quicknet round {status.round}.
+            The sale is open: your place is being drawn from public randomness.
           </p>
+          {status.round ? <VerifyRound round={status.round} /> : null}
           {status.delay ? (
             <p className="notice" data-testid="line-delay">
               {beaconDelayNotice('line', hourMinute(status.delay.dueAt))}

@@ -11,13 +11,8 @@ import {
 } from '../../../shared/ui/AddressFields'
 import type { Profile } from '@shared/api/contract'
 import { useAddProfile } from '../../../shared/api/useAddProfile'
-import {
-  formatPhone,
-  isValidEmail,
-  isValidPhone,
-  splitName,
-  stripPhone,
-} from '../../../shared/lib/format'
+import { isValidEmail, splitName } from '../../../shared/lib/format'
+import { formatPhone, isValidPhone, phoneForServer } from '@shared/phone'
 import { INVALID_CARD, validateCard, type CardFields as CardValue } from '../../../shared/lib/cards'
 import { useEditProfile } from '../api/useEditProfile'
 
@@ -107,7 +102,7 @@ export function ProfileWizard({
     const payload = {
       profileName: general.profileName.trim(),
       email: general.email.trim(),
-      phone: stripPhone(general.phone),
+      phone: phoneForServer(general.phone),
       shipping: place,
       billing: place,
       keepCardCode,

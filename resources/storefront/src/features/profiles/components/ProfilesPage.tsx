@@ -7,6 +7,7 @@ import { Modal } from '../../../shared/ui/Modal'
 import { PageLoading } from '../../../shared/ui/Spinner'
 import { IconEdit, IconPlus, IconTrash } from '../../../shared/ui/icons'
 import { BRAND_LABELS } from '../../../shared/lib/cards'
+import { CARD_WORDS } from '@shared/vocabulary'
 import { useDeleteProfile } from '../api/useDeleteProfile'
 import { ProfileWizard } from './ProfileWizard'
 
@@ -47,7 +48,7 @@ export function ProfilesPage() {
     >
       <p className="muted intro">
         Each profile is a shipping and billing address with a card. Use a different profile for each
-        slot on the same drop.
+        slot on the same drop. {CARD_WORDS.profile}
       </p>
       {profiles.loading ? (
         <PageLoading />

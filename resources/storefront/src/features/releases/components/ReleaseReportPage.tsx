@@ -50,16 +50,16 @@ export function ReleaseReportPage() {
         {data.product.releaseMode === 'draw' ? ' · draw' : ''} · outcome report
       </p>
       {mine.length > 0 ? (
-        <p className="notice notice--success report__mine" role="status">
-          Your order{mine.length > 1 ? 's' : ''}:{' '}
-          {mine
-            .map(
-              (line) =>
-                `size ${line.size}, ${outcomeWords(line.outcome, line.reason).toLowerCase()}`
-            )
-            .join('; ')}
-          . Highlighted below.
-        </p>
+        <div className="notice notice--success report__mine" role="status">
+          Your order{mine.length > 1 ? 's' : ''}, highlighted below:
+          <ul>
+            {mine.map((line, index) => (
+              <li key={index}>
+                Size {line.size}: {outcomeWords(line)}
+              </li>
+            ))}
+          </ul>
+        </div>
       ) : null}
       <dl className="report__facts">
         {facts.map(([label, value]) => (
@@ -73,9 +73,9 @@ export function ReleaseReportPage() {
         <h2 id="outcomes-title">What happened to the orders</h2>
         <ul className="report__reasons">
           <li>
-            Failed: <strong>{data.failed.total}</strong> (sold out {data.failed.soldOut}, declined
-            at the retailer {data.failed.declined}, address rejected {data.failed.address}, other{' '}
-            {data.failed.other})
+            Not secured, nothing charged: <strong>{data.failed.total}</strong> (sold out{' '}
+            {data.failed.soldOut}, declined at the retailer {data.failed.declined}, address rejected{' '}
+            {data.failed.address}, other {data.failed.other})
           </li>
           <li>
             Cancelled by the retailer after success: <strong>{data.cancelledAfterSuccess}</strong>
@@ -96,7 +96,7 @@ export function ReleaseReportPage() {
                 <th scope="col">Orders</th>
                 <th scope="col">Submitted</th>
                 <th scope="col">Succeeded</th>
-                <th scope="col">Failed</th>
+                <th scope="col">Not secured</th>
                 <th scope="col">Success rate</th>
               </tr>
             </thead>
@@ -140,7 +140,7 @@ export function ReleaseReportPage() {
               <span className="report-line__size">
                 {line.size.toLowerCase() === 'os' ? 'OS' : line.size.toUpperCase()}
               </span>
-              <span>{outcomeWords(line.outcome, line.reason)}</span>
+              <span>{outcomeWords(line)}</span>
               {line.mine ? <span className="report-line__you">Yours</span> : null}
             </li>
           ))}

@@ -1,4 +1,5 @@
 import type { Outcome } from '@shared/api/contract'
+import { notSecuredWords } from '@shared/vocabulary'
 
 export const percent = (rate: number | null) =>
   rate === null ? '–' : `${(rate * 100).toFixed(rate === 1 || rate === 0 ? 0 : 1)} %`
@@ -7,7 +8,7 @@ export const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`
 
 const OUTCOME_WORDS: Record<Outcome, string> = {
   succeeded: 'Succeeded',
-  failed: 'Failed',
+  failed: 'Not secured',
   cancelled_after_success: 'Cancelled by the retailer after success',
   not_submitted: 'Not submitted',
   open: 'Waiting',
@@ -21,10 +22,22 @@ const REASON_WORDS: Record<string, string> = {
   not_selected: 'not selected in the draw',
 }
 
-/** An order's line in the customer's words. */
-export function outcomeWords(outcome: Outcome, reason: string | null) {
-  const words = OUTCOME_WORDS[outcome]
-  return reason ? `${words} (${REASON_WORDS[reason] ?? reason})` : words
+/**
+ * An order's line in the customer's words: a failed one as its buyer reads it on the orders page
+ * (the server's `words`), nothing charged.
+ */
+export function outcomeWords(line: {
+  outcome: Outcome
+  reason: string | null
+  words?: string | null
+  mine?: boolean
+}) {
+  if (line.words) return line.words
+  if (line.outcome === 'failed') {
+    return notSecuredWords(line.reason, { whose: line.mine ? 'your' : 'the' })
+  }
+  const words = OUTCOME_WORDS[line.outcome]
+  return line.reason ? `${words} (${REASON_WORDS[line.reason] ?? line.reason})` : words
 }
 
 export const releaseDate = (iso: string | null) =>
