@@ -1,7 +1,7 @@
 import env from '#start/env'
 
 /*
-| The retailer's own e-mail as the proof of an order's outcome (README, "Mail intake"). Read on
+| The retailer's own e-mail as the proof of an order's outcome (docs/mail-intake.md). Read on
 | each use, so tests can vary it. Nothing here is on unless MAIL_INTAKE_DOMAIN is set.
 */
 export type SuccessEvidence = 'either' | 'mail' | 'bot'

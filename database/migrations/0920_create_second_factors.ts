@@ -1,7 +1,7 @@
 import { BaseSchema } from '@adonisjs/lucid/schema'
 
 /**
- * Second factors (README, "Staff sign-in"):
+ * Second factors (docs/security.md, "Staff sign-in"):
  * - `users.totp_secret_sealed`: the account's TOTP secret (RFC 6238), sealed by the vault; set
  *   at enrolment, `totp_confirmed_at` once a first code proved the authenticator holds it;
  * - `users.totp_last_counter`: the 30-second step of the last code accepted, so a code is used

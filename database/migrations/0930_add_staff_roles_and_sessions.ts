@@ -1,7 +1,7 @@
 import { BaseSchema } from '@adonisjs/lucid/schema'
 
 /**
- * Staff roles and sessions (README, "Staff sign-in"):
+ * Staff roles and sessions (docs/security.md, "Staff sign-in"):
  * - every `admin` becomes an `owner` (the roles are owner, finance, support, viewer);
  * - `auth_access_tokens.ip` and `user_agent`: where a staff session was opened from, for the list
  *   of sessions a staff member sees and ends; staff tokens are named `staff` (they end after 15

@@ -1,7 +1,7 @@
 import { BaseSchema } from '@adonisjs/lucid/schema'
 
 /**
- * Passkeys (WebAuthn) as a second factor (README, "Staff sign-in"): each credential's id, public
+ * Passkeys (WebAuthn) as a second factor (docs/security.md, "Staff sign-in"): each credential's id, public
  * key (COSE, base64url) and signature counter; the challenge of a passkey ceremony is kept on
  * the token that asked for it, for five minutes, and used once.
  */

@@ -10,7 +10,7 @@ const tokenOf = (ctx: Pick<HttpContext, 'auth'>) =>
 
 /**
  * A token whose abilities are not `*` was issued to a staff account's password alone: it opens
- * only the second-factor routes (README, "Staff sign-in"). `staff`: the route is a staff one.
+ * only the second-factor routes (docs/security.md, "Staff sign-in"). `staff`: the route is a staff one.
  */
 export function refuseFactorPending(ctx: HttpContext, options: { staff?: boolean } = {}) {
   const token = tokenOf(ctx)
