@@ -109,6 +109,18 @@ for (let round = 1; round <= opts.times; round++) {
 }
 rmSync(sqlitePath(), { force: true })
 for (const suffix of ['-wal', '-shm']) rmSync(`${sqlitePath()}${suffix}`, { force: true })
+if (databases.includes('mysql')) {
+  // The runs' MariaDB database goes too (each run re-created it; the last one is left).
+  const mysql = await import('mysql2/promise')
+  const connection = await mysql.createConnection({
+    host: process.env.MYSQL_HOST ?? '127.0.0.1',
+    port: Number(process.env.MYSQL_PORT ?? 3306),
+    user: process.env.MYSQL_USER ?? 'root',
+    password: process.env.MYSQL_PASSWORD ?? '',
+  })
+  await connection.query(`DROP DATABASE IF EXISTS \`dropslot_repeat_${process.pid}\``)
+  await connection.end()
+}
 
 console.log(`\n${run - failures.length} of ${run} runs passed`)
 for (const failure of failures) {
