@@ -146,6 +146,24 @@ export async function productFor(overrides: Record<string, unknown> = {}) {
   return ProductFactory.merge(overrides).create()
 }
 
+/**
+ * A customer with a card buys a slot over HTTP, as the storefront does (201): the customer and
+ * the order as stored (its hold queued, its receipt written).
+ */
+export async function slotBoughtOverHttp(client: any, size = '9') {
+  const { default: Order } = await import('#orders/models/order')
+  const customer = await customerWithCard()
+  const profile = await profileFor(customer.user)
+  const product = await productFor()
+  const response = await client
+    .post('/api/checkout/withprofile')
+    .bearerToken(customer.token)
+    .json({ productId: product.id, style: 'Black', size, profileId: profile.publicId })
+  response.assertStatus(201)
+  const order = await Order.findByOrFail('publicId', response.body().order.orderId)
+  return { customer, order }
+}
+
 /** Places every due hold, as the web process's worker would. */
 export async function placeHolds() {
   const { holdWorker } = await import('#payments/services/hold_worker')

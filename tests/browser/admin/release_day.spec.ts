@@ -1,8 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { DateTime } from 'luxon'
 import { test } from '@japa/runner'
-import testUtils from '@adonisjs/core/services/test_utils'
-import type { Browser, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import Product from '#catalog/models/product'
 import Order from '#orders/models/order'
 import AuditLog from '#core/models/audit_log'
@@ -11,30 +10,17 @@ import db from '@adonisjs/lucid/services/db'
 import { orderOutcome } from '#release/services/order_outcome'
 import { orderNumber } from '#orders/services/order_numbers'
 import { DEMO_ADMIN, DEMO_ADMIN_TOTP_SECRET, DEMO_RELEASE } from '#database/seeders/demo_seeder'
-import { assertConsoleBuilt, baseUrl, launchChromium, signIn } from './chromium.js'
+import { baseUrl, signIn, useConsolePage } from './chromium.js'
 
 /*
 | Release day from the console, on the demo data the browser suite seeds: the demo admin runs
 | the demo release product's release, and downloads an order's ACO file with a reason.
 */
 test.group('Admin console: release day in Chromium', (group) => {
-  let browser: Browser
+  const currentPage = useConsolePage(group)
   let page: Page
-
-  group.setup(async () => {
-    assertConsoleBuilt()
-    browser = await launchChromium()
-    return () => browser.close()
-  })
-  group.each.setup(async () => {
-    const cleanup = await testUtils.db().withGlobalTransaction()
-    page = await browser.newPage({ viewport: { width: 1400, height: 900 }, acceptDownloads: true })
-    // The machines are shared and slow under load: waits are generous, never timed assertions.
-    page.setDefaultTimeout(60_000)
-    return async () => {
-      await page.close()
-      await cleanup()
-    }
+  group.each.setup(() => {
+    page = currentPage()
   })
 
   test('the demo admin runs release day from the console and sees the results', async ({

@@ -4,7 +4,7 @@ import AuditLog from '#core/models/audit_log'
 import { BullmqDriver } from '#core/jobs/bullmq_driver'
 import { defineJob, jobRegistry } from '#core/jobs/job'
 import { jobs } from '#core/jobs/jobs'
-import { adminWithToken, customerWithCard, productFor, profileFor } from '#tests/helpers'
+import { adminWithToken, slotBoughtOverHttp } from '#tests/helpers'
 import { redisTestsRun, TEST_REDIS_URL } from '#tests/support/redis'
 
 const runBullmq = await redisTestsRun()
@@ -17,14 +17,7 @@ test.group('Admin: background job queues', (group) => {
     assert,
   }) => {
     const { token } = await adminWithToken()
-    const customer = await customerWithCard()
-    const profile = await profileFor(customer.user)
-    const product = await productFor()
-    await client
-      .post('/api/checkout/withprofile')
-      .bearerToken(customer.token)
-      .json({ productId: product.id, style: 'Black', size: '9', profileId: profile.publicId })
-      .then((response: any) => response.assertStatus(201))
+    await slotBoughtOverHttp(client)
 
     const response = await client.get('/api/admin/queues').bearerToken(token)
     response.assertStatus(200)

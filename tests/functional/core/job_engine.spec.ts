@@ -13,7 +13,7 @@ import type { QueueDriver } from '#core/jobs/queue_driver'
 import { placeHoldJob, sweepHoldsJob } from '#payments/jobs/hold_jobs'
 import { SmtpSink } from '#tests/support/smtp_sink'
 import { redisTestsRun, TEST_REDIS_URL } from '#tests/support/redis'
-import { customerWithCard, productFor, profileFor } from '#tests/helpers'
+import { slotBoughtOverHttp } from '#tests/helpers'
 
 const REDIS_URL = TEST_REDIS_URL
 const SMTP_PORT = env.get('SMTP_PORT', 2526)
@@ -31,15 +31,8 @@ async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, m
 }
 
 async function buySlot(client: any) {
-  const { user, token } = await customerWithCard()
-  const profile = await profileFor(user)
-  const product = await productFor()
-  const response = await client
-    .post('/api/checkout/withprofile')
-    .bearerToken(token)
-    .json({ productId: product.id, style: 'Black', size: '9.5', profileId: profile.publicId })
-  response.assertStatus(201)
-  return Order.findByOrFail('publicId', response.body().order.orderId)
+  const { order } = await slotBoughtOverHttp(client, '9.5')
+  return order
 }
 
 const holdCalls = (orderId: number) =>

@@ -5,13 +5,7 @@ import { clock } from '#core/services/clock'
 import EmailMessage from '#notifications/models/email_message'
 import { deliverEmailJob } from '#notifications/jobs/email_jobs'
 import { emailDelivery } from '#notifications/services/email_delivery'
-import {
-  adminWithToken,
-  customerWithCard,
-  productFor,
-  profileFor,
-  staffWithToken,
-} from '#tests/helpers'
+import { adminWithToken, slotBoughtOverHttp, staffWithToken } from '#tests/helpers'
 
 const MAILBOX_NOTICE = "SMTP not configured: e-mails go to the console's mailbox"
 const q = (value: unknown) => encodeURIComponent(JSON.stringify(value))
@@ -85,14 +79,7 @@ test.group('E-mail without SMTP: the console mailbox', (group) => {
     assert,
   }) => {
     withoutSmtp()
-    const customer = await customerWithCard()
-    const profile = await profileFor(customer.user)
-    const product = await productFor()
-    await client
-      .post('/api/checkout/withprofile')
-      .bearerToken(customer.token)
-      .json({ productId: product.id, style: 'Black', size: '9', profileId: profile.publicId })
-      .then((response: any) => response.assertStatus(201))
+    const { customer, order } = await slotBoughtOverHttp(client)
     const forgot = await client.post('/api/forgotpw').json({ email: customer.user.email })
     forgot.assertStatus(200)
 
@@ -116,7 +103,7 @@ test.group('E-mail without SMTP: the console mailbox', (group) => {
     const shownReceipt = await client.get(`/api/admin/emails/${receipt.id}`).bearerToken(token)
     shownReceipt.assertStatus(200)
     const receiptText = JSON.stringify(shownReceipt.body())
-    assert.include(shownReceipt.body().textBody, product.title)
+    assert.include(shownReceipt.body().textBody, order.productTitle)
     assert.notMatch(receiptText, /4242\s?4242\s?4242\s?4242/)
     assert.notInclude(receiptText, '4242')
     assert.notInclude(receiptText, 'CVV')
