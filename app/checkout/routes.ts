@@ -3,6 +3,7 @@ import { middleware } from '#start/kernel'
 
 const PromoController = () => import('#checkout/controllers/promo_controller')
 const CheckoutController = () => import('#checkout/controllers/checkout_controller')
+const SlotChoicesController = () => import('#checkout/controllers/slot_choices_controller')
 
 router.get('/api/promoLookup', [PromoController, 'lookup']).as('checkout.promoLookup')
 
@@ -17,3 +18,9 @@ router
 router
   .post('/api/checkout/completeuser', [CheckoutController, 'completeUser'])
   .as('checkout.completeUser')
+
+// The buyer's sizes, retailers and price cap of a slot, changed until its release starts.
+router
+  .post('/api/user/orders/:orderId/choices', [SlotChoicesController, 'change'])
+  .as('checkout.slotChoices')
+  .use(middleware.auth({ guards: ['customer'] }))

@@ -19,7 +19,7 @@ import { BaseSchema } from '@adonisjs/lucid/schema'
  * transaction): then the procedure works under a savepoint instead of committing it.
  * Returns one row: `order_id`, NULL when no slot was left.
  */
-const PROCEDURE = `CREATE PROCEDURE take_slot_and_open_order(
+export const PROCEDURE = `CREATE PROCEDURE take_slot_and_open_order(
   IN p_in_transaction TINYINT,
   IN p_now DATETIME,
   IN p_public_id VARCHAR(36) CHARACTER SET utf8mb4,

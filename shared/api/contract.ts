@@ -50,6 +50,8 @@ import type { presentUserInfo } from '#accounts/services/user_presenter'
 import type { presentProfile } from '#profiles/services/profile_service'
 import type { presentOrder } from '#orders/services/order_presenter'
 import type { CheckoutRequest } from '#checkout/services/checkout_service'
+import type { SlotChoicesRequest } from '#checkout/services/slot_choices'
+import type SlotChoicesController from '#checkout/controllers/slot_choices_controller'
 import type QueuesController from '#admin/controllers/queues_controller'
 import type AdminOrdersController from '#admin/controllers/orders_controller'
 import type CustomersController from '#admin/controllers/customers_controller'
@@ -203,6 +205,10 @@ export interface ApiRoutes {
     response: { success: true; order: ReturnType<typeof presentOrder> }
   }
   'GET /api/user/orders': { response: Order[] }
+  'POST /api/user/orders/:orderId/choices': {
+    body: SlotChoicesRequest
+    response: Answer<SlotChoicesController, 'change'>
+  }
   'POST /api/user/orders/:orderId/hold/authenticate': { response: HoldAuthenticationAnswer }
   'POST /api/user/orders/:orderId/hold/confirm': {
     response:

@@ -1,6 +1,7 @@
 import type { DateTime } from 'luxon'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import ProductRetailer from '#catalog/models/product_retailer'
+import Product from '#catalog/models/product'
 import { retailerName } from '#shared/vocabulary'
 import { AppError } from '#core/exceptions/app_error'
 import { isUniqueViolation } from '#core/helpers/db_errors'
@@ -95,6 +96,12 @@ export function presentStoredRetailers(list: readonly RetailerEntry[]) {
 }
 
 class ProductRetailers {
+  /** A product's list as stored now, by its id alone (empty when there is no such product). */
+  async listFor(productId: number): Promise<RetailerEntry[]> {
+    const product = await Product.find(productId)
+    return product ? this.listOf(product) : []
+  }
+
   /** A product's list as stored now. */
   async listOf(product: { id: number; retailer: string | null }): Promise<RetailerEntry[]> {
     const rows = await ProductRetailer.query().where('product_id', product.id)

@@ -8,7 +8,10 @@ import { presentOrder } from '#orders/services/order_presenter'
 import { countCheckout } from '#checkout/services/checkout_metrics'
 
 export default class CheckoutController {
-  /** POST /api/checkout/withprofile {productId, style, size, profileId, promoCode?, eCardCode?, queuePass?} */
+  /**
+   * POST /api/checkout/withprofile {productId, style, size, profileId, promoCode?, eCardCode?,
+   * queuePass?, sizes?, retailers?, maxItemPriceCents?}
+   */
   async withProfile({ auth, request, response }: HttpContext) {
     const user = auth.use('customer').getUserOrFail()
     await this.limit(request.ip(), `customer-${user.uuid}`)
@@ -22,6 +25,9 @@ export default class CheckoutController {
         promoCode: body.promoCode,
         eCardCode: body.eCardCode,
         queuePass: body.queuePass,
+        sizes: body.sizes,
+        retailers: body.retailers,
+        maxItemPriceCents: body.maxItemPriceCents,
       })
     )
     return response.created({ success: true, order: presentOrder(order) })

@@ -23,6 +23,9 @@ import { slotStock } from '#catalog/services/slot_stock'
 import { jobs } from '#core/jobs/jobs'
 import { drawEntries } from '#draws/services/draw_entries'
 import { waitingRoom } from '#draws/services/waiting_room'
+import { productRetailers, type RetailerEntry } from '#catalog/services/product_retailers'
+import { checkSlotChoices, namesChoices } from '#checkout/services/slot_choices'
+import { slotChoiceColumns } from '#orders/services/slot_choice_columns'
 
 export const INSUFFICIENT_CHECKOUT_DATA = 'insufficient checkout data'
 export const CARD_CODE_REQUIRED = "Enter your card's security code to check out with this profile."
@@ -41,6 +44,10 @@ export type CheckoutRequest = {
   eCardCode?: unknown
   /** The waiting room's pass, for a drop that has one. */
   queuePass?: unknown
+  /** The sizes to try in order, the retailers accepted and the price cap (`SlotChoicesRequest`). */
+  sizes?: unknown
+  retailers?: unknown
+  maxItemPriceCents?: unknown
   /** An admin placing an order for a customer is not in the line (never set from a request). */
   outsideWaitingRoom?: boolean
 }
@@ -132,6 +139,11 @@ export class CheckoutService {
     if (soldOutMemory.has(productId)) throw soldOut()
     let enteredCode: string | null = null
     let receipt = null as { id: number } | null
+    // Only a slot with choices needs the release's retailers, read before the session (which
+    // holds SQLite's one connection).
+    const retailers: RetailerEntry[] | null = namesChoices(request)
+      ? await productRetailers.listFor(productId)
+      : null
     // Every statement of the purchase, the receipt included, goes on one driver session: the
     // release-day rush is bound by the app's CPU, and this is the cheapest way to the database.
     const opened = await withDriverSession(async (session) => {
@@ -144,6 +156,11 @@ export class CheckoutService {
       if (!product || !product.avail) throw productNotFound()
       const { style, size } = this.chooseVariant(product, request.style, request.size)
       if (product.isReleased) throw releasedAlready()
+      const choiceColumns = slotChoiceColumns.write(
+        retailers
+          ? checkSlotChoices(product, retailers, size, request)
+          : { sizeLadder: null, retailerChoice: null, maxItemPriceCents: null }
+      )
       // A draw takes entries, any number of them: its slots are given when it runs.
       if (!product.isDraw && product.stockTaken >= product.totalStock) {
         throw soldOutSeen(product.id)
@@ -189,6 +206,7 @@ export class CheckoutService {
         promoPercent: null,
         style,
         size,
+        ...choiceColumns,
         email: user.email,
         name: user.name || `${profile.shipping.firstName} ${profile.shipping.lastName}`,
         acoVault: cardVault.seal(snapshot),

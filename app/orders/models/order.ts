@@ -51,6 +51,18 @@ export default class Order extends BaseModel {
   @column()
   declare size: string
 
+  /** The sizes to try in order as a JSON array (its first is `size`); null: only `size`. */
+  @column()
+  declare sizeLadder: string | null
+
+  /** The retailer keys the buyer accepts as a JSON array; null: every retailer of the release. */
+  @column()
+  declare retailerChoice: string | null
+
+  /** The most the buyer pays the retailer for the item with shipping; null: no cap. */
+  @column()
+  declare maxItemPriceCents: number | null
+
   @column()
   declare email: string
 

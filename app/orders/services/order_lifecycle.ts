@@ -13,6 +13,7 @@ import { sqlTime } from '#core/helpers/sql_time'
 import type { DriverSession } from '#core/services/driver_session'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { AppError } from '#core/exceptions/app_error'
+import type { SlotChoiceColumns } from '#orders/services/slot_choice_columns'
 
 /**
  * The order lifecycle (docs/decisions.md): (slot bought) -> pending -> processing -> success |
@@ -33,6 +34,9 @@ export type NewOrder = Pick<
   | 'promoPercent'
   | 'style'
   | 'size'
+  | 'sizeLadder'
+  | 'retailerChoice'
+  | 'maxItemPriceCents'
   | 'email'
   | 'name'
   | 'acoVault'
@@ -47,8 +51,8 @@ export type OpenedOrder = NewOrder &
 const INSERT_ORDER = `INSERT INTO orders (public_id, user_id, product_id, profile_id, product_title,
   base_price_cents, price_cents, promo_code, promo_percent, style, size, email, name, status,
   active_slot, aco_vault, hold_status, hold_amount_cents, hold_attempts, fee_status, fee_attempts,
-  refunded_cents, created_at, updated_at)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)`
+  refunded_cents, size_ladder, retailer_choice, max_item_price_cents, created_at, updated_at)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?)`
 
 const TAKE_SLOT_AND_OPEN_ORDER = 'take_slot_and_open_order'
 
@@ -76,6 +80,9 @@ function newOrderRow(input: NewOrder, status: 'pending' | 'entered' = 'pending')
     promoPercent: input.promoPercent,
     style: input.style,
     size: input.size,
+    sizeLadder: input.sizeLadder,
+    retailerChoice: input.retailerChoice,
+    maxItemPriceCents: input.maxItemPriceCents,
     email: input.email,
     name: input.name,
     acoVault: input.acoVault,
@@ -120,6 +127,9 @@ function newOrderRow(input: NewOrder, status: 'pending' | 'entered' = 'pending')
     order.holdAttempts,
     order.feeStatus,
     order.refundedCents,
+    order.sizeLadder,
+    order.retailerChoice,
+    order.maxItemPriceCents,
   ]
   return { order, stamp: sqlTime(created), values }
 }
@@ -218,6 +228,25 @@ export class OrderLifecycle {
       ...values,
     ])
     return row?.order_id ? { id: Number(row.order_id), ...order } : null
+  }
+
+  /**
+   * The buyer's new sizes, retailers and cap, written only while the order waits for its release
+   * (entered or pending): a run that claimed it (processing) has already sent them. False when
+   * the order no longer waits.
+   */
+  async changeChoices(id: number, columns: SlotChoiceColumns): Promise<boolean> {
+    const changed = await db
+      .from('orders')
+      .where('id', id)
+      .whereIn('status', ['entered', 'pending'])
+      .update({
+        size_ladder: columns.sizeLadder,
+        retailer_choice: columns.retailerChoice,
+        max_item_price_cents: columns.maxItemPriceCents,
+        updated_at: sqlTime(),
+      })
+    return affectedRows(changed) === 1
   }
 
   /** pending -> processing (the release run handed the order to a checkout engine). */

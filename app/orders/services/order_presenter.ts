@@ -1,6 +1,7 @@
 import { customerReason } from '#orders/services/failure_reasons'
 import type Order from '#orders/models/order'
 import { orderNumber } from '#orders/services/order_numbers'
+import { slotChoiceColumns } from '#orders/services/slot_choice_columns'
 import {
   checkAfterFailure,
   notSecuredWords,
@@ -21,6 +22,9 @@ export type PresentableOrder = Pick<
   | 'promoPercent'
   | 'style'
   | 'size'
+  | 'sizeLadder'
+  | 'retailerChoice'
+  | 'maxItemPriceCents'
   | 'email'
   | 'name'
   | 'status'
@@ -48,6 +52,8 @@ export type PresentableOrder = Pick<
 export function presentOrder(order: PresentableOrder) {
   const fee = { status: order.feeStatus, refundedCents: order.refundedCents }
   const label = orderStatusLabel(order.status, fee)
+  const stored = slotChoiceColumns.read(order)
+  const choices = { ...stored, ladder: stored.sizeLadder ?? [order.size] }
   return {
     orderId: order.publicId,
     /** The short confirmation number customers read and quote (`DS-7K3Q9X`). */
@@ -61,6 +67,12 @@ export function presentOrder(order: PresentableOrder) {
     promoPercent: order.promoPercent,
     style: order.style,
     size: order.size,
+    /** The sizes tried in order, the first `size`. */
+    sizes: choices.ladder,
+    /** The retailers the buyer accepts; null: every retailer of the release. */
+    retailers: choices.retailerChoice,
+    /** The most the buyer pays the retailer for the item with shipping; null: no cap. */
+    maxItemPriceCents: choices.maxItemPriceCents,
     email: order.email,
     name: order.name,
     status: order.status,

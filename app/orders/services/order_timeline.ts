@@ -18,6 +18,8 @@ export type OrderEventKind =
   | 'mail_evidence'
   /** The retailer cancelled a confirmed order (its signed e-mail): the fee refunded in full. */
   | 'retailer_cancelled'
+  /** The buyer changed the slot's sizes, retailers or price cap before its release. */
+  | 'choices_changed'
 
 export type OrderEventInput = {
   orderId: number

@@ -35,6 +35,9 @@ function newOrder(user: { id: number; email: string }, profile: Profile, product
     promoPercent: null,
     style: 'Black',
     size: '9',
+    sizeLadder: '["9","9.5","8.5"]',
+    retailerChoice: '["kith","nike"]',
+    maxItemPriceCents: 25_000,
     email: user.email,
     name: 'Zoë Slot 🚀',
     acoVault: 'sealed-snapshot',
@@ -82,6 +85,10 @@ test.group('Slot and order in one call, inside the global transaction', (group) 
     const comparable = (order: Record<string, unknown>) =>
       Object.fromEntries(Object.entries(order).filter(([key]) => !differing.includes(key)))
     assert.deepEqual(comparable(row), comparable(expected))
+    // The buyer's ladder, retailers and cap reach the row through the procedure as well.
+    assert.equal(row.size_ladder, '["9","9.5","8.5"]')
+    assert.equal(row.retailer_choice, '["kith","nike"]')
+    assert.equal(Number(row.max_item_price_cents), 25_000)
     assert.equal(reference.status, 'pending')
     assert.equal(String(row.created_at), String(row.updated_at))
     assert.equal(opened!.holdStatus, 'queued')
