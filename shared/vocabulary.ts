@@ -218,6 +218,7 @@ export const NOT_SECURED_REASONS: Record<string, string> = {
   sold_out: 'sold out',
   declined: 'the retailer declined the payment',
   address: 'the retailer refused the shipping address',
+  price_cap: 'above your price cap at every retailer',
   other: 'the retailer did not complete the checkout',
 }
 

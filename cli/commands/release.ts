@@ -209,7 +209,8 @@ export function registerReleaseCommands(program: Command) {
         `Slots ${report.slots}, ${report.draw ? `draw entries ${report.draw.entries} (selected ${report.draw.selected}), ` : ''}orders ${report.orders}, ` +
           `submitted ${report.submitted}, succeeded ${report.succeeded} (${percent(report.successRate)})`,
         `Failed ${report.failed.total}: sold out ${report.failed.soldOut}, declined at the ` +
-          `retailer ${report.failed.declined}, address rejected ${report.failed.address}, other ` +
+          `retailer ${report.failed.declined}, address rejected ${report.failed.address}, above the ` +
+          `buyer's price cap ${report.failed.aboveCap}, other ` +
           `${report.failed.other}; cancelled by the retailer after success ` +
           `${report.cancelledAfterSuccess}; never submitted ${report.notSubmitted}`,
         ...printTable(

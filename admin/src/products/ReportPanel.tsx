@@ -64,6 +64,7 @@ export function ReportPanel() {
           soldOut: report.failed.soldOut,
           declined: report.failed.declined,
           address: report.failed.address,
+          aboveCap: report.failed.aboveCap,
           other: report.failed.other,
           cancelled: report.cancelledAfterSuccess,
           notSubmitted: report.notSubmitted,

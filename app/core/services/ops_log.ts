@@ -13,6 +13,8 @@ export type OpsEvent =
   | 'order.submitted'
   | 'order.submit_failed'
   | 'order.result'
+  /** A release run sent no task for the order (every retailer the buyer accepts is above the cap). */
+  | 'order.not_sent'
   | 'hold.placed'
   | 'hold.released'
   | 'hold.renewed'

@@ -19,6 +19,15 @@ export type AcoProfile = {
   card: VaultedCard
 }
 
+/** The retailer a task is for: where, when, and at what known price with shipping. */
+export type AcoRetailer = {
+  retailer: string
+  name: string
+  url: string | null
+  priceCents: number | null
+  releaseAt: string | null
+}
+
 export type AcoEntry = {
   orderId: string
   /**
@@ -31,6 +40,12 @@ export type AcoEntry = {
   productTitle: string
   style: string
   size: string
+  /** The sizes to try, in order (the first is `size`): the first one in stock is bought. */
+  sizes: string[]
+  /** The retailer of this task; null for a product that names none. */
+  retailer: AcoRetailer | null
+  /** The most the buyer pays for the item with shipping, in cents; null: no cap. */
+  maxItemPriceCents: number | null
   profile: AcoProfile
 }
 
@@ -50,6 +65,16 @@ const sameAddress = (a: Address, b: Address) => JSON.stringify(a) === JSON.strin
 const profileLabel = (entry: AcoEntry) =>
   `${entry.profile.profileName} #${entry.orderId.slice(0, 8)}`
 
+/** What a format that holds profiles, not tasks, carries of the task: ladder, site, cap. */
+function taskFields(entry: AcoEntry) {
+  return {
+    sizes: entry.sizes,
+    site: entry.retailer?.name ?? null,
+    productUrl: entry.retailer?.url ?? null,
+    maxItemPriceCents: entry.maxItemPriceCents,
+  }
+}
+
 function aycd(entry: AcoEntry) {
   const { profile } = entry
   const address = (value: Address) => ({
@@ -67,6 +92,7 @@ function aycd(entry: AcoEntry) {
   return {
     name: profileLabel(entry),
     size: entry.size,
+    ...taskFields(entry),
     profileGroup: entry.productTitle,
     billingAddress: address(profile.billing),
     shippingAddress: address(profile.shipping),
@@ -98,6 +124,7 @@ function stellar(entry: AcoEntry) {
   })
   return {
     profileName: profileLabel(entry),
+    ...taskFields(entry),
     email: profile.email,
     phone: profile.phone,
     shipping: address(profile.shipping),
@@ -127,6 +154,7 @@ function cybersole(entry: AcoEntry) {
   })
   return {
     name: profileLabel(entry),
+    ...taskFields(entry),
     email: profile.email,
     phone: profile.phone,
     billingDifferent: !sameAddress(profile.billing, profile.shipping),
@@ -149,6 +177,11 @@ const CSV_COLUMNS = [
   'productTitle',
   'style',
   'size',
+  'sizes',
+  'retailer',
+  'retailerUrl',
+  'retailerPriceCents',
+  'maxItemPriceCents',
   'profileName',
   'email',
   'phone',
@@ -187,6 +220,11 @@ function csvRow(entry: AcoEntry) {
     entry.productTitle,
     entry.style,
     entry.size,
+    entry.sizes.join(' | '),
+    entry.retailer?.retailer ?? '',
+    entry.retailer?.url ?? '',
+    entry.retailer?.priceCents ?? '',
+    entry.maxItemPriceCents ?? '',
     profile.profileName,
     profile.email,
     profile.phone,

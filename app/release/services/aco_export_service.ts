@@ -17,6 +17,7 @@ import { auditLog, type AuditActor } from '#core/services/audit_log_service'
 import { AppError } from '#core/exceptions/app_error'
 import { FINAL_STATUSES } from '#orders/services/order_card_data'
 import { orderMailAddress } from '#orders/services/order_mail_address'
+import { isNoTask, TaskPlanner, type TaskPlan } from '#release/services/task_plan'
 
 export type ExportRequest = {
   format: unknown
@@ -39,7 +40,12 @@ export class AcoExportService {
    * `orderMailAddress.ensure`), so the retailer's e-mails about it reach the intake; the
    * customer's own address stays on their profile.
    */
-  entryFor(order: OrderRecord, round: number, mailAddress: string | null = null): AcoEntry | null {
+  entryFor(
+    order: OrderRecord,
+    round: number,
+    plan: TaskPlan,
+    mailAddress: string | null = null
+  ): AcoEntry | null {
     const snapshot = checkoutService.openSnapshot(order)
     if (!snapshot) return null
     const profile = mailAddress ? { ...snapshot.profile, email: mailAddress } : snapshot.profile
@@ -51,6 +57,9 @@ export class AcoExportService {
       productTitle: order.productTitle,
       style: order.style,
       size: order.size,
+      sizes: plan.sizes,
+      retailer: plan.retailer,
+      maxItemPriceCents: plan.maxItemPriceCents,
       profile: { ...profile, card: snapshot.card },
     }
   }
@@ -126,13 +135,26 @@ export class AcoExportService {
     subject: { subjectType: string; subjectId: string | number }
   ) {
     const rounds = await this.rounds(orders.map((order) => order.id))
-    const addresses = new Map<number, string | null>()
-    for (const order of orders) addresses.set(order.id, await orderMailAddress.ensure(order))
-    const entries = orders
-      .map((order) =>
-        this.entryFor(order, rounds.get(order.id) ?? 1, addresses.get(order.id) ?? null)
+    const planner = new TaskPlanner()
+    const entries: AcoEntry[] = []
+    let aboveCap = 0
+    for (const order of orders) {
+      // An order whose every accepted retailer is above its cap is never sent to a bot.
+      const plan = await planner.plan(order)
+      if (isNoTask(plan)) {
+        aboveCap++
+        continue
+      }
+      const address = await orderMailAddress.ensure(order)
+      const entry = this.entryFor(order, rounds.get(order.id) ?? 1, plan, address)
+      if (entry) entries.push(entry)
+    }
+    if (entries.length === 0 && aboveCap > 0) {
+      throw AppError.conflict(
+        'Not exported: every retailer the buyer accepts is above their price cap, so no bot is sent this order.',
+        'above_price_cap'
       )
-      .filter((entry): entry is AcoEntry => entry !== null)
+    }
     if (entries.length === 0) {
       throw AppError.notFound('No order with a sealed profile to export.', 'nothing_to_export')
     }

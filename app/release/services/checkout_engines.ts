@@ -6,6 +6,7 @@ import app from '@adonisjs/core/services/app'
 import logger from '@adonisjs/core/services/logger'
 import type { AcoEntry } from '#profiles/services/bot_export_formats'
 import { releaseConfig, type EngineName } from '#release/services/release_config'
+import type { TaskPlan } from '#release/services/task_plan'
 
 /** What a checkout engine is asked to do for one order on release day. */
 export type CheckoutTask = {
@@ -18,6 +19,10 @@ export type CheckoutTask = {
   productTitle: string
   style: string
   size: string
+  /** The sizes to try, in order (the first is `size`), the retailer and the buyer's cap. */
+  sizes: TaskPlan['sizes']
+  retailer: TaskPlan['retailer']
+  maxItemPriceCents: TaskPlan['maxItemPriceCents']
   /** The decrypted profile + order a bot needs (only for engines that hand tasks to a bot). */
   aco: AcoEntry | null
 }

@@ -23,7 +23,15 @@ const PUBLISHED_FOR_MS = 30_000
 
 export type ReportCheck = { name: string; ok: boolean; detail: string }
 
-type Failed = { total: number; soldOut: number; declined: number; address: number; other: number }
+type Failed = {
+  total: number
+  soldOut: number
+  declined: number
+  address: number
+  /** Never sent: every retailer the buyer accepted was above their price cap. */
+  aboveCap: number
+  other: number
+}
 
 type Figures = {
   orders: number
@@ -92,6 +100,7 @@ function figuresOf(rows: ReportOrderRow[], submitted: number): Figures {
       soldOut: byCode('sold_out'),
       declined: byCode('declined'),
       address: byCode('address'),
+      aboveCap: byCode('price_cap'),
       other: failedRows.filter(
         (row) =>
           !(FAILURE_CODES as readonly string[]).includes(row.failCode ?? '') ||

@@ -35,6 +35,7 @@ import { releaseRunDuration, releaseRuns } from '#core/services/metrics'
 import { releaseStatus } from '#release/services/release_status'
 import { taskIds } from '#release/services/task_ids'
 import { SubmitTally } from '#release/services/submit_tally'
+import { isNoTask, TaskPlanner } from '#release/services/task_plan'
 import { feeStatusIsDue } from '#shared/vocabulary'
 
 export { RELEASE_LOCK }
@@ -217,19 +218,20 @@ export class ReleaseRunner {
       } else {
         options.onPlan?.(ready.length + processing.length + unfinished.length + feeDue.length)
         const breaker = new SubmitTally(config.breakerFailures)
+        const planner = new TaskPlanner()
         const step = async (work: () => Promise<void>) => {
           await work()
           await this.heartbeat(run, owner, config.lockTtlMs, report)
           options.onItem?.()
         }
         for (const order of processing) {
-          await step(() => this.submit(order, engine!, run, report, breaker))
+          await step(() => this.submit(order, engine!, run, report, breaker, planner))
         }
         for (const order of ready) {
           await step(async () => {
             if (!(await orderLifecycle.claimForProcessing(order))) return
             crashPoint('claimed')
-            await this.submit(order, engine!, run, report, breaker)
+            await this.submit(order, engine!, run, report, breaker, planner)
           })
         }
         const onWorkers = jobs.driverName === 'bullmq'
@@ -365,12 +367,33 @@ export class ReleaseRunner {
     engine: CheckoutEngine,
     run: ReleaseRun,
     report: RunReport,
-    breaker: SubmitTally
+    breaker: SubmitTally,
+    planner: TaskPlanner
   ) {
     const task = await releaseResults.ensureTask(order, engine.name, run.id)
     if (task.status !== 'submitting') return
     await releaseResults.noteSubmitAttempt(order.id, run.id, engine.name)
     const round = Number(task.round_number ?? 1)
+    const plan = await planner.plan(order)
+    if (isNoTask(plan)) {
+      // Never sent (above the buyer's cap at every retailer they accept): the order fails through
+      // the one outcome path, with nothing charged.
+      opsLog('order.not_sent', { order: order.publicId, run: run.id, reason: plan.code })
+      this.count(
+        report,
+        await orderOutcome.apply(
+          {
+            orderId: order.publicId,
+            round,
+            status: 'fail',
+            reason: plan.reason,
+            reasonCode: plan.code,
+          },
+          { source: engine.name, via: 'release:run' }
+        )
+      )
+      return
+    }
     const payload: CheckoutTask = {
       taskId: taskIds.build(order.publicId, round),
       orderId: order.publicId,
@@ -379,10 +402,18 @@ export class ReleaseRunner {
       productTitle: order.productTitle,
       style: order.style,
       size: order.size,
+      sizes: plan.sizes,
+      retailer: plan.retailer,
+      maxItemPriceCents: plan.maxItemPriceCents,
       aco: null,
     }
     if (engine.needsCardData) {
-      payload.aco = acoExportService.entryFor(order, round, await orderMailAddress.ensure(order))
+      payload.aco = acoExportService.entryFor(
+        order,
+        round,
+        plan,
+        await orderMailAddress.ensure(order)
+      )
       await auditLog.record({
         actor: { label: `release:run #${run.id}` },
         action: 'order.aco_submit',

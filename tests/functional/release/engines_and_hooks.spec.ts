@@ -197,6 +197,9 @@ test.group('Release: webhook engine and result callbacks', (group) => {
           productTitle: 'x',
           style: '',
           size: '9',
+          sizes: ['9'],
+          retailer: null,
+          maxItemPriceCents: null,
           aco: null,
         }),
       EngineError
@@ -294,6 +297,9 @@ test.group('Release: webhook engine and result callbacks', (group) => {
         productTitle: 'Test',
         style: '',
         size: '9',
+        sizes: ['9'],
+        retailer: null,
+        maxItemPriceCents: null,
         aco: null,
       })
       assert.deepEqual(result, { status: 'submitted' })

@@ -114,7 +114,14 @@ test.group('Release reports: the public outcome report', (group) => {
     assert.equal(report.submitted, 6)
     assert.equal(report.notSubmitted, byStatus('cancelled'))
     assert.equal(report.cancelledAfterSuccess, 1)
-    assert.deepEqual(report.failed, { total: 3, soldOut: 1, declined: 1, address: 1, other: 0 })
+    assert.deepEqual(report.failed, {
+      total: 3,
+      soldOut: 1,
+      declined: 1,
+      address: 1,
+      aboveCap: 0,
+      other: 0,
+    })
     assert.equal(
       report.failed.total + report.cancelledAfterSuccess,
       byStatus('fail'),

@@ -21,6 +21,15 @@ const entry: AcoEntry = {
   productTitle: "Air Jordan 1 'Chicago'",
   style: 'Varsity Red',
   size: '9.5',
+  sizes: ['9.5', '10', '9'],
+  retailer: {
+    retailer: 'kith',
+    name: 'Kith',
+    url: 'https://kith.com/products/aj1-chicago',
+    priceCents: 23_500,
+    releaseAt: '2031-05-02T15:00:00.000Z',
+  },
+  maxItemPriceCents: 25_000,
   profile: {
     profileId: 'p-1',
     profileName: 'Home',
@@ -72,6 +81,29 @@ test.group('ACO export formats', () => {
     assert.isTrue(cybersole.billingDifferent)
     assert.equal(cybersole.delivery.zip, '10013')
     assert.equal(cybersole.card.expiryYear, '2029')
+  })
+
+  test('every format carries the size ladder in order, the retailer and the cap', ({ assert }) => {
+    for (const format of ['aycd', 'stellar', 'cybersole'] as const) {
+      const [profile] = JSON.parse(exportAco(format, [entry]).body)
+      assert.deepEqual(profile.sizes, ['9.5', '10', '9'], format)
+      assert.equal(profile.site, 'Kith', format)
+      assert.equal(profile.productUrl, 'https://kith.com/products/aj1-chicago', format)
+      assert.equal(profile.maxItemPriceCents, 25_000, format)
+    }
+    const [row] = parse(exportAco('csv', [entry]).body, { columns: true }) as Record<
+      string,
+      string
+    >[]
+    assert.equal(row.sizes, '9.5 | 10 | 9')
+    assert.equal(row.retailer, 'kith')
+    assert.equal(row.retailerUrl, 'https://kith.com/products/aj1-chicago')
+    assert.equal(row.retailerPriceCents, '23500')
+    assert.equal(row.maxItemPriceCents, '25000')
+    const [own] = JSON.parse(exportAco('dropslot', [entry]).body).orders
+    assert.deepEqual(own.sizes, ['9.5', '10', '9'])
+    assert.equal(own.retailer.retailer, 'kith')
+    assert.equal(own.maxItemPriceCents, 25_000)
   })
 
   test('CSV has a header and one row per order, quoting commas', ({ assert }) => {

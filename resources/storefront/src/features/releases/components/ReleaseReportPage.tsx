@@ -75,7 +75,8 @@ export function ReleaseReportPage() {
           <li>
             Not secured, nothing charged: <strong>{data.failed.total}</strong> (sold out{' '}
             {data.failed.soldOut}, declined at the retailer {data.failed.declined}, address rejected{' '}
-            {data.failed.address}, other {data.failed.other})
+            {data.failed.address}, above the buyer&apos;s price cap {data.failed.aboveCap}, other{' '}
+            {data.failed.other})
           </li>
           <li>
             Cancelled by the retailer after success: <strong>{data.cancelledAfterSuccess}</strong>
