@@ -3,6 +3,7 @@ import englishMessages from 'ra-language-english'
 import type { TranslationMessages } from 'react-admin'
 import { ORDER_STATUS_LABELS } from '@shared/vocabulary'
 import { markOrderMessages } from './orders/markMessages'
+import { slotChoiceMessages } from './orders/slotChoiceMessages'
 import { mailboxMessages } from './emails/mailboxMessages'
 
 /*
@@ -319,6 +320,7 @@ const messages: TranslationMessages = {
       mark_success: 'Mark success',
       mark_fail: 'Mark failed',
       ...markOrderMessages,
+      ...slotChoiceMessages,
       marked: 'Order marked %{status}',
       resend: 'Resend e-mail',
       resent: 'E-mail queued again',
@@ -501,7 +503,7 @@ const messages: TranslationMessages = {
       settled: 'Settled: every order has its result; the public report is at %{url}.',
       open: '%{open} order(s) still wait for release day or a result; the public report waits for them.',
       figures:
-        '%{orders} orders, %{submitted} submitted, %{succeeded} succeeded (%{rate}); failed %{failed} (sold out %{soldOut}, declined %{declined}, address %{address}, other %{other}); cancelled after success %{cancelled}; never submitted %{notSubmitted}',
+        '%{orders} orders, %{submitted} submitted, %{succeeded} succeeded (%{rate}); failed %{failed} (sold out %{soldOut}, declined %{declined}, address %{address}, above the price cap %{aboveCap}, other %{other}); cancelled after success %{cancelled}; never submitted %{notSubmitted}',
       fees: 'Fees charged %{charged}, refunded %{refunded}, kept %{net}, due %{due}',
       checks: 'Checks',
       reconciliation: 'Ledger against the %{gateway} gateway',

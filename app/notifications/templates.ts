@@ -1,6 +1,7 @@
 import dropslotConfig from '#config/dropslot'
 import { formatCents } from '#shared/pricing'
 import { CARD_WORDS } from '#shared/vocabulary'
+import { ladderWords, priceCapWords, retailerChoiceWords } from '#shared/slot_choices'
 
 export type RenderedEmail = { subject: string; text: string; html: string }
 
@@ -39,6 +40,25 @@ export function layout(
   return { subject, text, html }
 }
 
+/** A slot's choices, as the customer's order answer has them (`presentOrder`). */
+export type SlotChoiceDetails = {
+  /** The sizes tried in order, the first the slot's size. */
+  sizes: readonly string[]
+  /** The retailers the buyer accepts; null: every retailer of the release. */
+  retailers: readonly string[] | null
+  maxItemPriceCents: number | null
+}
+
+/** One line per choice the buyer made; a slot of one size, any retailer and no cap has none. */
+function slotChoiceLines(choices: SlotChoiceDetails): string[] {
+  const cap = priceCapWords(choices.maxItemPriceCents)
+  return [
+    ...(choices.sizes.length > 1 ? [`Sizes, in order: ${ladderWords(choices.sizes)}`] : []),
+    ...(choices.retailers ? [`Retailers: ${retailerChoiceWords(choices.retailers)}`] : []),
+    ...(cap ? [`Price cap: ${cap}`] : []),
+  ]
+}
+
 export const templates = {
   welcome(name: string): RenderedEmail {
     return layout('Welcome to Dropslot', [
@@ -64,36 +84,42 @@ export const templates = {
     ])
   },
 
-  orderReceived(order: {
-    productTitle: string
-    orderId: string
-    size: string
-    style: string
-    priceCents: number
-    holdCents: number
-  }): RenderedEmail {
+  orderReceived(
+    order: {
+      productTitle: string
+      orderId: string
+      size: string
+      style: string
+      priceCents: number
+      holdCents: number
+    } & SlotChoiceDetails
+  ): RenderedEmail {
     return layout(`Your slot for ${order.productTitle} is secured`, [
       `Order ${order.orderId}: ${order.productTitle}, size ${order.size}, style ${order.style}.`,
+      ...slotChoiceLines(order),
       `Service fee: ${dollars(order.priceCents)}, charged to your card on file only if we check the item out for you. A failed order costs nothing.`,
       `We place a ${dollars(order.holdCents)} check on your card on file to verify it. ${CARD_WORDS.check}`,
       CARD_WORDS.profile,
     ])
   },
 
-  drawEntered(order: {
-    productTitle: string
-    orderId: string
-    entryId: string
-    closesAt: string
-    holdCents: number
-    commitment: string
-    round: number
-    proofUrl: string
-  }): RenderedEmail {
+  drawEntered(
+    order: {
+      productTitle: string
+      orderId: string
+      entryId: string
+      closesAt: string
+      holdCents: number
+      commitment: string
+      round: number
+      proofUrl: string
+    } & SlotChoiceDetails
+  ): RenderedEmail {
     return layout(
       `You are in the draw for ${order.productTitle}`,
       [
         `Order ${order.orderId}: you are in the draw. Entries close ${order.closesAt}.`,
+        ...slotChoiceLines(order),
         'The winners are drawn after entries close, from public randomness nobody can know in advance, not even us. Winners are checked out on release day; everyone else is never charged.',
         `We place a ${dollars(order.holdCents)} check on your card on file to verify it. ${CARD_WORDS.check} ${CARD_WORDS.fee}`,
         `To verify the draw yourself, keep this e-mail. Your entry id: ${order.entryId}. The draw's commitment, fixed before anyone entered: ${order.commitment}. It fixes the seed's SHA-256, the number of slots, the entry window and the public randomness the winners come from: drand quicknet round ${order.round}, published after entries close. With them the proof page checks that your entry is in the list and that the winners follow the rule.`,

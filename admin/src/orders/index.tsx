@@ -34,6 +34,7 @@ import {
 import { AcoDownloadButton, CancelOrderButton, OrderToolButton, ResendEmailButton } from './actions'
 import { OrderBulkActions, OrderListActions } from './listActions'
 import { MarkOrderButton } from './MarkOrderButton'
+import { SlotChoiceFields } from './SlotChoiceFields'
 import { Can } from '../components/Can'
 import { OrderCreate } from './create'
 import type { AdminOrder } from '@shared/api/contract'
@@ -402,6 +403,7 @@ function OrderShowLayout() {
                   render={(order) => `${String(order.size).toUpperCase()} · ${order.style}`}
                 />
               </Labeled>
+              <SlotChoiceFields />
               <Labeled source="price">
                 <FunctionField
                   render={(order) =>

@@ -9,6 +9,7 @@ import { orderNumber } from '#orders/services/order_numbers'
 import type { DriverSession } from '#core/services/driver_session'
 import { checkAfterFailure, isFeeDue, notSecuredWords } from '#shared/vocabulary'
 import { emailKeys } from '#notifications/services/email_keys'
+import { slotChoiceColumns } from '#orders/services/slot_choice_columns'
 
 /** What the receipt of a new order needs (the checkout has it before the order is a model). */
 export type NewOrderReceipt = Pick<
@@ -22,7 +23,18 @@ export type NewOrderReceipt = Pick<
   | 'style'
   | 'priceCents'
   | 'holdAmountCents'
+  | 'sizeLadder'
+  | 'retailerChoice'
+  | 'maxItemPriceCents'
 >
+
+/** The slot's choices, as `presentOrder` gives them to the customer. */
+function choicesOf(
+  order: Pick<NewOrderReceipt, 'size' | 'sizeLadder' | 'retailerChoice' | 'maxItemPriceCents'>
+) {
+  const { retailerChoice, maxItemPriceCents } = slotChoiceColumns.read(order)
+  return { sizes: slotChoiceColumns.ladderOf(order), retailers: retailerChoice, maxItemPriceCents }
+}
 
 type Rendered = { template: string; message: RenderedEmail; dedupeKey: string }
 
@@ -139,6 +151,7 @@ export class OrderEmails {
           style: order.style,
           priceCents: order.priceCents,
           holdCents: order.holdAmountCents,
+          ...choicesOf(order),
         }),
       }
     }
@@ -175,6 +188,7 @@ export class OrderEmails {
           style: order.style,
           priceCents: order.priceCents,
           holdCents: order.holdAmountCents,
+          ...choicesOf(order),
         }),
         userId: order.userId,
         orderId: order.id,
@@ -209,6 +223,7 @@ export class OrderEmails {
           commitment: entry.commitment,
           round: entry.round,
           proofUrl: entry.proofUrl,
+          ...choicesOf(order),
         }),
         userId: order.userId,
         orderId: order.id,

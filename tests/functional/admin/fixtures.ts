@@ -5,6 +5,7 @@ import type Product from '#catalog/models/product'
 import Order, { type OrderStatus } from '#orders/models/order'
 import { ProductFactory } from '#database/factories/product_factory'
 import { UserFactory } from '#database/factories/user_factory'
+import { slotChoiceColumns, type SlotChoices } from '#orders/services/slot_choice_columns'
 
 /**
  * Orders as the money path will leave them, written straight to the table: the admin read side
@@ -19,6 +20,8 @@ export async function makeOrder(
     email?: string
     priceCents?: number
     promoCode?: string | null
+    size?: string
+    choices?: SlotChoices
   } = {}
 ) {
   const user = overrides.user ?? (await UserFactory.create())
@@ -35,12 +38,13 @@ export async function makeOrder(
     promoCode: overrides.promoCode ?? null,
     promoPercent: overrides.promoCode ? 10 : null,
     style: product.styleList[0] ?? 'OS',
-    size: product.sizes[0],
+    size: overrides.size ?? product.sizes[0],
     email: overrides.email ?? user.email,
     name: user.name,
     status,
     activeSlot: active ? 1 : null,
     acoVault: 'v1:sealed-test-blob',
+    ...(overrides.choices ? slotChoiceColumns.write(overrides.choices) : {}),
     ...(overrides.createdAt ? { createdAt: overrides.createdAt } : {}),
   })
 }

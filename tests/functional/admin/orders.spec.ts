@@ -144,6 +144,42 @@ test.group('Admin orders (read side)', (group) => {
     assert.equal(body.profileName, 'gone')
   })
 
+  test("an order shows the buyer's sizes in order, retailers and price cap", async ({
+    client,
+    assert,
+  }) => {
+    const { token } = await adminWithToken()
+    const chosen = await makeOrder({
+      size: '10',
+      choices: {
+        sizeLadder: ['10', '10.5', '9.5'],
+        retailerChoice: ['kith'],
+        maxItemPriceCents: 25_000,
+      },
+    })
+    const plain = await makeOrder({ size: '10' })
+
+    const shown = await client.get(`/api/admin/orders/${chosen.publicId}`).bearerToken(token)
+    shown.assertStatus(200)
+    assert.deepInclude(shown.body(), {
+      size: '10',
+      sizes: ['10', '10.5', '9.5'],
+      retailers: ['kith'],
+      maxItemPriceCents: 25_000,
+    })
+    const listed = await client.get('/api/admin/orders').bearerToken(token)
+    const rows = Object.fromEntries(
+      listed.body().map((row: { id: string }) => [row.id, row] as const)
+    )
+    assert.deepInclude(rows[chosen.publicId], { sizes: ['10', '10.5', '9.5'], retailers: ['kith'] })
+    // No choices: the one size, every retailer of the release, no cap.
+    assert.deepInclude(rows[plain.publicId], {
+      sizes: ['10'],
+      retailers: null,
+      maxItemPriceCents: null,
+    })
+  })
+
   test('an id that is not a UUID is not an order route', async ({ client }) => {
     const { token } = await adminWithToken()
     const response = await client.get('/api/admin/orders/12').bearerToken(token)

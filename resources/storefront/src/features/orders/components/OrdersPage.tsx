@@ -15,6 +15,8 @@ import { orderStatusLabel } from '@shared/vocabulary'
 import { PingsPanel } from './PingsPanel'
 import { onPing } from '../../../shared/lib/serviceWorker'
 import { invalidate } from '../../../shared/api/query'
+import { ladderWords, priceCapWords, retailerChoiceWords } from '@shared/slot_choices'
+import { canChangeChoices, ChangeSlotChoices } from './ChangeSlotChoices'
 
 /** Stored status to the text customers see (the one table, `@shared/vocabulary`). */
 export const statusLabel = orderStatusLabel
@@ -140,6 +142,24 @@ export function OrdersPage() {
                     <dt>Size</dt>
                     <dd>{sizeLabel(order.size)}</dd>
                   </div>
+                  {order.sizes.length > 1 ? (
+                    <div>
+                      <dt>Sizes</dt>
+                      <dd>{ladderWords(order.sizes)}</dd>
+                    </div>
+                  ) : null}
+                  {order.retailers ? (
+                    <div>
+                      <dt>Retailers</dt>
+                      <dd>{retailerChoiceWords(order.retailers)}</dd>
+                    </div>
+                  ) : null}
+                  {order.maxItemPriceCents !== null ? (
+                    <div>
+                      <dt>Price cap</dt>
+                      <dd>{priceCapWords(order.maxItemPriceCents)}</dd>
+                    </div>
+                  ) : null}
                   <div>
                     <dt>Profile</dt>
                     <dd>{profileName(order)}</dd>
@@ -204,6 +224,9 @@ export function OrdersPage() {
                   <div className="order__action">
                     <ConfirmHoldButton orderId={order.orderId} confirmBy={order.hold.confirmBy} />
                   </div>
+                ) : null}
+                {canChangeChoices(order) ? (
+                  <ChangeSlotChoices order={order} listed={productOf(order)} />
                 ) : null}
                 {['success', 'fail', 'retailer_cancelled'].includes(order.status.toLowerCase()) ? (
                   <p className="order__report">

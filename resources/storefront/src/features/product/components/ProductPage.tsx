@@ -26,6 +26,8 @@ import { TriedAt } from './TriedAt'
 import { useWaitingRoom } from '../api/useWaitingRoom'
 import { useNow } from '../../../shared/lib/useNow'
 import { CARD_WORDS, cardOnFileName, confirmWords } from '@shared/vocabulary'
+import { MoreChances } from './MoreChances'
+import { useMoreChances } from './useMoreChances'
 
 const AFTER_SUCCESS_MS = 2000
 const AFTER_ERROR_MS = 3000
@@ -57,6 +59,7 @@ function ProductScreen({ id }: { id: string | undefined }) {
   const [cardCodeError, setCardCodeError] = useState<string | null>(null)
   const [promoOpen, setPromoOpen] = useState(false)
   const [promoInput, setPromoInput] = useState('')
+  const chances = useMoreChances(product.data, size)
   const timers = useRef<number[]>([])
   const promoId = useId()
 
@@ -127,6 +130,7 @@ function ProductScreen({ id }: { id: string | undefined }) {
   function startCheckout() {
     if (!isOneSize && !size) return setProblem('Please select a size.')
     if (!profileId) return setProblem('Please select a profile.')
+    if (!chances.send()) return
     setProblem(null)
     setCardCodeError(null)
     setPhase('confirm')
@@ -138,6 +142,8 @@ function ProductScreen({ id }: { id: string | undefined }) {
       return
     }
     setCardCodeError(null)
+    const choices = chances.send()
+    if (!choices) return setPhase('idle')
     setPhase('securing')
     try {
       const order = await checkout.run({
@@ -148,6 +154,7 @@ function ProductScreen({ id }: { id: string | undefined }) {
         ...(promo ? { promoCode: promo.code } : {}),
         ...(needsCardCode ? { cardCode } : {}),
         ...(line.status?.state === 'admitted' ? { queuePass: line.status.pass } : {}),
+        ...choices,
       })
       setCardCode('')
       setPhase('secured')
@@ -175,6 +182,8 @@ function ProductScreen({ id }: { id: string | undefined }) {
         setPhase('confirm')
         return
       }
+      // A size, retailer or cap refused: told next to its field, the slot not bought.
+      if (chances.refused(error)) return setPhase('idle')
       if (error instanceof ApiError && error.code === 'duplicate') {
         setPhase(error.errors.cardOnFile ? 'duplicateCard' : 'duplicate')
         setProblem(error.message || 'This profile already has a slot for this drop.')
@@ -267,9 +276,12 @@ function ProductScreen({ id }: { id: string | undefined }) {
                 onValue={(value) => {
                   setSize(value)
                   setProblem(null)
+                  // The buyer's size is no longer a backup of itself.
+                  chances.sizeChanged(value)
                 }}
               />
             ) : null}
+            <MoreChances {...chances.props} />
             <SelectField
               label="Profile"
               placeholder={profiles.data?.length === 0 ? 'No profiles yet' : 'Select a profile'}
@@ -412,6 +424,7 @@ function ProductScreen({ id }: { id: string | undefined }) {
                 {confirmWords({ draw: isDraw, fee: finalPrice, card: accountCard })}
               </p>
             ) : null}
+            {chances.summary ? <p className="fine-print slot-summary">{chances.summary}</p> : null}
           </div>
 
           {isDraw ? <DrawPanel product={item} /> : null}
