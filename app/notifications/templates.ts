@@ -193,11 +193,14 @@ export const templates = {
     orderId: string
     size: string
     style: string
+    /** The retailer's display name where the slot was won, when the order names one. */
+    retailer: string | null
     confirmationNumber: string | null
     feeCents: number
   }): RenderedEmail {
+    const where = order.retailer ? ` at ${order.retailer}` : ''
     return layout(`You got it: ${order.productTitle}`, [
-      `We checked out order ${order.orderId} for you: ${order.productTitle}, size ${order.size}, style ${order.style}.`,
+      `We checked out order ${order.orderId} for you${where}: ${order.productTitle}, size ${order.size.toUpperCase()}, style ${order.style}.`,
       order.confirmationNumber
         ? `Retailer confirmation number: ${order.confirmationNumber}. The retailer ships the item and sends tracking to your profile's e-mail.`
         : "The retailer ships the item and sends tracking to your profile's e-mail.",
@@ -276,6 +279,26 @@ export const templates = {
       order.refundedCents > 0
         ? `We refunded the whole service fee (${dollars(order.refundedCents)}) to your card; refunds can take 5-10 days to show on your statement.`
         : 'You owe us no service fee for it.',
+    ])
+  },
+
+  /** A second retailer confirmed an order already won elsewhere: no second fee; keep or cancel. */
+  extraSuccess(order: {
+    productTitle: string
+    orderId: string
+    wonAt: string | null
+    retailer: string
+    size: string | null
+    confirmationNumber: string | null
+  }): RenderedEmail {
+    const size = order.size ? ` in size ${order.size.toUpperCase()}` : ''
+    const number = order.confirmationNumber
+      ? ` (its confirmation: ${order.confirmationNumber})`
+      : ''
+    return layout(`${order.retailer} also confirmed your ${order.productTitle}`, [
+      `Order ${order.orderId} was already secured${order.wonAt ? ` at ${order.wonAt}` : ''}, and ${order.retailer} has now confirmed a second order${size}${number}.`,
+      'You pay our service fee once: nothing more is charged for the second pair.',
+      `If you want only one, cancel the ${order.retailer} order with ${order.retailer} (its confirmation e-mail to your profile's address says how); if you keep it, ${order.retailer} charges your profile's card for it.`,
     ])
   },
 

@@ -213,6 +213,12 @@ export function registerReleaseCommands(program: Command) {
           `buyer's price cap ${report.failed.aboveCap}, other ` +
           `${report.failed.other}; cancelled by the retailer after success ` +
           `${report.cancelledAfterSuccess}; never submitted ${report.notSubmitted}`,
+        ...(report.wins.byRetailer.length
+          ? [
+              `Won at: ${report.wins.byRetailer.map((entry) => `${entry.name} ${entry.won}`).join(', ')}; ` +
+                `in sizes: ${report.wins.bySize.map((entry) => `${entry.size} ${entry.won}`).join(', ')}`,
+            ]
+          : []),
         ...printTable(
           report.bySize.map((size) => ({
             size: size.size,

@@ -15,6 +15,10 @@ export type OpsEvent =
   | 'order.result'
   /** A release run sent no task for the order (every retailer the buyer accepts is above the cap). */
   | 'order.not_sent'
+  /** A success the buyer did not agree to pay for (a size off the ladder, a total over the cap). */
+  | 'order.review'
+  | 'order.extra_success'
+  | 'order.cancel_failed'
   | 'hold.placed'
   | 'hold.released'
   | 'hold.renewed'

@@ -13,6 +13,9 @@ import { orderMailAddress } from '#orders/services/order_mail_address'
 import { orderNumber } from '#orders/services/order_numbers'
 import { orderQueries, type OrderRecord } from '#orders/services/order_queries'
 import { orderTimeline } from '#orders/services/order_timeline'
+import { releaseTries } from '#release/services/release_tries'
+import { slotChoiceColumns } from '#orders/services/slot_choice_columns'
+import { ladderWords } from '#shared/slot_choices'
 import { orderOutcome, type MailOutcome } from '#release/services/order_outcome'
 import {
   readMessage,
@@ -207,7 +210,20 @@ export class MailIntake {
         : null
     const order = chosen ?? addressed
     const product = order ? await productQueries.find(order.productId) : null
-    const productRetailer = retailerById(product?.retailer)
+    // The retailers the order was sent to (each a try), else its product's own: only one of
+    // them vouches for a message about it.
+    const sentTo = order ? await releaseTries.sentTo(order.id) : []
+    const candidates = (sentTo.length ? sentTo : [product?.retailer])
+      .map((key) => retailerById(key))
+      .filter((retailer): retailer is Retailer => Boolean(retailer))
+    const productRetailer =
+      candidates.find((retailer) =>
+        [...reading.passing, ...(reading.arc?.passing ?? [])].some((item) =>
+          signsFor(retailer, item.domain)
+        )
+      ) ??
+      candidates[0] ??
+      null
     const signer = [...reading.passing, ...(reading.arc?.passing ?? [])]
       .map((item) => retailerOfDomain(item.domain))
       .find(Boolean)
@@ -236,14 +252,14 @@ export class MailIntake {
         tracking_number: parsed.trackingNumber?.slice(0, 120) ?? null,
         updated_at: sqlTime(),
       })
-    const content = this.contentRefusal(parsed, order!)
+    const content = this.contentRefusal(parsed, order!, productRetailer!.id)
     if (content) return this.finish(id, content)
     // Accepted on a trusted sealer's word: the message's own DKIM result stays as it is, the
     // reason says so (`arc:<sealer>`).
     const via = checked.arcSealer
       ? `arc:${checked.arcSealer} (forwarded; ${checked.own.domain}’s signature verified by the first receiver)`
       : null
-    const outcome = await this.act(order!, parsed, reading.messageId!)
+    const outcome = await this.act(order!, parsed, reading.messageId!, productRetailer!.id)
     const reason =
       outcome.action === 'review'
         ? outcome.reason
@@ -261,8 +277,14 @@ export class MailIntake {
   }
 
   /** What an authenticated, parsed message does, through the one outcome path. */
-  private async act(order: OrderRecord, parsed: ParsedMail, messageId: string) {
-    const evidence = { messageId, retailerOrderNumber: parsed.orderNumber }
+  private async act(order: OrderRecord, parsed: ParsedMail, messageId: string, retailer: string) {
+    const evidence = {
+      messageId,
+      retailerOrderNumber: parsed.orderNumber,
+      retailer,
+      size: parsed.size,
+      totalCents: parsed.totalCents,
+    }
     if (parsed.kind === 'confirmation' && mailIntakeConfig().successEvidence === 'bot') {
       return {
         action: 'recorded',
@@ -369,13 +391,21 @@ export class MailIntake {
   }
 
   /** Why what a signed message says does not fit its order (null: it fits). */
-  private contentRefusal(parsed: ParsedMail, order: OrderRecord): Verdict | null {
+  private contentRefusal(parsed: ParsedMail, order: OrderRecord, retailer: string): Verdict | null {
     if (parsed.kind === 'unknown')
       return review('No parser of the retailer recognises this message.')
-    if (parsed.size && order.size && normalSize(parsed.size) !== normalSize(order.size)) {
-      return review(`The e-mail is for size ${parsed.size}; the order is for size ${order.size}.`)
+    // Any size of the buyer's ladder is theirs; another is not a success to charge a fee on.
+    const ladder = slotChoiceColumns.ladderOf(order)
+    const parsedSize = parsed.size ? normalSize(parsed.size) : null
+    if (parsedSize && !ladder.some((size) => normalSize(size) === parsedSize)) {
+      return review(
+        `The e-mail is for size ${parsed.size}; the order is for size ${ladderWords(ladder)}.`
+      )
     }
+    // The confirmation number is the winning retailer's: another retailer's is its own.
+    const sameRetailer = !order.securedRetailer || order.securedRetailer === retailer
     if (
+      sameRetailer &&
       parsed.orderNumber &&
       order.confirmationNumber &&
       normalOrderNumber(parsed.orderNumber) !== normalOrderNumber(order.confirmationNumber)

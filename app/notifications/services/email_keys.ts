@@ -32,6 +32,7 @@ export const emailKeys = {
   feeWaived: (order: { id: number }) => `order:${order.id}:fee-waived`,
   /** The retailer cancelled a confirmed order (its signed e-mail): once per order. */
   retailerCancelled: (order: { id: number }) => `order:${order.id}:retailer-cancelled`,
+  extraSuccess: (order: { id: number }, retailer: string) => `order:${order.id}:extra:${retailer}`,
   /** Once per refund: the refund's own ledger key (`paymentKeys.refund`), made the e-mail's. */
   refund: (refundLedgerKey: string) => `${refundLedgerKey}:email`,
   welcome: (user: { id: number }) => `user:${user.id}:welcome`,

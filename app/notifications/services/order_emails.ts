@@ -1,3 +1,4 @@
+import { retailerName } from '#shared/vocabulary'
 import type { DateTime } from 'luxon'
 import dropslotConfig from '#config/dropslot'
 import type { OrderRecord } from '#orders/services/order_queries'
@@ -122,8 +123,9 @@ export class OrderEmails {
         dedupeKey: emailKeys.orderRound(order, 'secured'),
         message: templates.orderSecured({
           ...base,
-          size: order.size,
+          size: order.securedSize ?? order.size,
           style: order.style,
+          retailer: order.securedRetailer ? retailerName(order.securedRetailer) : null,
           confirmationNumber: order.confirmationNumber,
           feeCents: order.feeStatus === 'paid' ? order.priceCents : 0,
         }),
@@ -382,6 +384,26 @@ export class OrderEmails {
   }
 
   /** The retailer cancelled the order after confirming it; the fee comes back in full. */
+  /** A retailer confirmed an order already won at another (`extra_success`): never a second fee. */
+  async sendExtraSuccess(
+    order: OrderRecord,
+    extra: { retailer: string; size: string | null; confirmationNumber: string | null }
+  ) {
+    return this.sendOnce(
+      order,
+      'extra_success',
+      emailKeys.extraSuccess(order, extra.retailer),
+      templates.extraSuccess({
+        productTitle: order.productTitle,
+        orderId: orderNumber(order.id),
+        wonAt: order.securedRetailer ? retailerName(order.securedRetailer) : null,
+        retailer: retailerName(extra.retailer),
+        size: extra.size,
+        confirmationNumber: extra.confirmationNumber,
+      })
+    )
+  }
+
   async sendRetailerCancelled(order: OrderRecord) {
     return this.sendOnce(
       order,

@@ -63,6 +63,13 @@ export default class Order extends BaseModel {
   @column()
   declare maxItemPriceCents: number | null
 
+  /** Where the slot was won (a retailer key) and in which size; null until then. */
+  @column()
+  declare securedRetailer: string | null
+
+  @column()
+  declare securedSize: string | null
+
   @column()
   declare email: string
 

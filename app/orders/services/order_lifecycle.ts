@@ -56,6 +56,13 @@ const INSERT_ORDER = `INSERT INTO orders (public_id, user_id, product_id, profil
 
 const TAKE_SLOT_AND_OPEN_ORDER = 'take_slot_and_open_order'
 
+/** What a success records: the retailer's confirmation, and where and in which size it was won. */
+export type SuccessDetails = {
+  confirmationNumber?: string | null
+  retailer?: string | null
+  size?: string | null
+}
+
 /**
  * A new order as stored (slot bought -> pending: counted as active, its $1.00 hold queued for the
  * worker) and the values of its INSERT, in INSERT_ORDER's order without the two timestamps.
@@ -298,10 +305,7 @@ export class OrderLifecycle {
    * and the hold released. Calling it again on a successful order finishes whatever money step a
    * crash or an outage left undone.
    */
-  async succeed(
-    orderOrId: { id: number } | number,
-    details: { confirmationNumber?: string | null } = {}
-  ): Promise<void> {
+  async succeed(orderOrId: { id: number } | number, details: SuccessDetails = {}): Promise<void> {
     const id = idOf(orderOrId)
     const changed = await db
       .from('orders')
@@ -311,6 +315,8 @@ export class OrderLifecycle {
         status: 'success',
         succeeded_at: sqlTime(),
         confirmation_number: details.confirmationNumber?.slice(0, 120) ?? null,
+        secured_retailer: details.retailer ?? null,
+        secured_size: details.size?.slice(0, 16) ?? null,
         updated_at: sqlTime(),
       })
     crashPoint('order-succeeded')

@@ -301,6 +301,9 @@ export type ReportOrderRow = {
   userId: number
   createdAt: Date
   size: string
+  /** Where and in which size a succeeded order was won (null: its product's retailer, its size). */
+  securedRetailer: string | null
+  securedSize: string | null
   outcome: ReportOutcome
   /** The failure's category (sold_out, declined, address, other) of a failed order. */
   failCode: string | null
@@ -335,6 +338,8 @@ export class ReportOrderQueries {
         'created_at',
         'status',
         'size',
+        'secured_retailer',
+        'secured_size',
         'fail_code',
         'fail_reason',
         'succeeded_at',
@@ -354,6 +359,8 @@ export class ReportOrderQueries {
             ? row.created_at
             : new Date(`${String(row.created_at).replace(' ', 'T')}Z`),
         size: String(row.size),
+        securedRetailer: row.secured_retailer ?? null,
+        securedSize: row.secured_size ?? null,
         outcome,
         failCode: outcome === 'failed' ? (row.fail_code ?? 'other') : null,
         notSelected: row.status === 'cancelled' && row.fail_reason === 'draw_not_selected',

@@ -20,6 +20,10 @@ export type OrderEventKind =
   | 'retailer_cancelled'
   /** The buyer changed the slot's sizes, retailers or price cap before its release. */
   | 'choices_changed'
+  /** One retailer's try failed while another was still trying. */
+  | 'try_failed'
+  /** A retailer confirmed an order already won at another: flagged, never a second fee. */
+  | 'extra_success'
 
 export type OrderEventInput = {
   orderId: number

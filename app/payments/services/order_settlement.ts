@@ -1,5 +1,5 @@
 import type { OrderRecord } from '#orders/services/order_queries'
-import { orderLifecycle } from '#orders/services/order_lifecycle'
+import { orderLifecycle, type SuccessDetails } from '#orders/services/order_lifecycle'
 import { orderQueries } from '#orders/services/order_queries'
 import { orderPaymentState } from '#orders/services/order_payment_state'
 import { orderCardData } from '#orders/services/order_card_data'
@@ -32,10 +32,7 @@ const idOf = (orderOrId: OrderRecord | number) =>
  * first themselves and refuse with 409 `order_busy`.
  */
 class OrderSettlement {
-  async succeed(
-    orderOrId: OrderRecord | number,
-    details: { confirmationNumber?: string | null } = {}
-  ): Promise<Settled> {
+  async succeed(orderOrId: OrderRecord | number, details: SuccessDetails = {}): Promise<Settled> {
     return withOrderMoney(idOf(orderOrId), async () => {
       await orderLifecycle.succeed(idOf(orderOrId), details)
       return this.settle(idOf(orderOrId))

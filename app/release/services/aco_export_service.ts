@@ -17,7 +17,13 @@ import { auditLog, type AuditActor } from '#core/services/audit_log_service'
 import { AppError } from '#core/exceptions/app_error'
 import { FINAL_STATUSES } from '#orders/services/order_card_data'
 import { orderMailAddress } from '#orders/services/order_mail_address'
-import { isNoTask, TaskPlanner, type TaskPlan } from '#release/services/task_plan'
+import {
+  isNoTask,
+  retailerInTaskId,
+  TaskPlanner,
+  type TaskPlan,
+  type TaskRetailer,
+} from '#release/services/task_plan'
 
 export type ExportRequest = {
   format: unknown
@@ -44,6 +50,7 @@ export class AcoExportService {
     order: OrderRecord,
     round: number,
     plan: TaskPlan,
+    retailer: TaskRetailer | null,
     mailAddress: string | null = null
   ): AcoEntry | null {
     const snapshot = checkoutService.openSnapshot(order)
@@ -51,14 +58,14 @@ export class AcoExportService {
     const profile = mailAddress ? { ...snapshot.profile, email: mailAddress } : snapshot.profile
     return {
       orderId: order.publicId,
-      taskId: taskIds.build(order.publicId, round),
+      taskId: taskIds.build(order.publicId, round, retailerInTaskId(plan, retailer)),
       round,
       productId: order.productId,
       productTitle: order.productTitle,
       style: order.style,
       size: order.size,
       sizes: plan.sizes,
-      retailer: plan.retailer,
+      retailer,
       maxItemPriceCents: plan.maxItemPriceCents,
       profile: { ...profile, card: snapshot.card },
     }
@@ -146,8 +153,11 @@ export class AcoExportService {
         continue
       }
       const address = await orderMailAddress.ensure(order)
-      const entry = this.entryFor(order, rounds.get(order.id) ?? 1, plan, address)
-      if (entry) entries.push(entry)
+      // A format without a list of sites gets one profile per retailer: an entry each.
+      for (const retailer of plan.retailers.length ? plan.retailers : [null]) {
+        const entry = this.entryFor(order, rounds.get(order.id) ?? 1, plan, retailer, address)
+        if (entry) entries.push(entry)
+      }
     }
     if (entries.length === 0 && aboveCap > 0) {
       throw AppError.conflict(

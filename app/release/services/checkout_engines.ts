@@ -1,12 +1,13 @@
 import { createHash, createHmac } from 'node:crypto'
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises'
 import { isAbsolute, join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import app from '@adonisjs/core/services/app'
 import logger from '@adonisjs/core/services/logger'
 import type { AcoEntry } from '#profiles/services/bot_export_formats'
 import { releaseConfig, type EngineName } from '#release/services/release_config'
-import type { TaskPlan } from '#release/services/task_plan'
+import type { TaskPlan, TaskRetailer } from '#release/services/task_plan'
+import { taskIds } from '#release/services/task_ids'
 
 /** What a checkout engine is asked to do for one order on release day. */
 export type CheckoutTask = {
@@ -21,14 +22,18 @@ export type CheckoutTask = {
   size: string
   /** The sizes to try, in order (the first is `size`), the retailer and the buyer's cap. */
   sizes: TaskPlan['sizes']
-  retailer: TaskPlan['retailer']
+  /** The retailer of this task; null for a product that names none. */
+  retailer: TaskRetailer | null
+  /** Which of the order's tasks this is (1 for the first retailer tried, or the only task). */
+  tryNumber: number
   maxItemPriceCents: TaskPlan['maxItemPriceCents']
   /** The decrypted profile + order a bot needs (only for engines that hand tasks to a bot). */
   aco: AcoEntry | null
 }
 
 export type EngineResult =
-  | { status: 'success'; confirmationNumber: string }
+  /** `size`: the size of the ladder bought (the first when the engine does not say). */
+  | { status: 'success'; confirmationNumber: string; size?: string }
   | { status: 'fail'; reason: string }
   /** Handed to a bot: the result comes back later (callback or results file). */
   | { status: 'submitted' }
@@ -38,7 +43,12 @@ export interface CheckoutEngine {
   /** True when the engine hands the card data to a bot (the run audits each reveal). */
   needsCardData: boolean
   submit(task: CheckoutTask): Promise<EngineResult>
+  /** Withdraws a task another retailer's success made needless (engines that hold tasks). */
+  cancel?(task: TaskCancel): Promise<void>
 }
+
+/** A task withdrawn: the bot stops trying it (`type: 'cancel'` on the webhook). */
+export type TaskCancel = { taskId: string; orderId: string; retailer: string }
 
 export class EngineError extends Error {
   constructor(
@@ -69,12 +79,22 @@ export class SimulatorEngine implements CheckoutEngine {
 
   constructor(private options = releaseConfig().simulator) {}
 
-  static outcome(orderId: string, successRate: number, seed: string): EngineResult {
-    const digest = createHash('sha256').update(`${seed}:${orderId}`).digest()
+  /**
+   * The answer for an order's task: `key` is the order id for its first try (so an order tried
+   * at one retailer answers as before retailers were listed), `{orderId}:{retailer}` after.
+   */
+  static outcome(
+    key: string,
+    successRate: number,
+    seed: string,
+    sizes: readonly string[] = []
+  ): EngineResult {
+    const digest = createHash('sha256').update(`${seed}:${key}`).digest()
     const roll = digest.readUInt32BE(0) / 0x1_0000_0000
     if (roll < successRate) {
       const number = (digest.readUInt32BE(4) % 1_000_000_000).toString().padStart(9, '0')
-      return { status: 'success', confirmationNumber: `SIM-${number}` }
+      const size = sizes.length ? sizes[digest[9] % sizes.length] : undefined
+      return { status: 'success', confirmationNumber: `SIM-${number}`, ...(size ? { size } : {}) }
     }
     const reasons = ['Sold out before checkout.', 'Retailer queue timed out.', 'Size unavailable.']
     return { status: 'fail', reason: reasons[digest[8] % reasons.length] }
@@ -82,7 +102,11 @@ export class SimulatorEngine implements CheckoutEngine {
 
   async submit(task: CheckoutTask): Promise<EngineResult> {
     if (this.options.delayMs > 0) await sleep(this.options.delayMs)
-    return SimulatorEngine.outcome(task.orderId, this.options.successRate, this.options.seed)
+    const key =
+      task.tryNumber > 1 && task.retailer
+        ? `${task.orderId}:${task.retailer.retailer}`
+        : task.orderId
+    return SimulatorEngine.outcome(key, this.options.successRate, this.options.seed, task.sizes)
   }
 }
 
@@ -139,7 +163,17 @@ export class WebhookEngine implements CheckoutEngine {
   }
 
   async submit(task: CheckoutTask): Promise<EngineResult> {
-    const body = JSON.stringify(task)
+    await this.deliver(task.taskId, JSON.stringify(task))
+    return { status: 'submitted' }
+  }
+
+  /** The signed `{type: 'cancel', taskId, orderId, retailer}`, with the task's own retries. */
+  async cancel(task: TaskCancel) {
+    const body = JSON.stringify({ type: 'cancel', ...task })
+    await this.deliver(`cancel-${task.taskId}`, body)
+  }
+
+  private async deliver(idempotencyKey: string, body: string): Promise<void> {
     let lastError = ''
     for (let attempt = 1; attempt <= this.options.attempts; attempt++) {
       if (attempt > 1) await sleep(this.options.backoffMs * 2 ** (attempt - 2))
@@ -149,16 +183,16 @@ export class WebhookEngine implements CheckoutEngine {
           headers: {
             'content-type': 'application/json',
             'x-dropslot-signature': signPayload(this.options.taskSecret, body),
-            'idempotency-key': task.taskId,
+            'idempotency-key': idempotencyKey,
           },
           body,
           signal: AbortSignal.timeout(this.options.timeoutMs),
         })
         await response.arrayBuffer().catch(() => null)
-        if (response.ok) return { status: 'submitted' }
+        if (response.ok) return
         lastError = `HTTP ${response.status}`
         if (response.status < 500 && response.status !== 429) {
-          throw new EngineError(`The checkout bot refused task ${task.taskId}: ${lastError}.`)
+          throw new EngineError(`The checkout bot refused ${idempotencyKey}: ${lastError}.`)
         }
       } catch (error) {
         if (error instanceof EngineError) throw error
@@ -188,12 +222,26 @@ export class FilesEngine implements CheckoutEngine {
     return isAbsolute(this.directory) ? this.directory : app.makePath(this.directory)
   }
 
+  /** `{orderId}.json`, or `{orderId}-{retailer}.json` for each retailer an order is tried at. */
+  static fileName(orderId: string, retailer: string | null) {
+    return retailer ? `${orderId}-${retailer}.json` : `${orderId}.json`
+  }
+
   async submit(task: CheckoutTask): Promise<EngineResult> {
     await mkdir(this.path, { recursive: true, mode: 0o700 })
-    const target = join(this.path, `${task.orderId}.json`)
+    // Named as its task id is: by retailer only for an order tried at several.
+    const retailer = taskIds.parse(task.taskId)?.retailer ?? null
+    const target = join(this.path, FilesEngine.fileName(task.orderId, retailer))
     await writeFile(`${target}.tmp`, `${JSON.stringify(task, null, 2)}\n`, { mode: 0o600 })
     await rename(`${target}.tmp`, target)
     return { status: 'submitted' }
+  }
+
+  /** A task withdrawn before the bot read it: its file is removed (the card data with it). */
+  async cancel(task: TaskCancel) {
+    const target = join(this.path, FilesEngine.fileName(task.orderId, task.retailer))
+    await rm(target, { force: true })
+    await rm(`${target}.tmp`, { force: true })
   }
 }
 
@@ -203,8 +251,11 @@ export class FilesEngine implements CheckoutEngine {
  */
 export async function removeTaskFile(orderPublicId: string, directory = releaseConfig().filesDir) {
   const engine = new FilesEngine(directory)
-  await rm(join(engine.path, `${orderPublicId}.json`), { force: true })
-  await rm(join(engine.path, `${orderPublicId}.json.tmp`), { force: true })
+  const names = await readdir(engine.path).catch(() => [] as string[])
+  const own = names.filter(
+    (name) => name.startsWith(`${orderPublicId}.json`) || name.startsWith(`${orderPublicId}-`)
+  )
+  for (const name of own) await rm(join(engine.path, name), { force: true })
 }
 
 export function createEngine(name: EngineName = releaseConfig().engine): CheckoutEngine {

@@ -8,7 +8,7 @@ import type { CheckoutResult } from '#release/services/release_results'
 import { orderOutcome } from '#release/services/order_outcome'
 import { sqlTime } from '#core/helpers/sql_time'
 import { jobs } from '#core/jobs/jobs'
-import { resultTarget } from '#release/services/task_ids'
+import { resultTarget, wonDetails, type ResultTarget } from '#release/services/task_ids'
 import { countBadSignature } from '#core/services/bad_signatures'
 
 /**
@@ -171,9 +171,11 @@ function parseResult(item: unknown, index: number): CheckoutResult {
   const invalid = (message: string) =>
     AppError.unprocessable(message, { [`results.${index}`]: message }, 'invalid_result')
   if (!value || typeof value !== 'object') throw invalid('Each result must be an object.')
-  let named: { orderId: string; round: number | null }
+  let named: ResultTarget
+  let won: ReturnType<typeof wonDetails>
   try {
     named = resultTarget(value.orderId, value.taskId, value.round)
+    won = wonDetails(value.size, value.totalCents)
   } catch (error) {
     throw invalid((error as Error).message)
   }
@@ -189,6 +191,8 @@ function parseResult(item: unknown, index: number): CheckoutResult {
     confirmationNumber: optionalText(value.confirmationNumber, 120),
     reason: optionalText(value.reason, 255),
     reasonCode: optionalText(value.reasonCode ?? value.code, 16),
+    retailer: named.retailer,
+    ...won,
   }
 }
 

@@ -9,20 +9,22 @@ import {
 } from '#core/services/import_rows'
 import type { CheckoutResult } from '#release/services/release_results'
 import { orderOutcome, type OutcomePlan } from '#release/services/order_outcome'
-import { resultTarget } from '#release/services/task_ids'
+import { resultTarget, wonDetails, type ResultTarget } from '#release/services/task_ids'
 import { AppError } from '#core/exceptions/app_error'
 
 export { ImportFileError, readRows }
 
 /** One row of a bot's results file as a result, or the reason it cannot be one. */
 function resultOf(row: Record<string, unknown>): CheckoutResult {
-  let named: { orderId: string; round: number | null }
+  let named: ResultTarget
+  let won: ReturnType<typeof wonDetails>
   try {
     named = resultTarget(
       pick(row, 'orderId', 'order_id', 'order', 'id'),
       pick(row, 'taskId', 'task_id', 'task'),
       pick(row, 'round')
     )
+    won = wonDetails(pick(row, 'size'), pick(row, 'totalCents', 'total_cents'))
   } catch (error) {
     throw new ImportFileError((error as Error).message)
   }
@@ -43,6 +45,8 @@ function resultOf(row: Record<string, unknown>): CheckoutResult {
     confirmationNumber: confirmation === undefined ? null : String(confirmation),
     reason: reason === undefined ? null : String(reason),
     reasonCode: reasonCode === undefined ? null : String(reasonCode),
+    retailer: named.retailer,
+    ...won,
   }
 }
 

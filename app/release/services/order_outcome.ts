@@ -18,6 +18,7 @@ import { orderSettlement } from '#payments/services/order_settlement'
 import { orderEmails } from '#notifications/services/order_emails'
 import { clock } from '#core/services/clock'
 import { mailIntakeConfig } from '#config/mail_intake'
+import { tryResults } from '#release/services/try_results'
 import {
   releaseResults,
   type CheckoutResult,
@@ -37,6 +38,10 @@ export type MailEvidence = {
   messageId: string
   /** The retailer's own order number, the order's confirmation. */
   retailerOrderNumber: string | null
+  /** The retailer whose signature vouches for the message, and what it says was bought. */
+  retailer?: string | null
+  size?: string | null
+  totalCents?: number | null
 }
 
 /** What the retailer's e-mail did to an order (the intake's `action`). */
@@ -214,25 +219,22 @@ export class OrderOutcome {
       context.actor ??
       (task?.run_id ? { label: `release:run #${task.run_id}` } : { label: context.source })
     const rejection = await this.check(order, result, context.source, task)
-    if (rejection) {
-      if (order) {
-        await orderTimeline.append({
-          orderId: order.id,
-          kind: 'result_rejected',
-          from: order.status,
-          to: order.status,
-          source: context.source,
-          actor: labelOf(actor),
-          note: rejection.reason,
-          meta: {
-            code: rejection.code,
-            outcome: result.status,
-            ...(result.round ? { round: result.round } : {}),
-          },
-        })
-      }
-      throw new AppError(rejection.reason, { status: rejection.status, code: rejection.code })
+    if (rejection) await this.refuse(order, result, context, actor, rejection)
+    // An order tried at several retailers: the result is first a try's (docs/release-day.md).
+    const decision =
+      ENGINES.has(context.source) || context.source === 'mail'
+        ? await tryResults.decide(
+            order!,
+            result,
+            task,
+            labelOf(actor),
+            context.source === 'mail' ? 'mail' : 'engine'
+          )
+        : ({ kind: 'decide', retailer: null } as const)
+    if (decision.kind === 'refused') {
+      return this.refuse(order, result, context, actor, decision.rejection)
     }
+    if (decision.kind === 'done') return decision.report
 
     const code = result.status === 'fail' ? failureCode(result.reasonCode, result.reason) : null
     // SUCCESS_EVIDENCE=mail: a bot's success leaves the order processing, its fee waiting for
@@ -257,10 +259,34 @@ export class OrderOutcome {
         confirmation_number: result.confirmationNumber?.slice(0, 120) ?? null,
         reason: result.reason?.slice(0, 255) ?? null,
         reason_code: code,
+        retailer: decision.retailer,
+        won_size: result.status === 'success' ? (result.size?.slice(0, 16) ?? null) : null,
         result_at: sqlTime(),
       })
     const changed = affectedRows(recorded) === 1
     crashPoint('result-recorded')
+    if (decision.retailer && result.status === 'success') {
+      if (changed) {
+        await tryResults.won(
+          order!,
+          (await releaseResults.task(order!.id))!,
+          result,
+          decision.retailer
+        )
+      } else {
+        // Two retailers' successes at once: the one recorded first won; this one is extra.
+        const recordedTask = await releaseResults.task(order!.id)
+        if (recordedTask?.outcome === 'success' && recordedTask.retailer !== decision.retailer) {
+          const target = {
+            orderId: order!.id,
+            round: Number(recordedTask.round_number),
+            retailer: decision.retailer,
+          }
+          await tryResults.extraSuccess(order!, result, target, labelOf(actor))
+          return { order: order!, outcome: 'success', done: true, feeCharged: false, feeDue: false }
+        }
+      }
+    }
     const completion: Completion = {
       orderId: order!.id,
       before: order!.status,
@@ -281,6 +307,34 @@ export class OrderOutcome {
       }
     }
     return this.complete(completion)
+  }
+
+  /** Notes a refused result on the order's timeline, then throws it (nothing else changes). */
+  private async refuse(
+    order: OrderRecord | null,
+    result: CheckoutResult,
+    context: OutcomeContext,
+    actor: AuditActor,
+    rejection: Rejection
+  ): Promise<never> {
+    if (order) {
+      await orderTimeline.append({
+        orderId: order.id,
+        kind: 'result_rejected',
+        from: order.status,
+        to: order.status,
+        source: context.source,
+        actor: labelOf(actor),
+        note: rejection.reason,
+        meta: {
+          code: rejection.code,
+          outcome: result.status,
+          ...(result.round ? { round: result.round } : {}),
+          ...(result.retailer ? { retailer: result.retailer } : {}),
+        },
+      })
+    }
+    throw new AppError(rejection.reason, { status: rejection.status, code: rejection.code })
   }
 
   /**
@@ -428,7 +482,29 @@ export class OrderOutcome {
     return withOrderMoney(order.id, async () => {
       const current = await orderQueries.findById(order.id)
       const actor = { label: `mail:${evidence.messageId}`.slice(0, 250) }
+      const mailResult: CheckoutResult = {
+        orderId: current.publicId,
+        status: 'success',
+        confirmationNumber: evidence.retailerOrderNumber,
+        retailer: evidence.retailer ?? null,
+        size: evidence.size ?? null,
+        totalCents: evidence.totalCents ?? null,
+      }
       if (current.status === 'success') {
+        const task = await releaseResults.task(current.id)
+        if (evidence.retailer && task?.retailer && task.retailer !== evidence.retailer) {
+          // Another retailer the order was sent to confirms it too: an extra success, no fee.
+          try {
+            await this.apply(mailResult, { source: 'mail', actor, via: 'mail' })
+          } catch (error) {
+            if (error instanceof AppError) return { action: 'review', reason: error.message }
+            throw error
+          }
+          return {
+            action: 'recorded',
+            note: 'Extra success: the order was already won at another retailer; no second fee.',
+          }
+        }
         return { action: 'recorded', note: 'The order was already successful.' }
       }
       if (current.status === 'fail' && current.feeStatus === 'none') {
@@ -441,14 +517,7 @@ export class OrderOutcome {
         }
       }
       try {
-        await this.apply(
-          {
-            orderId: current.publicId,
-            status: 'success',
-            confirmationNumber: evidence.retailerOrderNumber,
-          },
-          { source: 'mail', actor, via: 'mail' }
-        )
+        await this.apply(mailResult, { source: 'mail', actor, via: 'mail' })
       } catch (error) {
         if (error instanceof AppError) return { action: 'review', reason: error.message }
         throw error

@@ -1,3 +1,4 @@
+import { retailerName } from '#shared/vocabulary'
 import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
 import logger from '@adonisjs/core/services/logger'
@@ -61,6 +62,11 @@ export type ReleaseReport = {
   /** Orders never handed to the retailer: card check declined, not selected, cancelled. */
   notSubmitted: number
   bySize: (Figures & { size: string })[]
+  /** The orders won, by the retailer and the size they were won at (a ladder's size may differ). */
+  wins: {
+    byRetailer: { retailer: string; name: string; won: number }[]
+    bySize: { size: string; won: number }[]
+  }
   fees: { chargedCents: number; refundedCents: number; netCents: number; dueCents: number }
   checks: ReportCheck[]
   /**
@@ -304,6 +310,24 @@ export class ReleaseReports {
         ...figuresOf(ofSize, ofSize.filter((row) => handedOver.has(row.id)).length),
       }
     })
+    const won = rows.filter((row) => row.outcome === 'succeeded')
+    const tally = (keys: string[]) => {
+      const counts = new Map<string, number>()
+      for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1)
+      return counts
+    }
+    const byRetailer = tally(won.map((row) => row.securedRetailer ?? product.retailer))
+    const byWonSize = tally(won.map((row) => row.securedSize ?? row.size))
+    const wins = {
+      byRetailer: [...byRetailer].map(([retailer, count]) => ({
+        retailer,
+        name: retailerName(retailer),
+        won: count,
+      })),
+      bySize: [...byWonSize.keys()]
+        .sort(sizeOrder)
+        .map((size) => ({ size, won: byWonSize.get(size)! })),
+    }
     const charged = money
       .filter((row) => row.kind === 'fee')
       .reduce((sum, row) => sum + row.amountCents, 0)
@@ -366,6 +390,7 @@ export class ReleaseReports {
       ...totals,
       notSubmitted: rows.filter((row) => row.outcome === 'not_submitted').length,
       bySize,
+      wins,
       fees: {
         chargedCents: charged,
         refundedCents: refunded,

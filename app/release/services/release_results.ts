@@ -24,6 +24,12 @@ export type CheckoutResult = {
    * it applies to an order that was never tried again, and is stale for one that was.
    */
   round?: number | null
+  /** The retailer tried (from its task id `task-{order}-{round}-{retailer}`); null: none named. */
+  retailer?: string | null
+  /** The size bought, one of the order's ladder (a success). */
+  size?: string | null
+  /** What the retailer charged for the item with shipping, in cents, when the bot says (a success). */
+  totalCents?: number | null
 }
 
 export type FinishReport = {
@@ -35,6 +41,8 @@ export type FinishReport = {
   feeDue: boolean
   /** Left to the gateway queue's job (workers): money and e-mail follow within its rate. */
   queued?: boolean
+  /** One retailer's try failed while another is still open: the order is not decided yet. */
+  stillTrying?: boolean
 }
 
 export type TaskRow = {
@@ -51,6 +59,9 @@ export type TaskRow = {
   submit_attempts: number
   /** 1 for the order's first submission, then one more for each retry of the failed order. */
   round_number: number
+  /** Where and in which size the recorded success was won (a product with retailers). */
+  retailer: string | null
+  won_size: string | null
 }
 
 /**
@@ -170,7 +181,11 @@ export class ReleaseResults {
     if (!task?.outcome) throw new Error(`Order ${orderId} has no recorded result.`)
     const { order, settlement } =
       task.outcome === 'success'
-        ? await orderSettlement.succeed(orderId, { confirmationNumber: task.confirmation_number })
+        ? await orderSettlement.succeed(orderId, {
+            confirmationNumber: task.confirmation_number,
+            retailer: task.retailer,
+            size: task.won_size,
+          })
         : await orderSettlement.fail(orderId, {
             reason: task.reason,
             code: task.reason_code ?? failureCode(null, task.reason),

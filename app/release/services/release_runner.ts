@@ -1,4 +1,3 @@
-import { orderMailAddress } from '#orders/services/order_mail_address'
 import { hostname } from 'node:os'
 import { randomBytes } from 'node:crypto'
 import { DateTime } from 'luxon'
@@ -14,7 +13,6 @@ import { paymentService } from '#payments/services/payment_service'
 import { withOrderMoney } from '#payments/services/order_money_lock'
 import { holdWorker } from '#payments/services/hold_worker'
 import { orderEmails } from '#notifications/services/order_emails'
-import { auditLog } from '#core/services/audit_log_service'
 import { AppError } from '#core/exceptions/app_error'
 import ReleaseRun from '#release/models/release_run'
 import { releaseLock, RELEASE_LOCK } from '#release/services/release_lock'
@@ -22,20 +20,14 @@ import { releaseConfig, type EngineName } from '#release/services/release_config
 import { releaseResults, type FinishReport } from '#release/services/release_results'
 import { orderOutcome } from '#release/services/order_outcome'
 import { jobs } from '#core/jobs/jobs'
-import { acoExportService } from '#release/services/aco_export_service'
 import { crashPoint } from '#core/services/crash_points'
-import {
-  createEngine,
-  EngineError,
-  type CheckoutEngine,
-  type CheckoutTask,
-} from '#release/services/checkout_engines'
+import { createEngine, type CheckoutEngine } from '#release/services/checkout_engines'
 import { opsLog } from '#core/services/ops_log'
 import { releaseRunDuration, releaseRuns } from '#core/services/metrics'
 import { releaseStatus } from '#release/services/release_status'
-import { taskIds } from '#release/services/task_ids'
 import { SubmitTally } from '#release/services/submit_tally'
-import { isNoTask, TaskPlanner } from '#release/services/task_plan'
+import { TaskPlanner } from '#release/services/task_plan'
+import { submitOrder, type SubmissionTally } from '#release/services/order_submission'
 import { feeStatusIsDue } from '#shared/vocabulary'
 
 export { RELEASE_LOCK }
@@ -219,19 +211,25 @@ export class ReleaseRunner {
         options.onPlan?.(ready.length + processing.length + unfinished.length + feeDue.length)
         const breaker = new SubmitTally(config.breakerFailures)
         const planner = new TaskPlanner()
+        const tally: SubmissionTally = {
+          submitted: () => report.submitted++,
+          awaitingResult: () => report.awaitingResult++,
+          submitError: () => report.submitErrors++,
+          finished: (finished) => this.count(report, finished),
+        }
         const step = async (work: () => Promise<void>) => {
           await work()
           await this.heartbeat(run, owner, config.lockTtlMs, report)
           options.onItem?.()
         }
         for (const order of processing) {
-          await step(() => this.submit(order, engine!, run, report, breaker, planner))
+          await step(() => submitOrder(order, engine!, run.id, planner, breaker, tally))
         }
         for (const order of ready) {
           await step(async () => {
             if (!(await orderLifecycle.claimForProcessing(order))) return
             crashPoint('claimed')
-            await this.submit(order, engine!, run, report, breaker, planner)
+            await submitOrder(order, engine!, run.id, planner, breaker, tally)
           })
         }
         const onWorkers = jobs.driverName === 'bullmq'
@@ -360,117 +358,6 @@ export class ReleaseRunner {
       .select('order_id')
     const handled = new Set(tasks.map((task) => task.order_id))
     return orders.filter((order) => !handled.has(order.id))
-  }
-
-  private async submit(
-    order: OrderRecord,
-    engine: CheckoutEngine,
-    run: ReleaseRun,
-    report: RunReport,
-    breaker: SubmitTally,
-    planner: TaskPlanner
-  ) {
-    const task = await releaseResults.ensureTask(order, engine.name, run.id)
-    if (task.status !== 'submitting') return
-    await releaseResults.noteSubmitAttempt(order.id, run.id, engine.name)
-    const round = Number(task.round_number ?? 1)
-    const plan = await planner.plan(order)
-    if (isNoTask(plan)) {
-      // Never sent (above the buyer's cap at every retailer they accept): the order fails through
-      // the one outcome path, with nothing charged.
-      opsLog('order.not_sent', { order: order.publicId, run: run.id, reason: plan.code })
-      this.count(
-        report,
-        await orderOutcome.apply(
-          {
-            orderId: order.publicId,
-            round,
-            status: 'fail',
-            reason: plan.reason,
-            reasonCode: plan.code,
-          },
-          { source: engine.name, via: 'release:run' }
-        )
-      )
-      return
-    }
-    const payload: CheckoutTask = {
-      taskId: taskIds.build(order.publicId, round),
-      orderId: order.publicId,
-      round,
-      productId: order.productId,
-      productTitle: order.productTitle,
-      style: order.style,
-      size: order.size,
-      sizes: plan.sizes,
-      retailer: plan.retailer,
-      maxItemPriceCents: plan.maxItemPriceCents,
-      aco: null,
-    }
-    if (engine.needsCardData) {
-      payload.aco = acoExportService.entryFor(
-        order,
-        round,
-        plan,
-        await orderMailAddress.ensure(order)
-      )
-      await auditLog.record({
-        actor: { label: `release:run #${run.id}` },
-        action: 'order.aco_submit',
-        subjectType: 'order',
-        subjectId: order.publicId,
-        reason: `Release day: handed to the ${engine.name} checkout engine.`,
-        meta: { runId: run.id, engine: engine.name },
-      })
-    }
-    let result
-    try {
-      result = await engine.submit(payload)
-    } catch (error) {
-      if (!(error instanceof EngineError)) throw error
-      await releaseResults.noteSubmitError(order.id, error.message)
-      report.submitErrors++
-      opsLog('order.submit_failed', {
-        order: order.publicId,
-        run: run.id,
-        engine: engine.name,
-        unreachable: error.unreachable,
-        error: error.message,
-      })
-      // It never reached the engine: pending again, for the next run.
-      if (error.unreachable) await orderLifecycle.unclaim(order)
-      breaker.refuse(error)
-      return
-    }
-    breaker.accept()
-    crashPoint('submitted')
-    report.submitted++
-    opsLog('order.submitted', {
-      order: order.publicId,
-      run: run.id,
-      engine: engine.name,
-      answer: result.status,
-    })
-    if (result.status === 'submitted') {
-      await releaseResults.noteSubmitted(order.id)
-      report.awaitingResult++
-      return
-    }
-    this.count(
-      report,
-      // Through the one outcome path: checked first, then applied, timeline and audit. A refused
-      // result throws (409/404) and changes nothing.
-      await orderOutcome.apply(
-        {
-          orderId: order.publicId,
-          round,
-          status: result.status,
-          confirmationNumber: result.status === 'success' ? result.confirmationNumber : null,
-          reason: result.status === 'fail' ? result.reason : null,
-        },
-        { source: engine.name, via: 'release:run' }
-      )
-    )
   }
 
   /** Tries a due fee again; once paid the order is settled and the customer e-mailed. */

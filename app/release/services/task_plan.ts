@@ -13,8 +13,12 @@ export type TaskRetailer = AcoRetailer
 export type TaskPlan = {
   /** The sizes to try, in order: the buyer's ladder, or their one size. */
   sizes: string[]
-  /** Null for a product that names no retailer. */
-  retailer: TaskRetailer | null
+  /**
+   * Where to try, in the product's order: every retailer the buyer accepts whose known price is
+   * within their cap, a task each. Empty for a product that names no retailer (one task, as
+   * before retailers were listed).
+   */
+  retailers: TaskRetailer[]
   /** The most the buyer pays the retailer for the item with shipping; null: no cap. */
   maxItemPriceCents: number | null
 }
@@ -23,7 +27,7 @@ export type TaskPlan = {
 export type NoTask = { code: 'price_cap' | 'other'; reason: string }
 
 /**
- * The task of an order: its ladder and the first retailer of the release (in the product's order)
+ * The tasks of an order: its ladder, at each retailer of the release (in the product's order)
  * that the buyer accepts and whose known price is within the buyer's cap. A retailer whose price
  * is not known is tried: the cap is checked again on the result.
  */
@@ -35,7 +39,7 @@ export function planTask(
   const choices = slotChoiceColumns.read(order)
   const sizes = slotChoiceColumns.ladderOf(order)
   const cap = choices.maxItemPriceCents
-  if (retailers.length === 0) return { sizes, retailer: null, maxItemPriceCents: cap }
+  if (retailers.length === 0) return { sizes, retailers: [], maxItemPriceCents: cap }
   const accepted = retailers.filter(
     (entry) => !choices.retailerChoice || choices.retailerChoice.includes(entry.retailer)
   )
@@ -45,10 +49,10 @@ export function planTask(
       reason: 'None of the retailers the buyer accepts releases this product any more.',
     }
   }
-  const chosen = accepted.find(
+  const chosen = accepted.filter(
     (entry) => cap === null || entry.priceCents === null || entry.priceCents <= cap
   )
-  if (!chosen) {
+  if (chosen.length === 0) {
     return {
       code: 'price_cap',
       reason: `Not sent: every retailer the buyer accepts is above their price cap of ${cap} cents.`,
@@ -56,15 +60,24 @@ export function planTask(
   }
   return {
     sizes,
-    retailer: {
-      retailer: chosen.retailer,
-      name: retailerName(chosen.retailer),
-      url: chosen.url,
-      priceCents: chosen.priceCents,
-      releaseAt: (chosen.releaseAt ?? productReleaseAt)?.toUTC().toISO() ?? null,
-    },
+    retailers: chosen.map((entry) => ({
+      retailer: entry.retailer,
+      name: retailerName(entry.retailer),
+      url: entry.url,
+      priceCents: entry.priceCents,
+      releaseAt: (entry.releaseAt ?? productReleaseAt)?.toUTC().toISO() ?? null,
+    })),
     maxItemPriceCents: cap,
   }
+}
+
+/**
+ * The retailer a task id names: only an order tried at several retailers has one per retailer
+ * (`task-{order}-{round}-{retailer}`); at one retailer it keeps the id bots knew before
+ * (`task-{order}-{round}`).
+ */
+export function retailerInTaskId(plan: TaskPlan, retailer: TaskRetailer | null): string | null {
+  return plan.retailers.length > 1 ? (retailer?.retailer ?? null) : null
 }
 
 export function isNoTask(plan: TaskPlan | NoTask): plan is NoTask {

@@ -199,6 +199,7 @@ test.group('Release: webhook engine and result callbacks', (group) => {
           size: '9',
           sizes: ['9'],
           retailer: null,
+          tryNumber: 1,
           maxItemPriceCents: null,
           aco: null,
         }),
@@ -299,6 +300,7 @@ test.group('Release: webhook engine and result callbacks', (group) => {
         size: '9',
         sizes: ['9'],
         retailer: null,
+        tryNumber: 1,
         maxItemPriceCents: null,
         aco: null,
       })

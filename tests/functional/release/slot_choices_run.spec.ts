@@ -74,12 +74,14 @@ test.group('Release run: the buyer ladder, retailers and cap reach the bot', (gr
       assert.equal(report.awaitingResult, 2, JSON.stringify(report))
       assert.equal(report.failed, 1)
 
+      // Kith ($260 now) is above both caps: each order is tried at New Balance alone, under the
+      // task id bots knew before retailers were listed.
       const files = await readdir(directory)
       assert.sameMembers(files, [`${ladder.publicId}.json`, `${cheaper.publicId}.json`])
       const task = JSON.parse(await readFile(join(directory, `${ladder.publicId}.json`), 'utf8'))
+      assert.equal(task.taskId, `task-${ladder.publicId}-1`)
       assert.deepEqual(task.sizes, ['10', '10.5', '9.5'])
       assert.equal(task.size, '10')
-      // Kith ($260 now) is above the $250 cap: New Balance is the first retailer within it.
       assert.deepInclude(task.retailer, {
         retailer: 'newbalance',
         name: 'New Balance',

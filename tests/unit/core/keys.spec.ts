@@ -63,6 +63,10 @@ const emailSamples: Samples<typeof emailKeys> = {
   ],
   feeWaived: [[order]],
   retailerCancelled: [[order]],
+  extraSuccess: [
+    [order, 'kith'],
+    [order, 'newbalance'],
+  ],
   refund: [[paymentKeys.refund(order)], [paymentKeys.refund(order, 2)]],
   welcome: [[{ id: 7 }]],
   incident: [
@@ -189,15 +193,24 @@ test.group('Keys: every key the code builds', () => {
     for (const { name, key } of keys) assert.isAtMost(key.length, 255, name)
   })
 
-  test('task ids: one per order and round, read back to both', ({ assert }) => {
+  test('task ids: one per order, round and retailer, read back to all three', ({ assert }) => {
     const first = taskIds.build(order.publicId, 1)
     const second = taskIds.build(order.publicId, 2)
+    const atKith = taskIds.build(order.publicId, 2, 'kith')
     assert.equal(first, `task-${order.publicId}-1`)
+    assert.equal(atKith, `task-${order.publicId}-2-kith`)
     assert.notEqual(first, second)
-    assert.deepEqual(taskIds.parse(second), { orderId: order.publicId, round: 2 })
+    assert.notEqual(second, atKith)
+    assert.deepEqual(taskIds.parse(second), { orderId: order.publicId, round: 2, retailer: null })
+    assert.deepEqual(taskIds.parse(atKith), {
+      orderId: order.publicId,
+      round: 2,
+      retailer: 'kith',
+    })
     assert.deepEqual(taskIds.parse(`task-${order.publicId}`), {
       orderId: order.publicId,
       round: null,
+      retailer: null,
     })
     for (const bad of [
       null,
@@ -205,6 +218,8 @@ test.group('Keys: every key the code builds', () => {
       'task-',
       `task-${order.publicId}-0`,
       `task-${order.publicId}-x`,
+      `task-${order.publicId}-1-`,
+      `task-${order.publicId}-1-kith!`,
       `${order.publicId}-1`,
     ]) {
       assert.isNull(taskIds.parse(bad), String(bad))

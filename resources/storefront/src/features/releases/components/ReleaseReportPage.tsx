@@ -121,6 +121,18 @@ export function ReleaseReportPage() {
           </table>
         </div>
       </section>
+      {data.wins.byRetailer.length > 0 ? (
+        <section aria-labelledby="wins-title">
+          <h2 id="wins-title">Where the slots were won</h2>
+          <p>
+            By retailer:{' '}
+            {data.wins.byRetailer.map((entry) => `${entry.name} ${entry.won}`).join(', ')}. By size
+            bought:{' '}
+            {data.wins.bySize.map((entry) => `${entry.size.toUpperCase()} ${entry.won}`).join(', ')}
+            . A slot tried at several retailers and sizes is won once, for one fee.
+          </p>
+        </section>
+      ) : null}
       <section aria-labelledby="fees-title">
         <h2 id="fees-title">Fees</h2>
         <p>
