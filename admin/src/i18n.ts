@@ -5,6 +5,7 @@ import { ORDER_STATUS_LABELS } from '@shared/vocabulary'
 import { markOrderMessages } from './orders/markMessages'
 import { slotChoiceMessages } from './orders/slotChoiceMessages'
 import { mailboxMessages } from './emails/mailboxMessages'
+import { restockFieldMessages, restockMessages } from './products/restockMessages'
 
 /*
 | Every word of the console in one place: react-admin's own messages, then resource and field
@@ -44,6 +45,7 @@ const messages: TranslationMessages = {
         releaseAt: 'Release',
         releaseAt_gte: 'Releasing after',
         releaseAt_lte: 'Releasing before',
+        ...restockFieldMessages,
         activeOrders: 'Active orders',
         description: 'Description',
         slug: 'Slug',
@@ -274,6 +276,7 @@ const messages: TranslationMessages = {
       taken_above_total: 'Cannot be more than the total slots',
       pick_size: 'Pick at least one size',
       fee_hint: 'Service fee in dollars',
+      ...restockMessages,
       tab_product: 'Product',
       tab_release: 'Release & slots',
       tab_sizes: 'Sizes & styles',
@@ -502,6 +505,8 @@ const messages: TranslationMessages = {
       not_released: 'The report starts once the release time has come.',
       settled: 'Settled: every order has its result; the public report is at %{url}.',
       open: '%{open} order(s) still wait for release day or a result; the public report waits for them.',
+      restocking:
+        'Restocks are tried until %{until}; the public report waits for the window to close.',
       figures:
         '%{orders} orders, %{submitted} submitted, %{succeeded} succeeded (%{rate}); failed %{failed} (sold out %{soldOut}, declined %{declined}, address %{address}, above the price cap %{aboveCap}, other %{other}); cancelled after success %{cancelled}; never submitted %{notSubmitted}',
       fees: 'Fees charged %{charged}, refunded %{refunded}, kept %{net}, due %{due}',

@@ -204,8 +204,11 @@ export function registerReleaseCommands(program: Command) {
           `${report.product.releaseAt ?? '-'}`,
         report.settled
           ? 'Settled: every order has its result (the public report is out).'
-          : `Not settled: ${report.open} order(s) still wait for release day or a result (the ` +
-            'public report waits for them).',
+          : `Not settled: ${report.open} order(s) still wait for release day or a result` +
+            (report.product.restockUntil
+              ? `, and restocks are tried until ${report.product.restockUntil}`
+              : '') +
+            ' (the public report waits for them).',
         `Slots ${report.slots}, ${report.draw ? `draw entries ${report.draw.entries} (selected ${report.draw.selected}), ` : ''}orders ${report.orders}, ` +
           `submitted ${report.submitted}, succeeded ${report.succeeded} (${percent(report.successRate)})`,
         `Failed ${report.failed.total}: sold out ${report.failed.soldOut}, declined at the ` +

@@ -52,7 +52,11 @@ export function ReportPanel() {
       <Typography variant="body2" sx={{ mb: 1 }}>
         {report.settled
           ? translate('dropslot.report.settled', { url: `/releases/${record.id}` })
-          : translate('dropslot.report.open', { open: report.open })}
+          : report.open === 0 && report.product.restockUntil
+            ? translate('dropslot.report.restocking', {
+                until: new Date(report.product.restockUntil).toLocaleString(),
+              })
+            : translate('dropslot.report.open', { open: report.open })}
       </Typography>
       <Typography variant="body2">
         {translate('dropslot.report.figures', {

@@ -281,7 +281,10 @@ function ProductForm({ creating }: { creating: boolean }) {
         {!creating && <TextInput source="slug" fullWidth />}
       </TabbedForm.Tab>
       <TabbedForm.Tab label="dropslot.products.tab_release">
-        <DateTimeInput source="releaseAt" />
+        <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', alignItems: 'flex-start' }}>
+          <DateTimeInput source="releaseAt" />
+          <DateTimeInput source="restockUntil" helperText="dropslot.products.restock_hint" />
+        </Box>
         <SelectInput
           source="releaseMode"
           choices={RELEASE_MODE_CHOICES}
@@ -350,6 +353,7 @@ export function ProductShow() {
         <FunctionField source="retailers" render={() => <RetailersTable />} />
         <FunctionField source="fill" render={() => <SlotBar />} />
         <FunctionField source="releaseAt" render={() => <ReleaseTime />} />
+        <DateField source="restockUntil" showTime emptyText="—" />
         <DrawPanel />
         <QueuePanel />
         <ReportPanel />

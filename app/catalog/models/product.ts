@@ -61,6 +61,10 @@ export default class Product extends BaseModel {
   @column.dateTime()
   declare releaseAt: DateTime | null
 
+  /** Restocks are tried until then after the drop (at most 7 days after `releaseAt`). */
+  @column.dateTime()
+  declare restockUntil: DateTime | null
+
   /** The IANA time zone the release is announced in. */
   @column()
   declare releaseTimeZone: string

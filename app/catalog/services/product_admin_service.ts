@@ -47,6 +47,8 @@ export type ProductFields = {
   totalStock: number
   stockTaken?: number
   releaseAt?: DateTime | null
+  /** Restocks are tried until then after the drop: after `releaseAt`, at most 7 days after. */
+  restockUntil?: DateTime | null
   releaseMode?: ReleaseMode
   entryOpensAt?: DateTime | null
   entryClosesAt?: DateTime | null
@@ -151,6 +153,24 @@ function checkEntryWindow(
   }
 }
 
+export const MAX_RESTOCK_DAYS = 7
+
+/** A restock window ends after the release time, at most `MAX_RESTOCK_DAYS` after it. */
+function checkRestockWindow(
+  releaseAt: DateTime | null | undefined,
+  restockUntil: DateTime | null | undefined
+) {
+  if (!restockUntil) return
+  const message = !releaseAt
+    ? 'A restock window needs a release time.'
+    : restockUntil <= releaseAt
+      ? 'Restocks must be tried until a time after the release time.'
+      : restockUntil > releaseAt.plus({ days: MAX_RESTOCK_DAYS })
+        ? `Restocks can be tried for at most ${MAX_RESTOCK_DAYS} days after the release time.`
+        : null
+  if (message) throw AppError.unprocessable(message, { restockUntil: message })
+}
+
 /** A waiting room needs its opening time and length together (and is for first-come drops). */
 function queueFields(
   fields: Pick<
@@ -236,6 +256,7 @@ export class ProductAdminService {
     const stockTaken = fields.stockTaken ?? 0
     if (stockTaken > fields.totalStock) throw stockError('stockTaken', stockTaken)
     const retailers = retailersAfter([], fields) ?? []
+    checkRestockWindow(fields.releaseAt, fields.restockUntil)
     const values = {
       title: fields.title,
       image: fields.image ?? '',
@@ -250,6 +271,7 @@ export class ProductAdminService {
       totalStock: fields.totalStock,
       stockTaken,
       releaseAt: fields.releaseAt ?? null,
+      restockUntil: fields.restockUntil ?? null,
       ...this.drawFields(fields),
       ...queueFields(fields),
     }
@@ -291,6 +313,17 @@ export class ProductAdminService {
     if (changes.avail !== undefined) row.avail = changes.avail
     if (changes.releaseAt !== undefined) {
       row.release_at = changes.releaseAt ? sqlTime(changes.releaseAt.toLocal()) : null
+    }
+    if (changes.releaseAt !== undefined || changes.restockUntil !== undefined) {
+      const restockUntil =
+        changes.restockUntil === undefined ? product.restockUntil : changes.restockUntil
+      checkRestockWindow(
+        changes.releaseAt === undefined ? product.releaseAt : changes.releaseAt,
+        restockUntil
+      )
+      if (changes.restockUntil !== undefined) {
+        row.restock_until = restockUntil ? sqlTime(restockUntil.toLocal()) : null
+      }
     }
     if (changes.sizeType !== undefined || changes.sizes !== undefined) {
       row.size_type = sizeType

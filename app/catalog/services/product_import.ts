@@ -42,6 +42,7 @@ function productPayload(row: Record<string, unknown>) {
     totalStock: numeric(pick(row, 'totalStock', 'stock')),
     stockTaken: numeric(pick(row, 'stockTaken')),
     releaseAt: pick(row, 'releaseAt', 'releaseDate'),
+    restockUntil: pick(row, 'restockUntil'),
     releaseMode: pick(row, 'releaseMode', 'mode'),
     entryOpensAt: pick(row, 'entryOpensAt'),
     entryClosesAt: pick(row, 'entryClosesAt'),

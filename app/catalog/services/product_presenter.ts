@@ -26,6 +26,7 @@ export function presentProduct(product: ProductColumns & WithRetailers) {
     totalStock: product.totalStock,
     stockTaken: product.stockTaken,
     releaseAt: product.releaseAt?.toISO() ?? null,
+    restockUntil: product.restockUntil?.toISO() ?? null,
     retailers: presentRetailers(retailersOf(product), product.releaseAt),
     releaseTimeZone: product.releaseTimeZone ?? 'America/New_York',
     mode: product.releaseMode ?? 'first-come',

@@ -31,6 +31,8 @@ export type ProductRecord = Readonly<{
   totalStock: number
   stockTaken: number
   releaseAt: DateTime | null
+  /** Until when release day keeps trying for restocks after the drop; null: no window. */
+  restockUntil: DateTime | null
   releaseTimeZone: string
   releaseMode: ReleaseMode
   entryOpensAt: DateTime | null
@@ -55,6 +57,7 @@ function toRecord(product: Product): ProductRecord {
     totalStock: product.totalStock,
     stockTaken: product.stockTaken,
     releaseAt: product.releaseAt,
+    restockUntil: product.restockUntil,
     releaseTimeZone: product.releaseTimeZone,
     releaseMode: product.releaseMode,
     entryOpensAt: product.entryOpensAt,

@@ -28,6 +28,7 @@ const messages = new SimpleMessagesProvider(
     stockTaken: 'Slots taken',
     sizeType: 'Size type',
     releaseAt: 'Release time',
+    restockUntil: 'Restocks tried until',
     releaseMode: 'Release mode',
     entryOpensAt: 'Entries open',
     entryClosesAt: 'Entries close',
@@ -76,6 +77,8 @@ const optionalFields = () => ({
   retailers: retailerList(),
   avail: vine.boolean().optional(),
   releaseAt: dateTime().optional().nullable(),
+  /** After the drop, restocks are tried until then (the service checks it against `releaseAt`). */
+  restockUntil: dateTime().optional().nullable(),
   releaseMode: vine.enum(RELEASE_MODES).optional(),
   entryOpensAt: dateTime().optional().nullable(),
   entryClosesAt: dateTime().optional().nullable(),

@@ -19,6 +19,8 @@ export type OpsEvent =
   | 'order.review'
   | 'order.extra_success'
   | 'order.cancel_failed'
+  /** Every retailer sold out and the product's restock window closed: the order fails. */
+  | 'order.restock_closed'
   | 'hold.placed'
   | 'hold.released'
   | 'hold.renewed'

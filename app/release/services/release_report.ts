@@ -1,3 +1,4 @@
+import { restockOpen } from '#release/services/task_plan'
 import { retailerName } from '#shared/vocabulary'
 import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
@@ -51,6 +52,8 @@ export type ReleaseReport = {
     releaseAt: string | null
     releaseMode: string
     retailer: string
+    /** The end of the restock window: the release is not settled before it. */
+    restockUntil: string | null
   }
   /** No order waits for release day or a result any more. */
   settled: boolean
@@ -229,7 +232,10 @@ export class ReleaseReports {
       .map((product) => ({ product, counts: counts.get(product.id) }))
       .filter(
         (item): item is { product: ProductRecord; counts: OutcomeCounts } =>
-          item.counts !== undefined && item.counts.orders > 0 && item.counts.open === 0
+          item.counts !== undefined &&
+          item.counts.orders > 0 &&
+          item.counts.open === 0 &&
+          !restockOpen(item.product)
       )
       .map(({ product, counts: figures }) => {
         const handedOver = submitted.get(product.id) ?? 0
@@ -379,8 +385,10 @@ export class ReleaseReports {
         releaseAt: product.releaseAt?.toISO() ?? null,
         releaseMode: product.releaseMode,
         retailer: product.retailer,
+        restockUntil: product.restockUntil?.toISO() ?? null,
       },
-      settled: open === 0,
+      // Settled once no order waits and the restock window (if any) has closed.
+      settled: open === 0 && !restockOpen(product),
       open,
       slots: product.totalStock,
       draw:

@@ -27,6 +27,7 @@ import { releaseRunDuration, releaseRuns } from '#core/services/metrics'
 import { releaseStatus } from '#release/services/release_status'
 import { SubmitTally } from '#release/services/submit_tally'
 import { TaskPlanner } from '#release/services/task_plan'
+import { restockWindows } from '#release/services/restock_windows'
 import { submitOrder, type SubmissionTally } from '#release/services/order_submission'
 import { feeStatusIsDue } from '#shared/vocabulary'
 
@@ -68,7 +69,14 @@ export type RunReport = {
   /** Pending orders whose $1.00 card check is not placed yet (submitted by a later run). */
   awaitingHold: number
   /** Dry run: what a real run would do. */
-  plan?: { readyToSubmit: number; toResume: number; toFinish: number; feeRetries: number }
+  plan?: {
+    readyToSubmit: number
+    toResume: number
+    toFinish: number
+    feeRetries: number
+    /** Orders every retailer sold out for, whose restock window has closed. */
+    windowClosed: number
+  }
   lockedBy?: string
   error?: string
 }
@@ -192,6 +200,8 @@ export class ReleaseRunner {
         productIds: null,
       })
       report.awaitingHold = await releaseOrderQueries.awaitingHold(productIds)
+      // Orders every retailer sold out for, once their product's restock window has closed.
+      const windowClosed = await restockWindows.closable(products)
 
       if (dryRun) {
         report.plan = {
@@ -199,16 +209,24 @@ export class ReleaseRunner {
           toResume: processing.length,
           toFinish: unfinished.length,
           feeRetries: feeDue.length,
+          windowClosed: windowClosed.length,
         }
       } else if (
-        ready.length + processing.length + unfinished.length + feeDue.length === 0 &&
+        ready.length +
+          processing.length +
+          unfinished.length +
+          feeDue.length +
+          windowClosed.length ===
+          0 &&
         report.awaitingHold === 0 &&
         run.trigger !== 'console'
       ) {
         // Nothing to do (most cron ticks): no row, so the history shows runs that did something.
         idle = true
       } else {
-        options.onPlan?.(ready.length + processing.length + unfinished.length + feeDue.length)
+        options.onPlan?.(
+          ready.length + processing.length + unfinished.length + feeDue.length + windowClosed.length
+        )
         const breaker = new SubmitTally(config.breakerFailures)
         const planner = new TaskPlanner()
         const tally: SubmissionTally = {
@@ -256,6 +274,9 @@ export class ReleaseRunner {
               else if (outcome === 'due') report.feesDue++
             }
           })
+        }
+        for (const order of windowClosed) {
+          await step(async () => this.count(report, await restockWindows.close(order)))
         }
         // Any due order the engine refused or could not take fails the run (orders kept as they are).
         breaker.settle()

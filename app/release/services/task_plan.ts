@@ -1,6 +1,7 @@
 import type { DateTime } from 'luxon'
 import { productRetailers, type RetailerEntry } from '#catalog/services/product_retailers'
-import { productQueries } from '#catalog/services/product_queries'
+import { productQueries, type ProductRecord } from '#catalog/services/product_queries'
+import { clock } from '#core/services/clock'
 import type { OrderRecord } from '#orders/services/order_queries'
 import { slotChoiceColumns } from '#orders/services/slot_choice_columns'
 import { retailerName } from '#shared/vocabulary'
@@ -78,6 +79,11 @@ export function planTask(
  */
 export function retailerInTaskId(plan: TaskPlan, retailer: TaskRetailer | null): string | null {
   return plan.retailers.length > 1 ? (retailer?.retailer ?? null) : null
+}
+
+/** A product's restock window is open: the bot keeps trying until `restockUntil`. */
+export function restockOpen(product: Pick<ProductRecord, 'restockUntil'> | null): boolean {
+  return Boolean(product?.restockUntil && product.restockUntil.toMillis() > clock.nowMs())
 }
 
 export function isNoTask(plan: TaskPlan | NoTask): plan is NoTask {

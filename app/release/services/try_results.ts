@@ -11,6 +11,8 @@ import { taskIds } from '#release/services/task_ids'
 import { formatCents } from '#shared/pricing'
 import { ladderWords } from '#shared/slot_choices'
 import { retailerName } from '#shared/vocabulary'
+import { productQueries } from '#catalog/services/product_queries'
+import { restockOpen } from '#release/services/task_plan'
 
 /** Why a result for one retailer's try was not applied. */
 export type TryRejection = { status: number; code: string; reason: string }
@@ -112,16 +114,20 @@ export const tryResults = {
     if (won) return { kind: 'done', report: report(order, 'success') }
     const after = await releaseTries.forRound(order.id, round)
     const open = after.filter((candidate) => OPEN_TRY_STATUSES.includes(candidate.status))
-    if (open.length === 0) return { kind: 'decide', retailer: row.retailer }
+    const product = await productQueries.find(order.productId)
+    if (open.length === 0 && !restockOpen(product)) {
+      return { kind: 'decide', retailer: row.retailer }
+    }
+    const still = open.length
+      ? `Still trying ${open.map((candidate) => retailerName(candidate.retailer)).join(', ')}.`
+      : `Restocks are tried until ${product!.restockUntil!.toUTC().toISO()}.`
     await orderTimeline.append({
       orderId: order.id,
       kind: 'try_failed',
       from: order.status,
       to: order.status,
       actor,
-      note: `${retailerName(row.retailer)}: ${result.reason ?? 'not secured'}. Still trying ${open
-        .map((candidate) => retailerName(candidate.retailer))
-        .join(', ')}.`,
+      note: `${retailerName(row.retailer)}: ${result.reason ?? 'not secured'}. ${still}`,
       meta: { retailer: row.retailer, round },
     })
     return { kind: 'done', report: report(order, 'fail', true) }

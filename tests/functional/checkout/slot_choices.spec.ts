@@ -5,6 +5,7 @@ import limiter from '@adonisjs/limiter/services/main'
 import testUtils from '@adonisjs/core/services/test_utils'
 import { sqlTime } from '#core/helpers/sql_time'
 import { customerWithCard, productFor, profileFor } from '#tests/helpers'
+import { drawProduct } from '#tests/support/draws'
 
 /** A release at Kith ($235 with shipping) and New Balance ($219.99), three days from now. */
 async function twoRetailerRelease(overrides: Record<string, unknown> = {}) {
@@ -264,5 +265,46 @@ test.group('Checkout: a slot with a size ladder, retailers and a price cap', (gr
     late.assertStatus(409)
     const row = await db.from('orders').where('public_id', orderId).firstOrFail()
     assert.isNull(row.size_ladder)
+  })
+})
+
+test.group('Checkout: a draw keeps one entry per person, whatever the ladder', (group) => {
+  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.setup(() => limiter.clear())
+
+  test('a second entry with another ladder and another profile is refused; the first keeps its ladder', async ({
+    client,
+    assert,
+  }) => {
+    const product = await drawProduct({ totalStock: 5 })
+    const { user, token } = await customerWithCard()
+    const first = await profileFor(user)
+    const second = await profileFor(user, { profileName: 'Second' })
+    const entered = await client
+      .post('/api/checkout/withprofile')
+      .bearerToken(token)
+      .json({
+        productId: product.id,
+        style: 'Black',
+        size: '10',
+        sizes: ['10', '10.5'],
+        profileId: first.publicId,
+      })
+    entered.assertStatus(201)
+    assert.deepInclude(entered.body().order, { status: 'entered', sizes: ['10', '10.5'] })
+
+    const again = await client
+      .post('/api/checkout/withprofile')
+      .bearerToken(token)
+      .json({
+        productId: product.id,
+        style: 'Black',
+        size: '9',
+        sizes: ['9', '8.5', '9.5'],
+        profileId: second.publicId,
+      })
+    assert.equal(again.status(), 409)
+    const entries = await db.from('orders').where('product_id', product.id)
+    assert.lengthOf(entries, 1)
   })
 })

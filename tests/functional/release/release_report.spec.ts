@@ -166,6 +166,7 @@ test.group('Release reports: the public outcome report', (group) => {
       releaseAt: report.product.releaseAt,
       releaseMode: 'first-come',
       retailer: 'nike',
+      restockUntil: null,
     })
 
     // No personal data, no order ids or numbers.

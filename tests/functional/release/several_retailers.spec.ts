@@ -20,6 +20,7 @@ import { signedRetailerMail, useMailIntake } from '#tests/support/mail'
 import { mailIntake } from '#mail/services/mail_intake'
 import { orderMailAddress } from '#orders/services/order_mail_address'
 import Order from '#orders/models/order'
+import { clock } from '#core/services/clock'
 
 /** Kith at $235 and New Balance at $219.99, both with shipping; released a minute ago. */
 async function releasedAtTwoRetailers() {
@@ -348,5 +349,71 @@ test.group('Mail intake: any retailer the order was sent to may prove it, once',
     assert.deepEqual(await triesOf(order.id), { kith: 'extra_success', nike: 'won' })
     row = await orderRow(order.id)
     assert.equal(row.secured_retailer, 'nike')
+  })
+})
+
+test.group('Release run: a restock window holds a sold-out open until it closes', (group) => {
+  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.teardown(() => clock.reset())
+
+  /** The ladder slot, its product's restocks tried for two hours after the drop. */
+  async function restockingSlot() {
+    const slot = await ladderSlot()
+    await db
+      .from('products')
+      .where('id', slot.product.id)
+      .update({ restock_until: sqlTime(DateTime.now().plus({ hours: 2 }).toJSDate()) })
+    await releaseRunner.run({ productId: slot.product.id, engine: new FilesEngine() })
+    return slot
+  }
+
+  test('every retailer sold out at the drop: the order waits, then fails once the window closes, nothing charged', async ({
+    assert,
+  }) => {
+    const { order } = await restockingSlot()
+    await results([
+      `task-${order.publicId}-1-kith,fail,,Sold out,,`,
+      `task-${order.publicId}-1-newbalance,fail,,Sold out,,`,
+    ])
+    const waiting = await orderRow(order.id)
+    assert.equal(waiting.status, 'processing', 'restocks are still tried')
+
+    const early = await releaseRunner.run({ productId: order.productId })
+    assert.equal(early.failed, 0, 'the window is still open')
+
+    clock.travel(2 * 3_600_000 + 60_000)
+    const closing = await releaseRunner.run({ productId: order.productId })
+    assert.equal(closing.failed, 1)
+    const after = await orderRow(order.id)
+    assert.equal(after.status, 'fail')
+    assert.equal(after.fail_code, 'sold_out')
+    assert.equal(after.fee_status, 'none')
+    assert.lengthOf(await fees(order.id), 0)
+  })
+
+  test('a restock found inside the window wins the order, one fee; the report waits for the window', async ({
+    assert,
+    client,
+  }) => {
+    const { order } = await restockingSlot()
+    await results([
+      `task-${order.publicId}-1-kith,fail,,Sold out,,`,
+      `task-${order.publicId}-1-newbalance,fail,,Sold out,,`,
+    ])
+    clock.travel(3_600_000)
+    const restock = await results([`task-${order.publicId}-1-kith,success,KITH-R1,,9.5,23500`])
+    assert.deepEqual(restock.errors, [])
+    const after = await orderRow(order.id)
+    assert.equal(after.status, 'success')
+    assert.equal(after.secured_retailer, 'kith')
+    assert.equal(after.secured_size, '9.5')
+    assert.lengthOf(await fees(order.id), 1)
+
+    const during = await client.get(`/api/releases/${order.productId}/report`)
+    during.assertStatus(404)
+    during.assertBodyContains({ code: 'report_not_ready' })
+    clock.travel(3_600_000 + 60_000)
+    const settled = await client.get(`/api/releases/${order.productId}/report`)
+    settled.assertStatus(200)
   })
 })

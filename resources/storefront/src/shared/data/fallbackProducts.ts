@@ -10,6 +10,7 @@ const base = {
   description: null,
   avail: true,
   releaseAt: null,
+  restockUntil: null,
   releaseTimeZone: 'America/New_York',
   retailers: [],
   mode: 'first-come' as const,

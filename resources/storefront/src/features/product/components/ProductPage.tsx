@@ -23,6 +23,7 @@ import { DrawPanel } from './DrawPanel'
 import { releaseTimes } from '../../../shared/lib/drops'
 import { WaitingRoomPanel } from './WaitingRoomPanel'
 import { TriedAt } from './TriedAt'
+import { RestockUntil } from './RestockUntil'
 import { useWaitingRoom } from '../api/useWaitingRoom'
 import { useNow } from '../../../shared/lib/useNow'
 import { CARD_WORDS, cardOnFileName, confirmWords } from '@shared/vocabulary'
@@ -227,6 +228,7 @@ function ProductScreen({ id }: { id: string | undefined }) {
               Your time: {releaseTimes(item)!.local} · Release time: {releaseTimes(item)!.release}
             </p>
           ) : null}
+          <RestockUntil product={item} />
           <h1 className="product__title">{item.productTitle}</h1>
           <p
             className="product__price"
