@@ -54,7 +54,7 @@ export function registerOrderCommands(program: Command) {
   program
     .command('orders:import-results')
     .description(
-      "Apply a checkout bot's results file (CSV or JSON: orderId, status, confirmation, reason); " +
+      "Apply a checkout bot's results file (CSV or JSON: taskId or orderId, status, confirmation, reason, and for a success the size bought and totalCents); " +
         'only orders submitted to the files engine in a release run are taken'
     )
     .argument('<file>', 'results file (.csv or .json)')

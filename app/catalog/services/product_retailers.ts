@@ -98,6 +98,8 @@ export function presentStoredRetailers(list: readonly RetailerEntry[]) {
 class ProductRetailers {
   /** A product's list as stored now, by its id alone (empty when there is no such product). */
   async listFor(productId: number): Promise<RetailerEntry[]> {
+    // An id a request made up (NaN, out of range) names no product: never a query.
+    if (!Number.isSafeInteger(productId) || productId < 1 || productId > 2 ** 31 - 1) return []
     const product = await Product.find(productId)
     return product ? this.listOf(product) : []
   }

@@ -149,6 +149,21 @@ test.group('Checkout: a slot with a size ladder, retailers and a price cap', (gr
     assert.lengthOf(await ordersOf(product.id), 0)
   })
 
+  test('choices sent with a product id that is no number are a 4xx, never a 500', async ({
+    client,
+    assert,
+  }) => {
+    const { token, profile } = await buyer()
+    for (const productId of ['\ud800', 'abc', '1e400', -3, 2 ** 60]) {
+      const response = await client
+        .post('/api/checkout/withprofile')
+        .bearerToken(token)
+        .json({ productId, style: 'Black', size: '10', sizes: ['10'], profileId: profile.publicId })
+      assert.isAtLeast(response.status(), 400, String(productId))
+      assert.isBelow(response.status(), 500, String(productId))
+    }
+  })
+
   test('the buyer changes the ladder, retailers and cap until the release starts', async ({
     client,
     assert,
