@@ -4,6 +4,7 @@ import db from '@adonisjs/lucid/services/db'
 import User from '#accounts/models/user'
 import Order from '#orders/models/order'
 import { customerWithCard, placeHolds, productFor, profileFor, TEST_CARDS } from '#tests/helpers'
+import { sqlTime } from '#core/helpers/sql_time'
 
 /**
  * A product with `count` pending orders (one customer each, $1.00 holds placed) whose release
@@ -111,4 +112,23 @@ export async function removeCommittedReleaseData(prefix: string) {
   await User.query().where('email', 'like', `${prefix}%`).delete()
   if (productIds.length) await Product.query().whereIn('id', productIds).delete()
   await db.from('release_runs').delete()
+}
+
+/**
+ * A product released at Kith ($235 with shipping) and then New Balance ($219.99), its release
+ * three days off (the factory's) unless `overrides` say otherwise: a slot's retailers to choose.
+ */
+export async function twoRetailerProduct(overrides: Record<string, unknown> = {}) {
+  const product = await productFor({ totalStock: 10, stockTaken: 0, ...overrides })
+  const rows = [
+    { retailer: 'kith', price_cents: 23_500, url: 'https://kith.com/products/990v6' },
+    { retailer: 'newbalance', price_cents: 21_999, url: 'https://www.newbalance.com/990v6' },
+  ]
+  for (const [position, row] of rows.entries()) {
+    await db
+      .table('product_retailers')
+      .insert({ product_id: product.id, position, ...row, created_at: sqlTime() })
+  }
+  await db.from('products').where('id', product.id).update({ retailer: 'kith' })
+  return product
 }

@@ -1,27 +1,12 @@
 import { DateTime } from 'luxon'
+import { twoRetailerProduct } from '#tests/support/release'
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import limiter from '@adonisjs/limiter/services/main'
 import testUtils from '@adonisjs/core/services/test_utils'
 import { sqlTime } from '#core/helpers/sql_time'
-import { customerWithCard, productFor, profileFor } from '#tests/helpers'
+import { customerWithCard, profileFor } from '#tests/helpers'
 import { drawProduct } from '#tests/support/draws'
-
-/** A release at Kith ($235 with shipping) and New Balance ($219.99), three days from now. */
-async function twoRetailerRelease(overrides: Record<string, unknown> = {}) {
-  const product = await productFor({ totalStock: 10, stockTaken: 0, ...overrides })
-  const rows = [
-    { retailer: 'kith', price_cents: 23_500, url: 'https://kith.com/products/990v6' },
-    { retailer: 'newbalance', price_cents: 21_999, url: 'https://www.newbalance.com/990v6' },
-  ]
-  for (const [position, row] of rows.entries()) {
-    await db
-      .table('product_retailers')
-      .insert({ product_id: product.id, position, ...row, created_at: sqlTime() })
-  }
-  await db.from('products').where('id', product.id).update({ retailer: 'kith' })
-  return product
-}
 
 async function buyer() {
   const customer = await customerWithCard()
@@ -47,7 +32,7 @@ test.group('Checkout: a slot with a size ladder, retailers and a price cap', (gr
     assert,
   }) => {
     const { token, profile } = await buyer()
-    const product = await twoRetailerRelease()
+    const product = await twoRetailerProduct()
 
     const response = await client
       .post('/api/checkout/withprofile')
@@ -88,7 +73,7 @@ test.group('Checkout: a slot with a size ladder, retailers and a price cap', (gr
     assert,
   }) => {
     const { token, profile } = await buyer()
-    const product = await twoRetailerRelease()
+    const product = await twoRetailerProduct()
     const response = await client
       .post('/api/checkout/withprofile')
       .bearerToken(token)
@@ -106,7 +91,7 @@ test.group('Checkout: a slot with a size ladder, retailers and a price cap', (gr
     assert,
   }) => {
     const { token, profile } = await buyer()
-    const product = await twoRetailerRelease()
+    const product = await twoRetailerProduct()
     const refused: [Record<string, unknown>, string, RegExp][] = [
       [{ sizes: ['10.5', '10'] }, 'sizes', /your size first/],
       [{ sizes: ['10', '27'] }, 'sizes', /sizes of this product/],
@@ -169,7 +154,7 @@ test.group('Checkout: a slot with a size ladder, retailers and a price cap', (gr
     assert,
   }) => {
     const { token, profile } = await buyer()
-    const product = await twoRetailerRelease()
+    const product = await twoRetailerProduct()
     const bought = await client
       .post('/api/checkout/withprofile')
       .bearerToken(token)
@@ -239,7 +224,7 @@ test.group('Checkout: a slot with a size ladder, retailers and a price cap', (gr
     assert,
   }) => {
     const { token, profile } = await buyer()
-    const product = await twoRetailerRelease()
+    const product = await twoRetailerProduct()
     const bought = await client
       .post('/api/checkout/withprofile')
       .bearerToken(token)
@@ -264,7 +249,7 @@ test.group('Checkout: a slot with a size ladder, retailers and a price cap', (gr
     assert,
   }) => {
     const { token, profile } = await buyer()
-    const product = await twoRetailerRelease()
+    const product = await twoRetailerProduct()
     const bought = await client
       .post('/api/checkout/withprofile')
       .bearerToken(token)

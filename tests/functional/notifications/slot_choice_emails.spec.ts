@@ -1,38 +1,21 @@
 import { test } from '@japa/runner'
-import db from '@adonisjs/lucid/services/db'
+import { twoRetailerProduct } from '#tests/support/release'
 import limiter from '@adonisjs/limiter/services/main'
 import testUtils from '@adonisjs/core/services/test_utils'
-import { sqlTime } from '#core/helpers/sql_time'
 import EmailMessage from '#notifications/models/email_message'
 import Order from '#orders/models/order'
-import { customerWithCard, productFor, profileFor } from '#tests/helpers'
+import { customerWithCard, profileFor } from '#tests/helpers'
 import { distinctCard, drawProduct, drawProfileData, DRAW_CARDS } from '#tests/support/draws'
 
 const LADDER = 'Sizes, in order: 10, then 10.5, then 9.5'
 const CAP = 'Price cap: Up to $250.00 for the item with shipping'
 const CHOICE_LINE = /Sizes, in order|Retailers:|Price cap/
 
-/** A release at Kith ($235 with shipping) and New Balance ($219.99). */
-async function twoRetailerRelease() {
-  const product = await productFor({ totalStock: 10, stockTaken: 0 })
-  const rows = [
-    { retailer: 'kith', price_cents: 23_500, url: 'https://kith.com/products/990v6' },
-    { retailer: 'newbalance', price_cents: 21_999, url: 'https://www.newbalance.com/990v6' },
-  ]
-  for (const [position, row] of rows.entries()) {
-    await db
-      .table('product_retailers')
-      .insert({ product_id: product.id, position, ...row, created_at: sqlTime() })
-  }
-  await db.from('products').where('id', product.id).update({ retailer: 'kith' })
-  return product
-}
-
 /** A customer buys a slot of size 10 over HTTP with `choices`: the e-mail written for it. */
 async function mailOfSlot(client: any, choices: Record<string, unknown>, template: string) {
   const customer = await customerWithCard()
   const profile = await profileFor(customer.user)
-  const product = await twoRetailerRelease()
+  const product = await twoRetailerProduct()
   const response = await client
     .post('/api/checkout/withprofile')
     .bearerToken(customer.token)

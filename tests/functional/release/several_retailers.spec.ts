@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage } from 'node:http'
+import { twoRetailerProduct } from '#tests/support/release'
 import type { AddressInfo } from 'node:net'
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -22,25 +23,9 @@ import { orderMailAddress } from '#orders/services/order_mail_address'
 import Order from '#orders/models/order'
 import { clock } from '#core/services/clock'
 
-/** Kith at $235 and New Balance at $219.99, both with shipping; released a minute ago. */
-async function releasedAtTwoRetailers() {
-  const product = await productFor({ totalStock: 10, stockTaken: 0, priceCents: 2500 })
-  const rows = [
-    { retailer: 'kith', price_cents: 23_500, url: 'https://kith.com/products/990v6' },
-    { retailer: 'newbalance', price_cents: 21_999, url: 'https://www.newbalance.com/990v6' },
-  ]
-  for (const [position, row] of rows.entries()) {
-    await db
-      .table('product_retailers')
-      .insert({ product_id: product.id, position, ...row, created_at: sqlTime() })
-  }
-  await db.from('products').where('id', product.id).update({ retailer: 'kith' })
-  return product
-}
-
 /** A slot with a three-size ladder and a $250 cap, its card check placed, the drop released. */
 async function ladderSlot() {
-  const product = await releasedAtTwoRetailers()
+  const product = await twoRetailerProduct({ priceCents: 2500 })
   const customer = await customerWithCard()
   const profile = await profileFor(customer.user)
   const order = await checkoutService.checkout(customer.user, {

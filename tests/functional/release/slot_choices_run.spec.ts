@@ -1,4 +1,5 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
+import { twoRetailerProduct } from '#tests/support/release'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { DateTime } from 'luxon'
@@ -9,23 +10,7 @@ import { sqlTime } from '#core/helpers/sql_time'
 import { checkoutService } from '#checkout/services/checkout_service'
 import { FilesEngine } from '#release/services/checkout_engines'
 import { releaseRunner } from '#release/services/release_runner'
-import { customerWithCard, placeHolds, productFor, profileFor } from '#tests/helpers'
-
-/** Kith at $235 and New Balance at $219.99, both with shipping. */
-async function twoRetailerRelease() {
-  const product = await productFor({ totalStock: 10, stockTaken: 0 })
-  const rows = [
-    { retailer: 'kith', price_cents: 23_500, url: 'https://kith.com/products/990v6' },
-    { retailer: 'newbalance', price_cents: 21_999, url: 'https://www.newbalance.com/990v6' },
-  ]
-  for (const [position, row] of rows.entries()) {
-    await db
-      .table('product_retailers')
-      .insert({ product_id: product.id, position, ...row, created_at: sqlTime() })
-  }
-  await db.from('products').where('id', product.id).update({ retailer: 'kith' })
-  return product
-}
+import { customerWithCard, placeHolds, profileFor } from '#tests/helpers'
 
 async function slot(productId: number, choices: Record<string, unknown>) {
   const customer = await customerWithCard()
@@ -45,7 +30,7 @@ test.group('Release run: the buyer ladder, retailers and cap reach the bot', (gr
   test('each task carries the ladder in order and the first accepted retailer within the cap; an order above its cap is never sent and costs nothing', async ({
     assert,
   }) => {
-    const product = await twoRetailerRelease()
+    const product = await twoRetailerProduct()
     const ladder = await slot(product.id, {
       sizes: ['10', '10.5', '9.5'],
       retailers: ['newbalance', 'kith'],
