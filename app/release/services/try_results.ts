@@ -12,6 +12,7 @@ import { formatCents } from '#shared/pricing'
 import { ladderWords } from '#shared/slot_choices'
 import { retailerName } from '#shared/vocabulary'
 import { productQueries } from '#catalog/services/product_queries'
+import { failureCode } from '#orders/services/failure_reasons'
 import { restockOpen } from '#release/services/task_plan'
 
 /** Why a result for one retailer's try was not applied. */
@@ -108,7 +109,8 @@ export const tryResults = {
     }
     const failure = {
       reason: result.reason?.slice(0, 255) ?? null,
-      reason_code: result.reasonCode ?? null,
+      // The category (sold_out, declined...), as the order's own failure keeps it.
+      reason_code: failureCode(result.reasonCode, result.reason),
     }
     await releaseTries.move(target, [...OPEN_TRY_STATUSES, 'cancelled'], 'failed', failure)
     if (won) return { kind: 'done', report: report(order, 'success') }

@@ -58,11 +58,14 @@ async function triesOf(orderId: number) {
 }
 
 /** Applies a results file of `rows` (CSV lines after the header) as `orders:import-results`. */
-async function results(rows: string[]) {
+async function results(
+  rows: string[],
+  header = 'taskId,status,confirmation,reason,size,totalCents'
+) {
   const directory = await mkdtemp(join(tmpdir(), 'dropslot-results-'))
   try {
     const path = join(directory, 'results.csv')
-    await writeFile(path, ['taskId,status,confirmation,reason,size,totalCents', ...rows].join('\n'))
+    await writeFile(path, [header, ...rows].join('\n'))
     return await importResults(path, { actor: { label: 'test' } })
   } finally {
     await rm(directory, { recursive: true, force: true })
@@ -153,7 +156,12 @@ test.group('Release run: one slot tried at every retailer, for one fee', (group)
     const engine = new FilesEngine()
     await releaseRunner.run({ productId: order.productId, engine })
 
-    await results([`task-${order.publicId}-1-kith,fail,,Sold out,,`])
+    // A bot's own long code is kept as its category.
+    const kith = await results(
+      [`task-${order.publicId}-1-kith,fail,Sold out,KITH_QUEUE_SOLD_OUT_AT_DROP_TIME`],
+      'taskId,status,reason,reasonCode'
+    )
+    assert.deepEqual(kith.errors, [])
     const waiting = await orderRow(order.id)
     assert.equal(waiting.status, 'processing', 'New Balance is still trying')
     assert.deepEqual(await triesOf(order.id), { kith: 'failed', newbalance: 'sent' })
