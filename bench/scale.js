@@ -484,7 +484,7 @@ async function main() {
 }
 
 const round = (value) => Math.round(value * 100) / 100
-const refusalsKey = () => `dropslot:sandbox-refused:${secrets.INSTALLATION_ID}`
+const refusalsKey = () => `${prefix}:sandbox-refused:${secrets.INSTALLATION_ID}`
 
 /** Jobs waiting or delayed on one queue (BullMQ's keys under this run's prefix). */
 function redisQueueLength(redis, queue) {

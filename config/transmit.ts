@@ -2,7 +2,7 @@ import env from '#start/env'
 import { defineConfig } from '@adonisjs/transmit'
 import { redis } from '@adonisjs/transmit/transports'
 import queueConfig from '#config/queue'
-import { parseRedisUrl } from '#config/redis'
+import { redisConnectionOptions } from '#config/redis'
 
 /*
 | Live updates to the storefront (server-sent events on /__transmit/events). Without REDIS_URL
@@ -17,6 +17,9 @@ export default defineConfig({
   // A ping every 30 s keeps proxies and load balancers from closing an idle stream.
   pingInterval: '30s',
   transport: redisUrl
-    ? { driver: redis(parseRedisUrl(redisUrl)), channel: `${queueConfig.prefix}:transmit` }
+    ? {
+        driver: redis(redisConnectionOptions(redisUrl, queueConfig.prefix)),
+        channel: `${queueConfig.prefix}:transmit`,
+      }
     : null,
 })

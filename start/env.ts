@@ -58,7 +58,10 @@ export default await Env.create(new URL('../', import.meta.url), {
    * REDIS_URL.
    */
   QUEUE_DRIVER: Env.schema.enum.optional(['database', 'bullmq'] as const),
-  /** The BullMQ key prefix. */
+  /**
+   * The start of every key this installation keeps in Redis: its queues, release and money
+   * locks, rate limits and gateway budgets. Installations sharing one Redis each need their own.
+   */
   QUEUE_PREFIX: Env.schema.string.optional(),
   /** Jobs a worker runs at once per queue. */
   QUEUE_CONCURRENCY: Env.schema.number.optional(),

@@ -93,7 +93,7 @@ export async function takeGatewayBudget(callsPerSecond: number, time: BudgetTime
       continue
     }
     const second = Math.floor(now / 1000)
-    const key = `dropslot:gateway-budget:${paymentsConfig.installationId}:${second}`
+    const key = `gateway-budget:${paymentsConfig.installationId}:${second}`
     const [[, count]] = (await redis.multi().incr(key).expire(key, 2).exec()) as [
       [unknown, number],
       unknown,
@@ -114,7 +114,7 @@ export async function takeGatewayBudget(callsPerSecond: number, time: BudgetTime
  */
 export async function sharedSandboxBudget(requestsPerSecond: number) {
   const { default: redis } = await import('@adonisjs/redis/services/main')
-  const key = `dropslot:sandbox-rate:${paymentsConfig.installationId}:${Math.floor(Date.now() / 1000)}`
+  const key = `sandbox-rate:${paymentsConfig.installationId}:${Math.floor(Date.now() / 1000)}`
   const [[, count]] = (await redis.multi().incr(key).expire(key, 2).exec()) as [
     [unknown, number],
     unknown,
@@ -128,7 +128,7 @@ export async function sharedSandboxBudget(requestsPerSecond: number) {
 
 /** The count of requests the sandbox refused with a 429 in the last day (shared budget only). */
 export function sandboxRefusalsKey() {
-  return `dropslot:sandbox-refused:${paymentsConfig.installationId}`
+  return `sandbox-refused:${paymentsConfig.installationId}`
 }
 
 let current: PaymentGateway | null = null

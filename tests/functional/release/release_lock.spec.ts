@@ -1,6 +1,9 @@
 import { test } from '@japa/runner'
 import testUtils from '@adonisjs/core/services/test_utils'
-import { ReleaseLock } from '#release/services/release_lock'
+import { Redis } from 'ioredis'
+import queueConfig from '#config/queue'
+import { redisConnectionOptions } from '#config/redis'
+import { RELEASE_LOCK, ReleaseLock } from '#release/services/release_lock'
 import { redisTestsRun } from '#tests/support/redis'
 
 const runRedis = await redisTestsRun()
@@ -52,3 +55,23 @@ for (const store of ['database', 'redis'] as const) {
     }).skip(skip, 'Redis is not running on this machine')
   })
 }
+
+test.group('Installations sharing one Redis', () => {
+  test('each holds its own release lock: another one running its release never skips ours', async ({
+    assert,
+  }) => {
+    // Another installation on the same Redis, connected as this one's config connects.
+    const other = new Redis(redisConnectionOptions(queueConfig.redisUrl, `other-${process.pid}`))
+    const ours = new ReleaseLock('redis')
+    try {
+      assert.equal(await other.set(RELEASE_LOCK, 'cli:ops@other-install:1', 'PX', 60_000), 'OK')
+      assert.isNull(await ours.holder(RELEASE_LOCK))
+      assert.isTrue(await ours.acquire(RELEASE_LOCK, 'cli:ops@this-install:1', 60_000))
+      assert.equal(await other.get(RELEASE_LOCK), 'cli:ops@other-install:1')
+      await ours.release(RELEASE_LOCK, 'cli:ops@this-install:1')
+    } finally {
+      await other.del(RELEASE_LOCK)
+      await other.quit()
+    }
+  }).skip(!runRedis, 'Redis is not running on this machine')
+})
