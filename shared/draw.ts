@@ -27,10 +27,8 @@ import { checkRanking, compareIds, rankEntries, type Replacement } from './draw_
 export {
   compareIds,
   drawResult,
-  entryScore,
   rankEntries,
   DROP_REASONS,
-  type RankedEntry,
   type Replacement,
 } from './draw_ranking.js'
 

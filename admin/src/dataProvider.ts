@@ -16,8 +16,6 @@ export const ACO_FORMATS: AcoFormat[] = ['dropslot', 'aycd', 'stellar', 'cyberso
 /** The answers' shapes come from the server's code (`shared/api/contract.ts`). */
 export type {
   DrawView,
-  NewOrder,
-  QueueCounts,
   QueuedReleaseRun,
   QueuesOverview,
   ReleaseRunResult,

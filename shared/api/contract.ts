@@ -57,7 +57,6 @@ import type AdminOrdersController from '#admin/controllers/orders_controller'
 import type CustomersController from '#admin/controllers/customers_controller'
 import type DashboardController from '#admin/controllers/dashboard_controller'
 import type IncidentsController from '#alerts/controllers/incidents_controller'
-import type { createOrderValidator } from '#admin/validators/admin_validators'
 import type { ErrorEnvelope } from '#core/exceptions/handler'
 import type { consoleReleaseRun } from '#release/services/console_release_run'
 
@@ -78,8 +77,6 @@ export type Product = Answer<CatalogProductsController, 'show'>
 /** A retailer the slot is tried at: id, display name, its release time, retail price, page. */
 export type ProductRetailer = Product['retailers'][number]
 export type Order = Answer<OrdersController, 'index'>[number]
-export type OrderStatus = Order['status']
-export type SizeType = Product['sizeType']
 export type BillingAddress = NonNullable<UserInfo['billingAddress']>
 /** A profile's shipping or billing address, as the profile answers it. */
 export type ProfileAddress = Profile['shipping']
@@ -105,8 +102,6 @@ export type PingsOverview = Answer<PingsController, 'show'>
 export type TestPingReport = Answer<PingsController, 'test'>
 export type Promo = Answer<PromoController, 'lookup'>
 export type HoldAuthenticationAnswer = Answer<HoldAuthenticationController, 'authenticate'>
-/** A card check's 3-D Secure challenge: the sandbox's page on this site, or Stripe.js's secret. */
-export type HoldAuthentication = HoldAuthenticationAnswer['authentication']
 export type ReleasesOverview = Answer<ReleaseReportsController, 'index'>
 export type ReleaseReport = Answer<ReleaseReportsController, 'show'>
 export type Outcome = ReleaseReport['lines'][number]['outcome']
@@ -118,10 +113,7 @@ export type Registration = Body<typeof registerValidator>
 export type { ErrorEnvelope }
 
 /** The console's answers (`admin/src/dataProvider.ts`). */
-/** POST /api/admin/orders: an order placed for a customer. */
-export type NewOrder = Body<typeof createOrderValidator>
 export type QueuesOverview = Answer<QueuesController, 'index'>
-export type QueueCounts = QueuesOverview['queues'][number]
 /** GET /api/admin/draws/:id: a draw's proof, entries and the second entries it refused. */
 export type DrawView = Answer<DrawsController, 'show'>
 export type DrawRunAnswer = Answer<DrawsController, 'run'>

@@ -127,11 +127,6 @@ export const uniqueEmail = (label: string) =>
 /** Page expression: the stored session, as the storefront keeps it. */
 export const STORED_USER = "localStorage.getItem('user')"
 
-/** The text of a locator, trimmed. */
-export async function textOf(page: Page, selector: string) {
-  return ((await page.locator(selector).first().textContent()) ?? '').trim()
-}
-
 /**
  * Waits until a JavaScript expression is true in the page. The pages run under a content
  * security policy without 'unsafe-eval', which Playwright's waitForFunction needs for polling;

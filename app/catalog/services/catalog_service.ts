@@ -5,12 +5,6 @@ import { CLOTHING_SIZES, ONE_SIZE, SHOE_SIZES } from '#shared/vocabulary'
 
 export { CLOTHING_SIZES, ONE_SIZE, SHOE_SIZES }
 
-export function sizesFor(sizeType: string): string[] {
-  if (sizeType === 'OS') return ONE_SIZE
-  if (sizeType === 'clothing') return CLOTHING_SIZES
-  return SHOE_SIZES
-}
-
 export class CatalogService {
   /** Products customers can see: available ones, the next release first. */
   async listAvailable() {

@@ -1,12 +1,7 @@
 import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
 import Product, { type SizeType } from '#catalog/models/product'
-import {
-  ADMIN_CLOTHING_SIZES,
-  SIZE_TYPES,
-  SIZES_BY_TYPE,
-  type ReleaseMode,
-} from '#shared/vocabulary'
+import { SIZES_BY_TYPE, type ReleaseMode } from '#shared/vocabulary'
 import { AppError, type FieldErrors } from '#core/exceptions/app_error'
 import { affectedRows, isUniqueViolation } from '#core/helpers/db_errors'
 import { soldOutMemory } from '#catalog/services/sold_out_memory'
@@ -22,9 +17,6 @@ import {
 | product must keep (sizes that fit the size type, styles, brand tags, stock that never goes
 | below the slots already taken).
 */
-
-export { ADMIN_CLOTHING_SIZES, SIZE_TYPES }
-export const MAX_TOTAL_STOCK = 1_000_000
 
 export function allowedSizes(sizeType: SizeType): string[] {
   return SIZES_BY_TYPE[sizeType] ?? SIZES_BY_TYPE.shoe

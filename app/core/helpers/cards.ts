@@ -2,13 +2,7 @@
 import { expandCardYear, isAcceptedCardNumber, isCardExpired } from '#shared/cards'
 import { clock } from '#core/services/clock'
 
-export {
-  detectCardBrand,
-  INVALID_CARD,
-  isAcceptedCardNumber,
-  passesLuhn,
-  REJECTED_CARD_PREFIXES,
-} from '#shared/cards'
+export { detectCardBrand, INVALID_CARD, isAcceptedCardNumber, passesLuhn } from '#shared/cards'
 
 export function normalizeCardNumber(value: string): string {
   return value.replace(/[\s-]/g, '')

@@ -201,8 +201,6 @@ export const RETAILERS: readonly Retailer[] = [
   },
 ]
 
-export const RETAILER_IDS = RETAILERS.map((retailer) => retailer.id)
-
 export function retailerById(id: string | null | undefined): Retailer | null {
   return RETAILERS.find((retailer) => retailer.id === id) ?? null
 }

@@ -32,7 +32,7 @@ import { submitOrder, type SubmissionTally } from '#release/services/order_submi
 import { feeStatusIsDue } from '#shared/vocabulary'
 
 export { RELEASE_LOCK }
-export { presentRun, presentRuns, presentOneRun } from '#release/services/release_status'
+export { presentRuns, presentOneRun } from '#release/services/release_status'
 
 export type RunOptions = {
   productId?: number | null

@@ -51,7 +51,7 @@ export function releaseConfirmation(productId: number | null | undefined): strin
 
 const confirmsReleaseTarget = vine.createRule((value, _options, field) => {
   const productId = (field.parent as { productId?: unknown }).productId
-  const expected = productId === null || productId === undefined ? 'all' : String(productId)
+  const expected = releaseConfirmation(productId as number | null | undefined)
   if (typeof value !== 'string' || value !== expected) {
     const target = expected === 'all' ? 'every released product' : `product ${expected}`
     field.report(`Type "${expected}" to confirm a real run of ${target}.`, 'confirm', field)

@@ -1,7 +1,7 @@
 /** Card rules of spec sections 5 and 9, as the customer types (the server checks them again). */
-import { detectCardBrand, isAcceptedCardNumber, parseCardExpiry } from '@shared/cards'
+import { isAcceptedCardNumber, parseCardExpiry } from '@shared/cards'
 
-export { INVALID_CARD, isAcceptedCardNumber } from '@shared/cards'
+export { INVALID_CARD } from '@shared/cards'
 
 export const digitsOnly = (value: string) => value.replace(/\D/g, '')
 
@@ -46,11 +46,6 @@ export function validateCard(fields: CardFields) {
   const expiry = parseExpiry(fields.expiry)
   if (!number || !isAcceptedCardNumber(number) || !expiry || !isValidCvv(fields.cvv)) return null
   return { number, month: expiry.month, year: expiry.year, code: fields.cvv }
-}
-
-export function cardBrand(number: string): string {
-  const brand = detectCardBrand(digitsOnly(number))
-  return brand === 'unknown' ? 'card' : brand
 }
 
 export { CARD_BRAND_LABELS as BRAND_LABELS } from '@shared/vocabulary'

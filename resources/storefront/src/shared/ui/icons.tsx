@@ -24,15 +24,9 @@ export const IconCheck = (p: SVGProps<SVGSVGElement>) => (
     <path d="M20 6 9 17l-5-5" />
   </svg>
 )
-export const IconCross = IconClose
 export const IconMenu = (p: SVGProps<SVGSVGElement>) => (
   <svg {...base(p)}>
     <path d="M4 7h16M4 12h16M4 17h16" />
-  </svg>
-)
-export const IconArrow = (p: SVGProps<SVGSVGElement>) => (
-  <svg {...base(p)}>
-    <path d="M5 12h14M13 6l6 6-6 6" />
   </svg>
 )
 export const IconEdit = (p: SVGProps<SVGSVGElement>) => (

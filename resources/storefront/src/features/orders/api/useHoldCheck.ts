@@ -1,8 +1,6 @@
 import { api } from '../../../shared/api/client'
 import { invalidate, useMutation } from '../../../shared/api/query'
 
-export type { HoldAuthentication } from '@shared/api/contract'
-
 /** POST /api/user/orders/:id/hold/authenticate: the challenge of a card check that waits. */
 export function useAuthenticateHold() {
   return useMutation(async (orderId: string) => {

@@ -3,7 +3,7 @@ import { setQueryData, useMutation, useQuery } from '../../../shared/api/query'
 import { useSession } from '../../../shared/session/session'
 import type { PingsOverview } from '@shared/api/contract'
 
-export type { PingsOverview, TestPingReport } from '@shared/api/contract'
+export type { PingsOverview } from '@shared/api/contract'
 
 const keyOf = (uuid: string) => `user:pings:${uuid}`
 

@@ -4,7 +4,7 @@ import { AccountLayout } from '../../../shared/layout/AccountLayout'
 import { useProfiles } from '../../../shared/api/useProfiles'
 import type { Order } from '@shared/api/contract'
 import { PageLoading } from '../../../shared/ui/Spinner'
-import { IconCheck, IconCross } from '../../../shared/ui/icons'
+import { IconCheck, IconClose } from '../../../shared/ui/icons'
 import { money } from '../../../shared/lib/format'
 import { useOrders } from '../api/useOrders'
 import { useProducts } from '../../../shared/api/useProducts'
@@ -51,7 +51,7 @@ function StatusIndicator({ status }: { status: string }) {
     return <span className="pulse" aria-hidden="true" />
   if (value === 'success')
     return <IconCheck className="status-icon status-icon--ok" aria-hidden="true" />
-  return <IconCross className="status-icon status-icon--fail" aria-hidden="true" />
+  return <IconClose className="status-icon status-icon--fail" aria-hidden="true" />
 }
 
 export function OrdersPage() {
