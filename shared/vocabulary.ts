@@ -250,3 +250,8 @@ export function notSecuredWords(
       : `; ${whose} $1.00 check ${check === 'released' ? 'was released' : 'is being released'}`
   return `Not secured: ${why}. Nothing charged${after}.`
 }
+
+/** The slots a product still has: never below zero, even when more were taken than stocked. */
+export function slotsLeft(product: { totalStock: number; stockTaken: number }) {
+  return Math.max(0, product.totalStock - product.stockTaken)
+}

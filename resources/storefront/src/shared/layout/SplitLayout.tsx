@@ -3,7 +3,7 @@ import { useProducts } from '../api/useProducts'
 import { FALLBACK_PRODUCTS } from '../data/fallbackProducts'
 import { ProductImage } from '../ui/ProductImage'
 import { money } from '../lib/format'
-import { CARD_WORDS } from '@shared/vocabulary'
+import { CARD_WORDS, slotsLeft } from '@shared/vocabulary'
 
 /**
  * The sign-up steps' two-column screen: the form, and beside it the first available product
@@ -33,8 +33,7 @@ export function SplitLayout({
           />
           <h2>{product.productTitle}</h2>
           <p className="split__meta">
-            Slot fee {money(product.price)} · {Math.max(0, product.totalStock - product.stockTaken)}{' '}
-            slots left
+            Slot fee {money(product.price)} · {slotsLeft(product)} slots left
           </p>
           <ul className="split__points">
             <li>{CARD_WORDS.checkShort}</li>

@@ -1,4 +1,5 @@
 import type { Product } from '@shared/api/contract'
+import { slotsLeft } from '@shared/vocabulary'
 
 /** Where a drop stands for a visitor right now. */
 export type DropState = 'open' | 'upcoming' | 'sold-out' | 'closed' | 'released'
@@ -12,10 +13,6 @@ export const DROP_STATE_LABELS: Record<DropState, string> = {
 }
 
 const time = (iso: string | null | undefined) => (iso ? new Date(iso).getTime() : null)
-
-export function slotsLeft(product: Product) {
-  return Math.max(0, product.totalStock - product.stockTaken)
-}
 
 export function dropState(product: Product, now: number): DropState {
   const releaseAt = time(product.releaseAt)

@@ -2,7 +2,8 @@ import { Link } from 'react-router-dom'
 import type { Product } from '@shared/api/contract'
 import { ProductImage } from './ProductImage'
 import { brandOf, money } from '../lib/format'
-import { DROP_STATE_LABELS, countdown, dropState, releaseTimes, slotsLeft } from '../lib/drops'
+import { DROP_STATE_LABELS, countdown, dropState, releaseTimes } from '../lib/drops'
+import { slotsLeft } from '@shared/vocabulary'
 
 /** One drop's card, drawn at the page's `now` (the clock the page also sorts with). */
 export function ProductCard({ product, now }: { product: Product; now: number }) {

@@ -4,6 +4,7 @@ import type { Product } from '@shared/api/contract'
 import { ProductImage } from '../../../shared/ui/ProductImage'
 import { brandOf, money, releaseLabel } from '../../../shared/lib/format'
 import { countdown, releaseTimes } from '../../../shared/lib/drops'
+import { slotsLeft } from '@shared/vocabulary'
 
 const INTERVAL_MS = 6000
 
@@ -32,7 +33,7 @@ export function Carousel({ products, now }: { products: Product[]; now: number }
       <div className="carousel__slides">
         {products.map((product, slide) => {
           const active = slide === index
-          const left = Math.max(0, product.totalStock - product.stockTaken)
+          const left = slotsLeft(product)
           const target = product.productId ? `/product/${product.productId}` : '/shop'
           return (
             <article

@@ -11,7 +11,7 @@ import { useProducts } from '../../../shared/api/useProducts'
 import { ProductImage } from '../../../shared/ui/ProductImage'
 import { releaseTimes } from '../../../shared/lib/drops'
 import { ConfirmHoldButton, useHoldCheckReturn } from './HoldCheck'
-import { orderStatusLabel } from '@shared/vocabulary'
+import { feeStatusIsDue, orderStatusLabel } from '@shared/vocabulary'
 import { PingsPanel } from './PingsPanel'
 import { onPing } from '../../../shared/lib/serviceWorker'
 import { invalidate } from '../../../shared/api/query'
@@ -36,7 +36,7 @@ function feeWords(fee: NonNullable<Order['fee']>) {
   if (fee.status === 'paid') return fee.refundedCents > 0 ? 'Partly refunded' : 'Charged'
   if (fee.status === 'refunded') return 'Refunded'
   if (fee.status === 'waived') return 'Waived'
-  if (fee.status === 'failed' || fee.status === 'requires_action') return 'Due: card declined'
+  if (feeStatusIsDue(fee.status)) return 'Due: card declined'
   return 'Not charged'
 }
 

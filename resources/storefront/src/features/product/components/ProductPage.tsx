@@ -26,7 +26,7 @@ import { TriedAt } from './TriedAt'
 import { RestockUntil } from './RestockUntil'
 import { useWaitingRoom } from '../api/useWaitingRoom'
 import { useNow } from '../../../shared/lib/useNow'
-import { CARD_WORDS, cardOnFileName, confirmWords } from '@shared/vocabulary'
+import { CARD_WORDS, cardOnFileName, confirmWords, slotsLeft } from '@shared/vocabulary'
 import { MoreChances } from './MoreChances'
 import { useMoreChances } from './useMoreChances'
 
@@ -107,7 +107,7 @@ function ProductScreen({ id }: { id: string | undefined }) {
     .map((s) => s.trim())
     .filter(Boolean)
   const chosenStyle = style || styles[0] || 'OS'
-  const left = Math.max(0, item.totalStock - item.stockTaken)
+  const left = slotsLeft(item)
   const isDraw = item.mode === 'draw'
   const entriesClosed =
     isDraw && item.entryClosesAt ? new Date(item.entryClosesAt).getTime() <= now : false
