@@ -1,20 +1,12 @@
 import { useState } from 'react'
-import {
-  Alert,
-  Button as MuiButton,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogContentText,
-  DialogTitle,
-  TextField as MuiTextField,
-} from '@mui/material'
+import { Alert, TextField as MuiTextField } from '@mui/material'
 import CheckCircleIcon from '@mui/icons-material/CheckCircle'
 import CancelIcon from '@mui/icons-material/Cancel'
 import { Button, useDataProvider, useRecordContext, useTranslate } from 'react-admin'
 import type { DropslotDataProvider } from '../dataProvider'
 import { cents } from '../components/common'
 import { useAction } from './actions'
+import { ReasonDialog } from './ReasonDialog'
 
 /** What the mail intake has for the order (the admin order's `mailEvidence`), as a warning. */
 function MailEvidenceNote({
@@ -70,64 +62,52 @@ export function MarkOrderButton({ status }: { status: 'success' | 'fail' }) {
       >
         {success ? <CheckCircleIcon /> : <CancelIcon />}
       </Button>
-      <Dialog open={open} onClose={() => setOpen(false)} maxWidth="sm" fullWidth>
-        <DialogTitle>
-          {translate(
-            success ? 'dropslot.orders.mark_success_title' : 'dropslot.orders.mark_fail_title'
-          )}
-        </DialogTitle>
-        <DialogContent>
-          {success && (
+      <ReasonDialog
+        open={open}
+        onClose={() => setOpen(false)}
+        title={translate(
+          success ? 'dropslot.orders.mark_success_title' : 'dropslot.orders.mark_fail_title'
+        )}
+        body={translate(
+          success ? 'dropslot.orders.mark_success_body' : 'dropslot.orders.mark_fail_body'
+        )}
+        notice={
+          success && (
             <Alert severity="info" sx={{ mb: 2 }} data-testid="mark-charge">
               {translate('dropslot.orders.mark_success_charge', {
                 fee: cents(record.fee?.amountCents ?? record.priceCents),
               })}
             </Alert>
-          )}
-          <DialogContentText>
-            {translate(
-              success ? 'dropslot.orders.mark_success_body' : 'dropslot.orders.mark_fail_body'
-            )}
-          </DialogContentText>
-          {success && <MailEvidenceNote evidence={record.mailEvidence} />}
-          {success && (
-            <MuiTextField
-              autoFocus
-              fullWidth
-              margin="normal"
-              label={translate('dropslot.orders.confirmation_number')}
-              value={confirmation}
-              onChange={(event) => setConfirmation(event.target.value)}
-              slotProps={{ htmlInput: { maxLength: 120 } }}
-            />
-          )}
+          )
+        }
+        reasonLabel={translate(
+          success ? 'dropslot.orders.mark_success_reason' : 'dropslot.orders.fail_reason'
+        )}
+        reason={reason}
+        onReason={setReason}
+        reasonHint={missing ? translate('dropslot.orders.mark_success_needs') : undefined}
+        reasonAutoFocus={!success}
+        dismissLabel={translate('dropslot.common.cancel')}
+        confirmLabel={translate(
+          success ? 'dropslot.orders.mark_success' : 'dropslot.orders.mark_fail'
+        )}
+        confirmColor={success ? 'success' : 'error'}
+        confirmDisabled={busy || missing}
+        onConfirm={submit}
+      >
+        {success && <MailEvidenceNote evidence={record.mailEvidence} />}
+        {success && (
           <MuiTextField
-            autoFocus={!success}
+            autoFocus
             fullWidth
             margin="normal"
-            label={translate(
-              success ? 'dropslot.orders.mark_success_reason' : 'dropslot.orders.fail_reason'
-            )}
-            helperText={missing ? translate('dropslot.orders.mark_success_needs') : undefined}
-            value={reason}
-            onChange={(event) => setReason(event.target.value)}
-            slotProps={{ htmlInput: { maxLength: 255 } }}
+            label={translate('dropslot.orders.confirmation_number')}
+            value={confirmation}
+            onChange={(event) => setConfirmation(event.target.value)}
+            slotProps={{ htmlInput: { maxLength: 120 } }}
           />
-        </DialogContent>
-        <DialogActions>
-          <MuiButton onClick={() => setOpen(false)}>
-            {translate('dropslot.common.cancel')}
-          </MuiButton>
-          <MuiButton
-            variant="contained"
-            color={success ? 'success' : 'error'}
-            disabled={busy || missing}
-            onClick={submit}
-          >
-            {translate(success ? 'dropslot.orders.mark_success' : 'dropslot.orders.mark_fail')}
-          </MuiButton>
-        </DialogActions>
-      </Dialog>
+        )}
+      </ReasonDialog>
     </>
   )
 }

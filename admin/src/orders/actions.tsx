@@ -24,6 +24,7 @@ import {
   useUnselectAll,
 } from 'react-admin'
 import { ACO_FORMATS, type AcoFormat, type DropslotDataProvider } from '../dataProvider'
+import { ReasonDialog } from './ReasonDialog'
 
 export function useAction() {
   const notify = useNotify()
@@ -70,27 +71,20 @@ export function CancelOrderButton() {
       <Button label="dropslot.orders.cancel" color="warning" onClick={() => setOpen(true)}>
         <BlockIcon />
       </Button>
-      <Dialog open={open} onClose={() => setOpen(false)} maxWidth="sm" fullWidth>
-        <DialogTitle>{translate('dropslot.orders.cancel_title')}</DialogTitle>
-        <DialogContent>
-          <DialogContentText>{translate('dropslot.orders.cancel_body')}</DialogContentText>
-          <MuiTextField
-            autoFocus
-            fullWidth
-            margin="normal"
-            label={translate('dropslot.orders.cancel_reason')}
-            value={reason}
-            onChange={(event) => setReason(event.target.value)}
-            slotProps={{ htmlInput: { maxLength: 255 } }}
-          />
-        </DialogContent>
-        <DialogActions>
-          <MuiButton onClick={() => setOpen(false)}>{translate('dropslot.orders.keep')}</MuiButton>
-          <MuiButton variant="contained" color="warning" disabled={busy} onClick={submit}>
-            {translate('dropslot.orders.cancel')}
-          </MuiButton>
-        </DialogActions>
-      </Dialog>
+      <ReasonDialog
+        open={open}
+        onClose={() => setOpen(false)}
+        title={translate('dropslot.orders.cancel_title')}
+        body={translate('dropslot.orders.cancel_body')}
+        reasonLabel={translate('dropslot.orders.cancel_reason')}
+        reason={reason}
+        onReason={setReason}
+        dismissLabel={translate('dropslot.orders.keep')}
+        confirmLabel={translate('dropslot.orders.cancel')}
+        confirmColor="warning"
+        confirmDisabled={busy}
+        onConfirm={submit}
+      />
     </>
   )
 }
@@ -279,62 +273,49 @@ export function OrderToolButton({ tool }: { tool: keyof typeof TOOL_PATH }) {
       >
         <UndoIcon />
       </Button>
-      <Dialog open={open} onClose={() => setOpen(false)} maxWidth="sm" fullWidth>
-        <DialogTitle>{translate(`dropslot.orders.tool.${tool}_title`)}</DialogTitle>
-        <DialogContent>
-          <DialogContentText>{translate(`dropslot.orders.tool.${tool}_body`)}</DialogContentText>
-          {tool === 'refund' && (
-            <MuiTextField
-              fullWidth
-              margin="normal"
-              type="number"
-              label={translate('dropslot.orders.tool.amount')}
-              helperText={translate('dropslot.orders.tool.amount_hint')}
-              value={amount}
-              onChange={(event) => setAmount(event.target.value)}
-            />
-          )}
-          {tool === 'correct' && (
-            <MuiTextField
-              select
-              fullWidth
-              margin="normal"
-              label={translate('dropslot.orders.tool.customer_reason')}
-              value={code}
-              onChange={(event) => setCode(event.target.value)}
-            >
-              {['sold_out', 'declined', 'address', 'other'].map((item) => (
-                <MenuItem key={item} value={item}>
-                  {translate(`dropslot.orders.fail_code.${item}`)}
-                </MenuItem>
-              ))}
-            </MuiTextField>
-          )}
+      <ReasonDialog
+        open={open}
+        onClose={() => setOpen(false)}
+        title={translate(`dropslot.orders.tool.${tool}_title`)}
+        body={translate(`dropslot.orders.tool.${tool}_body`)}
+        reasonLabel={translate('dropslot.orders.tool.reason')}
+        reason={reason}
+        onReason={setReason}
+        reasonRequired
+        dismissLabel={translate('dropslot.common.cancel')}
+        confirmLabel={translate(`dropslot.orders.tool.${tool}`)}
+        confirmColor={tool === 'correct' ? 'error' : 'primary'}
+        confirmDisabled={busy || reason.trim().length < 3}
+        onConfirm={submit}
+      >
+        {tool === 'refund' && (
           <MuiTextField
-            autoFocus
             fullWidth
-            required
             margin="normal"
-            label={translate('dropslot.orders.tool.reason')}
-            value={reason}
-            onChange={(event) => setReason(event.target.value)}
-            slotProps={{ htmlInput: { maxLength: 255 } }}
+            type="number"
+            label={translate('dropslot.orders.tool.amount')}
+            helperText={translate('dropslot.orders.tool.amount_hint')}
+            value={amount}
+            onChange={(event) => setAmount(event.target.value)}
           />
-        </DialogContent>
-        <DialogActions>
-          <MuiButton onClick={() => setOpen(false)}>
-            {translate('dropslot.common.cancel')}
-          </MuiButton>
-          <MuiButton
-            variant="contained"
-            color={tool === 'correct' ? 'error' : 'primary'}
-            disabled={busy || reason.trim().length < 3}
-            onClick={submit}
+        )}
+        {tool === 'correct' && (
+          <MuiTextField
+            select
+            fullWidth
+            margin="normal"
+            label={translate('dropslot.orders.tool.customer_reason')}
+            value={code}
+            onChange={(event) => setCode(event.target.value)}
           >
-            {translate(`dropslot.orders.tool.${tool}`)}
-          </MuiButton>
-        </DialogActions>
-      </Dialog>
+            {['sold_out', 'declined', 'address', 'other'].map((item) => (
+              <MenuItem key={item} value={item}>
+                {translate(`dropslot.orders.fail_code.${item}`)}
+              </MenuItem>
+            ))}
+          </MuiTextField>
+        )}
+      </ReasonDialog>
     </>
   )
 }

@@ -280,6 +280,25 @@ test.group('Admin console in Chromium', (group) => {
     assert.equal(order.feeStatus, 'paid')
     assert.equal(order.confirmationNumber, 'NK-BROWSER-1')
 
+    // A part of the fee back: the refund waits for a reason of three characters or more.
+    await page.getByRole('button', { name: 'Refund fee' }).click()
+    const refund = page.getByRole('dialog')
+    await refund.getByLabel('Amount in dollars (optional)').fill('10')
+    const confirmRefund = refund.getByRole('button', { name: 'Refund fee' })
+    assert.isTrue(await confirmRefund.isDisabled())
+    await refund.getByLabel('Reason (audit log)').fill('Late delivery, goodwill')
+    await confirmRefund.click()
+    await page.getByText('Fee refunded').waitFor()
+    await ledger.getByText('$10.00').waitFor()
+    const refunds = await db
+      .from('payment_ledger')
+      .where('order_id', order.id)
+      .where('kind', 'refund')
+    assert.deepEqual(
+      refunds.map((row) => [row.amount_cents, row.status]),
+      [[1000, 'succeeded']]
+    )
+
     // The dashboard's money cards read the ledger: the fee is captured (with the fees of the
     // demo's settled past release), nothing is due.
     const { paymentService } = await import('#payments/services/payment_service')
@@ -301,6 +320,39 @@ test.group('Admin console in Chromium', (group) => {
     await queues.getByRole('cell', { name: 'Holds to place' }).waitFor()
     await queues.getByRole('cell', { name: 'E-mails to send' }).waitFor()
     await page.screenshot({ path: 'tmp/admin-dashboard.png', fullPage: true })
+  })
+
+  test('an admin cancels a pending order with a reason, kept in the audit log', async ({
+    assert,
+  }) => {
+    const admin = await UserFactory.apply('admin').create()
+    const { order } = await pendingOrder({ product: { title: 'Cancel Runner' } })
+    await signIn(page, admin.email, PASSWORD)
+    await page.getByText('Next release').waitFor()
+
+    await page.goto(`${baseUrl()}/admin/orders/${order.publicId}/show`)
+    await page.getByRole('heading', { name: 'Cancel Runner' }).waitFor()
+    await page.getByRole('button', { name: 'Cancel order' }).click()
+    const dialog = page.getByRole('dialog')
+    await dialog.getByText('Cancel this order?').waitFor()
+    // Keeping the order closes the dialog and changes nothing.
+    await dialog.getByRole('button', { name: 'Keep the order' }).click()
+    await dialog.waitFor({ state: 'hidden' })
+    await page.getByRole('button', { name: 'Cancel order' }).click()
+    await dialog.getByLabel('Reason').fill('Customer asked by phone')
+    await dialog.getByRole('button', { name: 'Cancel order' }).click()
+    await page.getByText('Order cancelled').waitFor()
+
+    await order.refresh()
+    assert.equal(order.status, 'cancelled')
+    const audit = await db
+      .from('audit_logs')
+      .where('subject_id', order.publicId)
+      .where('action', 'order.cancel')
+    assert.deepEqual(
+      audit.map((row) => row.reason),
+      ['Customer asked by phone']
+    )
   })
 
   test('the dashboard shows waiting orders without a live hold, then the renewals', async ({
