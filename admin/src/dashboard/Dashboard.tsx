@@ -4,39 +4,20 @@ import {
   Box,
   Card,
   CardContent,
-  CardHeader,
   Grid,
   LinearProgress,
   Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableRow,
   Typography,
-  useTheme,
 } from '@mui/material'
-import {
-  Bar,
-  BarChart,
-  CartesianGrid,
-  Cell,
-  Legend,
-  Pie,
-  PieChart,
-  ResponsiveContainer,
-  Tooltip,
-  XAxis,
-  YAxis,
-} from 'recharts'
 import { Link, Title, useDataProvider, useTranslate } from 'react-admin'
 import type { DropslotDataProvider } from '../dataProvider'
 import { SlotBar, cents, localTime, relativeTime } from '../components/common'
 import { QueuesCard } from './QueuesCard'
 import { HoldsCard } from './HoldsCard'
+import { OrdersByDay, RecentReleases, StatusPie } from './OrderCharts'
+import { UpcomingTable } from './UpcomingTable'
 import { MailboxNotice } from './MailboxNotice'
 import type { IncidentRecord } from '../incidents'
-import { ORDER_STATUSES } from '@shared/vocabulary'
 import type { DashboardSummary } from '@shared/api/contract'
 
 type Summary = DashboardSummary
@@ -64,15 +45,6 @@ function OpenIncidents({ incidents }: { incidents: IncidentRecord[] }) {
       </Stack>
     </Alert>
   )
-}
-
-const STATUS_ORDER = ORDER_STATUSES
-const STATUS_FILL: Record<string, string> = {
-  pending: '#f59e0b',
-  processing: '#3b82f6',
-  success: '#10b981',
-  fail: '#ef4444',
-  cancelled: '#9ca3af',
 }
 
 function Kpi({
@@ -151,7 +123,6 @@ function MailIntakeNotice({ mail }: { mail: Summary['mailIntake'] }) {
 
 export function Dashboard() {
   const translate = useTranslate()
-  const theme = useTheme()
   const { summary, error } = useSummary()
   if (error)
     return (
@@ -162,19 +133,6 @@ export function Dashboard() {
   if (!summary) return <LinearProgress sx={{ m: 2 }} />
 
   const next = summary.upcoming[0]
-  const statusData = STATUS_ORDER.map((status) => ({
-    status,
-    name: translate(`dropslot.status.${status}`),
-    value: summary.ordersByStatus[status] ?? 0,
-  }))
-  const byDay = summary.ordersByDay.map((row) => ({
-    ...row,
-    label: new Date(`${row.day}T12:00:00`).toLocaleDateString(undefined, {
-      month: 'short',
-      day: 'numeric',
-    }),
-  }))
-  const axis = theme.palette.text.secondary
 
   return (
     <Box sx={{ p: { xs: 1, md: 2 } }}>
@@ -282,169 +240,19 @@ export function Dashboard() {
         </Grid>
 
         <Grid size={{ xs: 12, md: 7 }}>
-          <Card variant="outlined">
-            <CardHeader
-              title={translate('dropslot.dashboard.upcoming')}
-              slotProps={{ title: { variant: 'subtitle1', sx: { fontWeight: 600 } } }}
-            />
-            <Table size="small">
-              <TableHead>
-                <TableRow>
-                  <TableCell>{translate('dropslot.dashboard.col_product')}</TableCell>
-                  <TableCell>{translate('dropslot.dashboard.col_release')}</TableCell>
-                  <TableCell sx={{ width: 180 }}>
-                    {translate('dropslot.dashboard.col_slots')}
-                  </TableCell>
-                  <TableCell align="right">{translate('dropslot.dashboard.col_active')}</TableCell>
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {summary.upcoming.map((product) => (
-                  <TableRow key={product.id} hover>
-                    <TableCell>
-                      <Link to={`/products/${product.id}`}>{product.productTitle}</Link>
-                    </TableCell>
-                    <TableCell>
-                      <Typography variant="body2">
-                        {localTime(product.releaseAt, {
-                          weekday: 'short',
-                          month: 'short',
-                          day: 'numeric',
-                          hour: '2-digit',
-                          minute: '2-digit',
-                        })}
-                      </Typography>
-                      <Typography variant="caption" color="text.secondary">
-                        {relativeTime(product.releaseAt)}
-                      </Typography>
-                    </TableCell>
-                    <TableCell>
-                      <SlotBar taken={product.stockTaken} total={product.totalStock} />
-                    </TableCell>
-                    <TableCell align="right">{product.activeOrders ?? 0}</TableCell>
-                  </TableRow>
-                ))}
-                {summary.upcoming.length === 0 && (
-                  <TableRow>
-                    <TableCell colSpan={4}>{translate('dropslot.dashboard.no_upcoming')}</TableCell>
-                  </TableRow>
-                )}
-              </TableBody>
-            </Table>
-          </Card>
+          <UpcomingTable upcoming={summary.upcoming} />
         </Grid>
 
         <Grid size={{ xs: 12, md: 5 }}>
-          <Card variant="outlined" sx={{ height: '100%' }}>
-            <CardHeader
-              title={translate('dropslot.dashboard.orders_by_status')}
-              slotProps={{ title: { variant: 'subtitle1', sx: { fontWeight: 600 } } }}
-            />
-            <Box sx={{ height: 280 }}>
-              <ResponsiveContainer>
-                <PieChart>
-                  <Pie
-                    data={statusData}
-                    dataKey="value"
-                    nameKey="name"
-                    innerRadius={60}
-                    outerRadius={100}
-                    paddingAngle={2}
-                    isAnimationActive={false}
-                  >
-                    {statusData.map((entry) => (
-                      <Cell key={entry.status} fill={STATUS_FILL[entry.status]} />
-                    ))}
-                  </Pie>
-                  <Tooltip />
-                  <Legend />
-                </PieChart>
-              </ResponsiveContainer>
-            </Box>
-          </Card>
+          <StatusPie counts={summary.ordersByStatus} />
         </Grid>
 
         <Grid size={{ xs: 12, md: 7 }}>
-          <Card variant="outlined">
-            <CardHeader
-              title={translate('dropslot.dashboard.orders_by_day')}
-              slotProps={{ title: { variant: 'subtitle1', sx: { fontWeight: 600 } } }}
-            />
-            <Box sx={{ height: 280, pr: 2 }}>
-              <ResponsiveContainer>
-                <BarChart data={byDay}>
-                  <CartesianGrid strokeDasharray="3 3" vertical={false} />
-                  <XAxis dataKey="label" tick={{ fill: axis, fontSize: 12 }} />
-                  <YAxis allowDecimals={false} tick={{ fill: axis, fontSize: 12 }} />
-                  <Tooltip />
-                  <Legend />
-                  {STATUS_ORDER.map((status) => (
-                    <Bar
-                      key={status}
-                      dataKey={status}
-                      name={translate(`dropslot.status.${status}`)}
-                      stackId="orders"
-                      fill={STATUS_FILL[status]}
-                      isAnimationActive={false}
-                    />
-                  ))}
-                </BarChart>
-              </ResponsiveContainer>
-            </Box>
-          </Card>
+          <OrdersByDay rows={summary.ordersByDay} />
         </Grid>
 
         <Grid size={{ xs: 12, md: 5 }}>
-          <Card variant="outlined" sx={{ height: '100%' }}>
-            <CardHeader
-              title={translate('dropslot.dashboard.recent')}
-              slotProps={{ title: { variant: 'subtitle1', sx: { fontWeight: 600 } } }}
-            />
-            <Box sx={{ height: 280, pr: 2 }}>
-              {summary.recentReleases.length === 0 ? (
-                <Typography variant="body2" color="text.secondary" sx={{ px: 2 }}>
-                  —
-                </Typography>
-              ) : (
-                <ResponsiveContainer>
-                  <BarChart
-                    layout="vertical"
-                    data={summary.recentReleases.map((product) => ({
-                      name:
-                        product.productTitle.length > 28
-                          ? `${product.productTitle.slice(0, 27)}…`
-                          : product.productTitle,
-                      ...product.orders,
-                    }))}
-                  >
-                    <XAxis
-                      type="number"
-                      allowDecimals={false}
-                      tick={{ fill: axis, fontSize: 12 }}
-                    />
-                    <YAxis
-                      type="category"
-                      dataKey="name"
-                      width={170}
-                      tick={{ fill: axis, fontSize: 12 }}
-                    />
-                    <Tooltip />
-                    {STATUS_ORDER.map((status) => (
-                      <Bar
-                        key={status}
-                        dataKey={status}
-                        name={translate(`dropslot.status.${status}`)}
-                        stackId="r"
-                        maxBarSize={28}
-                        fill={STATUS_FILL[status]}
-                        isAnimationActive={false}
-                      />
-                    ))}
-                  </BarChart>
-                </ResponsiveContainer>
-              )}
-            </Box>
-          </Card>
+          <RecentReleases releases={summary.recentReleases} />
         </Grid>
       </Grid>
       <Box sx={{ mt: 2 }}>

@@ -1,7 +1,5 @@
 import {
-  Card,
   CardContent,
-  CardHeader,
   Chip,
   Grid,
   Stack,
@@ -12,6 +10,7 @@ import {
   TableRow,
   Typography,
 } from '@mui/material'
+import { Panel } from './Panel'
 import { Link, useTranslate } from 'react-admin'
 import { relativeTime } from '../components/common'
 import type { DashboardSummary } from '@shared/api/contract'
@@ -50,12 +49,11 @@ export function HoldsCard({ holds }: { holds: HoldsSummary }) {
   const translate = useTranslate()
   const uncovered = Object.entries(holds.withoutLiveHoldByStatus).filter(([, count]) => count > 0)
   return (
-    <Card variant="outlined" data-testid="holds-card">
-      <CardHeader
-        title={translate('dropslot.holds.title')}
-        subheader={translate('dropslot.holds.subtitle', { smart_count: holds.waitingOrders })}
-        slotProps={{ title: { variant: 'subtitle1', sx: { fontWeight: 600 } } }}
-      />
+    <Panel
+      title={translate('dropslot.holds.title')}
+      subheader={translate('dropslot.holds.subtitle', { smart_count: holds.waitingOrders })}
+      testId="holds-card"
+    >
       <CardContent sx={{ pt: 0 }}>
         <Grid container spacing={2}>
           <Grid size={{ xs: 12, sm: 4 }}>
@@ -120,6 +118,6 @@ export function HoldsCard({ holds }: { holds: HoldsSummary }) {
           </Table>
         )}
       </CardContent>
-    </Card>
+    </Panel>
   )
 }

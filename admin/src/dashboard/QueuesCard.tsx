@@ -2,9 +2,7 @@ import { useCallback, useEffect, useState } from 'react'
 import {
   Alert,
   Button,
-  Card,
   CardContent,
-  CardHeader,
   Stack,
   Table,
   TableBody,
@@ -13,6 +11,7 @@ import {
   TableRow,
   Typography,
 } from '@mui/material'
+import { Panel } from './Panel'
 import { useDataProvider, useNotify, useTranslate } from 'react-admin'
 import type { DropslotDataProvider, QueuesOverview } from '../dataProvider'
 
@@ -59,11 +58,11 @@ export function QueuesCard() {
   if (error) return <Alert severity="error">{error}</Alert>
   if (!overview) return null
   return (
-    <Card data-testid="queues-card">
-      <CardHeader
-        title={translate('dropslot.queues.title')}
-        subheader={translate(`dropslot.queues.driver_${overview.driver}`)}
-      />
+    <Panel
+      title={translate('dropslot.queues.title')}
+      subheader={translate(`dropslot.queues.driver_${overview.driver}`)}
+      testId="queues-card"
+    >
       <CardContent>
         <Table size="small">
           <TableHead>
@@ -136,6 +135,6 @@ export function QueuesCard() {
           </>
         )}
       </CardContent>
-    </Card>
+    </Panel>
   )
 }
