@@ -4,17 +4,30 @@ import Product from '#catalog/models/product'
 import { CARD_WORDS } from '#shared/vocabulary'
 import { PHONE, readyCustomer, signInAs, useBrowser } from './helpers.js'
 
-/** Sum of the layout shifts (without recent input) the page has had since it started loading. */
+/**
+ * Sum of the layout shifts (without recent input) the page has had since it started loading,
+ * read once it has settled: no request for a moment, the fonts loaded and every picture decoded.
+ */
 async function layoutShift(page: Page) {
-  return page.evaluate(`new Promise((resolve) => {
-    let total = 0
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) {
-        if (!entry.hadRecentInput) total += entry.value
-      }
-    }).observe({ type: 'layout-shift', buffered: true })
-    setTimeout(() => resolve(total), 1500)
-  })`) as Promise<number>
+  await page.waitForLoadState('networkidle')
+  return page.evaluate(`(async () => {
+    await document.fonts.ready
+    await Promise.all([...document.images].map((img) => img.decode().catch(() => {})))
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))
+    return new Promise((resolve) => {
+      const observer = new PerformanceObserver((list) => {
+        let total = 0
+        for (const entry of list.getEntries()) {
+          if (!entry.hadRecentInput) total += entry.value
+        }
+        observer.disconnect()
+        resolve(total)
+      })
+      observer.observe({ type: 'layout-shift', buffered: true })
+      // A page that never shifted has no entry to report: the observer is then never called.
+      requestAnimationFrame(() => setTimeout(() => resolve(0), 0))
+    })
+  })()`) as Promise<number>
 }
 
 test.group('Storefront content: pictures, font, stable layout', (group) => {
