@@ -1,5 +1,4 @@
 import { defineJob } from '#core/jobs/job'
-import { alertCheck } from '#alerts/services/alert_check'
 
 /** The one alert check of the cluster (a job scheduler with workers, a timer embedded). */
 export const checkAlertsJob = defineJob({
@@ -7,6 +6,7 @@ export const checkAlertsJob = defineJob({
   queue: 'maintenance',
   attempts: 1,
   async handle() {
+    const { alertCheck } = await import('#alerts/services/alert_check')
     const report = await alertCheck.run()
     return {
       opened: report.opened.length,

@@ -1,6 +1,4 @@
 import { defineJob } from '#core/jobs/job'
-import { drawRunner } from '#draws/services/draw_runner'
-import { waitingRoom } from '#draws/services/waiting_room'
 
 /**
  * Every minute: commits draws whose entries opened, freezes those whose entries closed, runs
@@ -13,6 +11,8 @@ export const runDueDrawsJob = defineJob({
   queue: 'maintenance',
   attempts: 1,
   async handle() {
+    const { drawRunner } = await import('#draws/services/draw_runner')
+    const { waitingRoom } = await import('#draws/services/waiting_room')
     await drawRunner.sweep()
     await waitingRoom.sweep()
   },

@@ -1,6 +1,4 @@
 import { defineJob } from '#core/jobs/job'
-import { configuredImapReader } from '#mail/services/imap_reader'
-import { mailIntake } from '#mail/services/mail_intake'
 
 /**
  * A read of the catch-all mailbox (MAIL_INTAKE_IMAP_URL): every message handed to the intake
@@ -12,6 +10,7 @@ export const readMailboxJob = defineJob({
   queue: 'maintenance',
   attempts: 1,
   async handle() {
+    const { configuredImapReader } = await import('#mail/services/imap_reader')
     const reader = configuredImapReader()
     if (!reader) return { read: 0 }
     const reports = await reader.readOnce()
@@ -25,6 +24,7 @@ export const purgeMailJob = defineJob({
   queue: 'maintenance',
   attempts: 1,
   async handle() {
+    const { mailIntake } = await import('#mail/services/mail_intake')
     return { purged: await mailIntake.purgeRaw() }
   },
 })

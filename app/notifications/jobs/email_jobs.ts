@@ -1,8 +1,6 @@
 import { mailDestination } from '#config/mail'
 import { defineJob, type JobPayloads } from '#core/jobs/job'
 import { jobs } from '#core/jobs/jobs'
-import { emailDelivery } from '#notifications/services/email_delivery'
-import { pingDelivery } from '#notifications/services/ping_delivery'
 
 declare module '#core/jobs/job' {
   interface JobPayloads {
@@ -20,6 +18,7 @@ export const deliverEmailJob = defineJob<JobPayloads['notifications.deliver-emai
   queue: 'email',
   dedupeKey: ({ messageId }) => `email:${messageId}`,
   async handle({ messageId }) {
+    const { emailDelivery } = await import('#notifications/services/email_delivery')
     return emailDelivery.deliverById(messageId)
   },
 })
@@ -30,6 +29,7 @@ export const deliverPingsJob = defineJob<JobPayloads['notifications.deliver-ping
   queue: 'email',
   dedupeKey: ({ messageId }) => `pings:${messageId}`,
   async handle({ messageId }) {
+    const { pingDelivery } = await import('#notifications/services/ping_delivery')
     return pingDelivery.deliver(messageId)
   },
 })
@@ -43,6 +43,8 @@ export const sweepOutboxJob = defineJob({
   queue: 'maintenance',
   attempts: 1,
   async handle() {
+    const { pingDelivery } = await import('#notifications/services/ping_delivery')
+    const { emailDelivery } = await import('#notifications/services/email_delivery')
     const pings = await pingDelivery.dueIds()
     for (const messageId of pings) {
       await jobs.dispatch(deliverPingsJob, { messageId })

@@ -1,6 +1,5 @@
 import { defineJob, type JobPayloads } from '#core/jobs/job'
 import { jobs } from '#core/jobs/jobs'
-import { holdWorker } from '#payments/services/hold_worker'
 
 declare module '#core/jobs/job' {
   interface JobPayloads {
@@ -13,7 +12,10 @@ export const placeHoldJob = defineJob<JobPayloads['payments.place-hold']>({
   name: 'payments.place-hold',
   queue: 'gateway',
   dedupeKey: ({ orderId }) => `hold:${orderId}`,
-  handle: ({ orderId }) => holdWorker.placeOne(orderId),
+  async handle({ orderId }) {
+    const { holdWorker } = await import('#payments/services/hold_worker')
+    return holdWorker.placeOne(orderId)
+  },
 })
 
 /**
@@ -24,7 +26,10 @@ export const renewHoldJob = defineJob<{ orderId: number }>({
   name: 'payments.renew-hold',
   queue: 'gateway',
   dedupeKey: ({ orderId }) => `hold-renew:${orderId}`,
-  handle: ({ orderId }) => holdWorker.renewOne(orderId),
+  async handle({ orderId }) {
+    const { holdWorker } = await import('#payments/services/hold_worker')
+    return holdWorker.renewOne(orderId)
+  },
 })
 
 /**
@@ -38,6 +43,7 @@ export const sweepHoldsJob = defineJob({
   queue: 'maintenance',
   attempts: 1,
   async handle() {
+    const { holdWorker } = await import('#payments/services/hold_worker')
     const due = await holdWorker.dueOrderIds()
     for (const orderId of due) {
       await jobs.dispatch(placeHoldJob, { orderId })

@@ -1,6 +1,5 @@
 import { defineJob, type JobPayloads } from '#core/jobs/job'
 import type { CheckoutResult } from '#release/services/release_results'
-import { checkoutHooks } from '#release/services/checkout_hooks'
 
 declare module '#core/jobs/job' {
   interface JobPayloads {
@@ -19,6 +18,7 @@ export const applyResultsJob = defineJob<JobPayloads['release.apply-results']>({
   // One delivery (known by its body's hash) is applied by one job at a time.
   dedupeKey: ({ eventId }) => `results:${eventId}`,
   async handle({ eventId, results }) {
+    const { checkoutHooks } = await import('#release/services/checkout_hooks')
     return checkoutHooks.applyDelivery(eventId, results)
   },
 })

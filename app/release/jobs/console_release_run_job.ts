@@ -1,5 +1,4 @@
 import { defineJob, type JobPayloads } from '#core/jobs/job'
-import { consoleReleaseRun } from '#release/services/console_release_run'
 
 declare module '#core/jobs/job' {
   interface JobPayloads {
@@ -22,6 +21,7 @@ export const consoleReleaseRunJob = defineJob<JobPayloads['admin.release-run']>(
   // One console run waits at a time, whoever asked.
   dedupeKey: () => 'console-release-run',
   async handle(payload) {
+    const { consoleReleaseRun } = await import('#release/services/console_release_run')
     const actor =
       payload.actorId && payload.actorEmail
         ? { id: payload.actorId, email: payload.actorEmail }

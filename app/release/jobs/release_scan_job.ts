@@ -1,5 +1,4 @@
 import { defineJob } from '#core/jobs/job'
-import { releaseRunner } from '#release/services/release_runner'
 
 /**
  * Runs every release that is due, as `release:run` with no product does. Scheduled once a minute
@@ -10,6 +9,7 @@ export const releaseScanJob = defineJob({
   queue: 'release',
   attempts: 1,
   async handle() {
+    const { releaseRunner } = await import('#release/services/release_runner')
     return releaseRunner.run({ trigger: 'schedule' })
   },
 })

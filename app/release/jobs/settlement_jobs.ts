@@ -1,7 +1,5 @@
 import { defineJob, type JobPayloads } from '#core/jobs/job'
-import { orderOutcome, type Completion } from '#release/services/order_outcome'
-import { releaseResults } from '#release/services/release_results'
-import { releaseRunner } from '#release/services/release_runner'
+import type { Completion } from '#release/services/order_outcome'
 
 declare module '#core/jobs/job' {
   interface JobPayloads {
@@ -22,6 +20,7 @@ export const completeResultJob = defineJob<JobPayloads['release.complete-result'
   queue: 'gateway',
   dedupeKey: ({ orderId }) => `result:${orderId}`,
   async handle(completion) {
+    const { orderOutcome } = await import('#release/services/order_outcome')
     const report = await orderOutcome.complete(completion)
     return {
       order: report.order.publicId,
@@ -37,6 +36,7 @@ export const retryFeeJob = defineJob<JobPayloads['release.retry-fee']>({
   queue: 'gateway',
   dedupeKey: ({ orderId }) => `fee:${orderId}`,
   async handle({ orderId }) {
+    const { releaseRunner } = await import('#release/services/release_runner')
     return { fee: await releaseRunner.retryFee(orderId) }
   },
 })
@@ -47,6 +47,8 @@ export const sweepResultsJob = defineJob({
   queue: 'maintenance',
   attempts: 1,
   async handle() {
+    const { releaseResults } = await import('#release/services/release_results')
+    const { orderOutcome } = await import('#release/services/order_outcome')
     const stale = await releaseResults.unfinished(null, { resultBeforeSeconds: 30 })
     for (const task of stale) await orderOutcome.resume(task.order_id)
     return { dispatched: stale.length }
