@@ -21,6 +21,7 @@ const KEEP_FAILED = { age: 7 * 24 * 3600 }
  * is one BullMQ job scheduler, so it fires once per interval however many workers upsert it.
  */
 export class BullmqDriver implements QueueDriver {
+  readonly kind = 'bullmq' as const
   private queues = new Map<QueueName, Queue>()
   private workers: Worker[] = []
   private connections: Redis[] = []

@@ -28,6 +28,7 @@ type Entry = {
  * those sweeps.
  */
 export class InProcessDriver implements QueueDriver {
+  readonly kind = 'database' as const
   private lanes = new Map<QueueName, Lane>()
   private timers: NodeJS.Timeout[] = []
 

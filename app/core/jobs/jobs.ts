@@ -1,5 +1,5 @@
 import queueConfig from '#config/queue'
-import { BullmqDriver } from '#core/jobs/bullmq_driver'
+import { DeferredBullmqDriver } from '#core/jobs/deferred_bullmq_driver'
 import { InProcessDriver } from '#core/jobs/in_process_driver'
 import {
   jobRegistry,
@@ -18,7 +18,7 @@ export function createDriver(
   settings: { redisUrl: string; prefix: string } = queueConfig
 ): QueueDriver {
   return driver === 'bullmq'
-    ? new BullmqDriver(settings.redisUrl, settings.prefix)
+    ? new DeferredBullmqDriver(settings.redisUrl, settings.prefix)
     : new InProcessDriver()
 }
 
@@ -31,7 +31,7 @@ export class Jobs {
   constructor(private driver: QueueDriver) {}
 
   get driverName() {
-    return this.driver instanceof BullmqDriver ? 'bullmq' : 'database'
+    return this.driver.kind
   }
 
   /**

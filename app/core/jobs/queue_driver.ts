@@ -28,6 +28,8 @@ export type FailedJob = {
 }
 
 export interface QueueDriver {
+  /** `database`: jobs run in this process from the tables; `bullmq`: on workers through Redis. */
+  readonly kind: 'database' | 'bullmq'
   dispatch(job: JobDefinition<any>, payload: any, options?: DriverDispatchOptions): Promise<void>
   /** Runs jobs of these queues in this process until `stop()`. */
   start(options: WorkOptions): Promise<void>
