@@ -1,5 +1,11 @@
 import { defineConfig } from '@adonisjs/core/app'
 
+/**
+ * Providers only the HTTP server uses (headers, static files, rate limits, policies on `ctx`):
+ * ace commands and the operator CLI start without them.
+ */
+const HTTP_ONLY: ('web' | 'test' | 'repl')[] = ['web', 'test', 'repl']
+
 export default defineConfig({
   commands: [() => import('@adonisjs/core/commands'), () => import('@adonisjs/lucid/commands')],
 
@@ -11,15 +17,15 @@ export default defineConfig({
       environment: ['repl', 'test'],
     },
     () => import('@adonisjs/core/providers/vinejs_provider'),
-    () => import('@adonisjs/cors/cors_provider'),
-    () => import('@adonisjs/shield/shield_provider'),
+    { file: () => import('@adonisjs/cors/cors_provider'), environment: HTTP_ONLY },
+    { file: () => import('@adonisjs/shield/shield_provider'), environment: HTTP_ONLY },
     () => import('@adonisjs/lucid/database_provider'),
     () => import('@adonisjs/auth/auth_provider'),
     () => import('@adonisjs/redis/redis_provider'),
     () => import('@adonisjs/lock/lock_provider'),
-    () => import('@adonisjs/bouncer/bouncer_provider'),
-    () => import('@adonisjs/limiter/limiter_provider'),
-    () => import('@adonisjs/static/static_provider'),
+    { file: () => import('@adonisjs/bouncer/bouncer_provider'), environment: HTTP_ONLY },
+    { file: () => import('@adonisjs/limiter/limiter_provider'), environment: HTTP_ONLY },
+    { file: () => import('@adonisjs/static/static_provider'), environment: HTTP_ONLY },
     () => import('@adonisjs/mail/mail_provider'),
     () => import('@adonisjs/transmit/transmit_provider'),
   ],
