@@ -210,7 +210,6 @@ const AUTHENTICATION_FAILURES = new Set([
   'payment_intent_authentication_failure',
 ])
 
-/** What a customer is told when their bank did not confirm the card they were saving. */
 /** The steps of a call a gateway makes in several requests (Stripe's card save). */
 export type GatewayStep = 'customer' | 'payment-method' | 'setup' | 'default'
 
@@ -221,6 +220,7 @@ export type GatewayStep = 'customer' | 'payment-method' | 'setup' | 'default'
  */
 export const gatewayStepKey = (callKey: string, step: GatewayStep) => `${callKey}:${step}`
 
+/** What a customer is told when their bank did not confirm the card they were saving. */
 export const CARD_AUTHENTICATION_FAILED =
   'Your bank did not confirm this card, so it was not saved. Please try again.'
 
@@ -276,7 +276,6 @@ export class WebhookSignatureError extends Error {
   }
 }
 
-/** Customer-facing wording of a decline; never the provider's raw text. */
 /**
  * What a customer saving a card is told when the gateway declines it: the reason and what to do
  * ("Your card was declined. Try another card."), never "enter a valid card" for a valid number.
@@ -287,6 +286,7 @@ export function savedCardDeclinedMessage(code: string | null | undefined): strin
   return /another card/.test(reason) ? reason : `${reason} Try another card.`
 }
 
+/** Customer-facing wording of a decline; never the provider's raw text. */
 export function declineMessage(code: string | null | undefined): string {
   switch (code) {
     case 'insufficient_funds':

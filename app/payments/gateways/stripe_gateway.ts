@@ -18,6 +18,16 @@ import {
 } from '#payments/gateways/payment_gateway'
 import { verifyStripeStyleWebhook } from '#payments/gateways/webhook_signature'
 import { countRateLimited } from '#payments/gateways/rate_limit_signal'
+import {
+  captureBeforeOf,
+  gatewayPaymentOf,
+  gatewayRefundOf,
+  moneyOf,
+  normalizeBrand,
+  paymentActionOf,
+  settledRef,
+  setupActionOf,
+} from '#payments/gateways/stripe_objects'
 
 export type StripeGatewayOptions = {
   secretKey: string
@@ -148,15 +158,8 @@ export class StripeGateway implements PaymentGateway {
     customerId: string,
     defaultKey: string
   ): Promise<SavedCard | CardSetupAction> {
-    if (setup.status === 'requires_action' || setup.status === 'requires_confirmation') {
-      return {
-        status: 'requires_action',
-        setupId: setup.id,
-        customerId,
-        clientSecret: setup.client_secret,
-        challengeUrl: null,
-      }
-    }
+    const action = setupActionOf(setup, customerId)
+    if (action) return action
     if (setup.status !== 'succeeded') {
       const lastError = setup.last_setup_error
       throw new CardDeclinedError(
@@ -241,7 +244,7 @@ export class StripeGateway implements PaymentGateway {
     const method = intent.payment_method
     const cardFingerprint =
       method && typeof method === 'object' ? (method.card?.fingerprint ?? null) : null
-    const ref = { ...this.settled(intent, 'requires_capture'), cardFingerprint }
+    const ref = { ...settledRef(intent, 'requires_capture'), cardFingerprint }
     const captureBefore = captureBeforeOf(intent)
     return captureBefore ? { ...ref, captureBefore } : ref
   }
@@ -292,7 +295,7 @@ export class StripeGateway implements PaymentGateway {
         { idempotencyKey: input.idempotencyKey }
       )
     )
-    return this.settled(intent, 'succeeded')
+    return settledRef(intent, 'succeeded')
   }
 
   async refund(input: {
@@ -319,76 +322,27 @@ export class StripeGateway implements PaymentGateway {
     const intent = await this.retrieveOrNull(() =>
       this.client.paymentIntents.retrieve(id, { expand: ['latest_charge'] })
     )
-    if (!intent) return null
-    const charge =
-      intent.latest_charge && typeof intent.latest_charge === 'object' ? intent.latest_charge : null
-    const lastError = intent.last_payment_error
-    return {
-      id: intent.id,
-      status: intent.status,
-      amountCents: intent.amount,
-      amountRefundedCents: charge?.amount_refunded ?? 0,
-      captureMethod: intent.capture_method === 'automatic' ? 'automatic' : 'manual',
-      metadata: { ...(intent.metadata ?? {}) },
-      cancellationReason: intent.cancellation_reason ?? null,
-      lastError: lastError
-        ? {
-            code: lastError.code ?? 'card_declined',
-            declineCode: lastError.decline_code ?? null,
-            message: lastError.message ?? 'Your card was declined.',
-          }
-        : null,
-      captureBefore: captureBeforeOf(intent),
-    }
+    return intent ? gatewayPaymentOf(intent) : null
   }
 
-  /**
-   * A hold the bank declined off-session for authentication stays on Stripe as a PaymentIntent
-   * awaiting a payment method: the customer confirms it on-session with Stripe.js
-   * (`confirmCardPayment` with its client secret and the saved card), then it awaits capture.
-   */
+  /** What the customer needs to authenticate a hold the bank declined off-session. */
   async paymentAction(paymentId: string): Promise<PaymentAction | null> {
     const intent = await this.retrieveOrNull(() => this.client.paymentIntents.retrieve(paymentId))
-    if (!intent) return null
-    const lastError = intent.last_payment_error
-    const waiting =
-      intent.status === 'requires_action' ||
-      (intent.status === 'requires_payment_method' &&
-        (lastError?.code === 'authentication_required' ||
-          lastError?.code === 'payment_intent_authentication_failure'))
-    if (!waiting) return null
-    const method = lastError?.payment_method ?? intent.payment_method
-    return {
-      paymentId: intent.id,
-      challengeUrl: null,
-      clientSecret: intent.client_secret,
-      paymentMethodId: typeof method === 'string' ? method : (method?.id ?? null),
-    }
+    return intent ? paymentActionOf(intent) : null
   }
 
   async retrieveRefund(id: string): Promise<GatewayRefund | null> {
     const refund = await this.retrieveOrNull(() => this.client.refunds.retrieve(id))
-    if (!refund) return null
-    const paymentId =
-      typeof refund.payment_intent === 'string' ? refund.payment_intent : refund.payment_intent?.id
-    return {
-      id: refund.id,
-      status: refund.status ?? 'pending',
-      amountCents: refund.amount,
-      paymentId: paymentId ?? '',
-    }
+    return refund ? gatewayRefundOf(refund) : null
   }
 
   /**
-   * Stripe's balance transactions since a time (every page, with their source expanded): a
-   * charge's amount and its PaymentIntent, a refund's amount (negative there, positive here)
-   * and the PaymentIntent it refunds. Fees Stripe takes are not ours to reconcile: the amounts
-   * are the gross ones our ledger records.
+   * Stripe's balance transactions since a time (every page, with their source expanded), as
+   * charges and refunds. Fees Stripe takes are not ours to reconcile: the amounts are the gross
+   * ones our ledger records.
    */
   async moneyMoved(since: Date): Promise<GatewayMoney[]> {
     const moved: GatewayMoney[] = []
-    const idOf = (value: string | { id: string } | null | undefined) =>
-      typeof value === 'string' ? value : (value?.id ?? '')
     const list = this.client.balanceTransactions.list({
       created: { gte: Math.floor(since.getTime() / 1000) },
       limit: 100,
@@ -396,38 +350,8 @@ export class StripeGateway implements PaymentGateway {
     })
     try {
       for await (const transaction of list) {
-        const source = transaction.source
-        if (!source || typeof source === 'string') continue
-        const createdAt = new Date(transaction.created * 1000)
-        if (
-          (transaction.type === 'charge' || transaction.type === 'payment') &&
-          source.object === 'charge'
-        ) {
-          const charge = source as Stripe.Charge
-          moved.push({
-            type: 'charge',
-            id: charge.id,
-            paymentId: idOf(charge.payment_intent),
-            amountCents: transaction.amount,
-            orderPublicId: charge.metadata?.order_id ?? null,
-            purpose: charge.metadata?.purpose ?? null,
-            createdAt,
-          })
-        } else if (
-          (transaction.type === 'refund' || transaction.type === 'payment_refund') &&
-          source.object === 'refund'
-        ) {
-          const refund = source as Stripe.Refund
-          moved.push({
-            type: 'refund',
-            id: refund.id,
-            paymentId: idOf(refund.payment_intent),
-            amountCents: Math.abs(transaction.amount),
-            orderPublicId: refund.metadata?.order_id ?? null,
-            purpose: 'refund',
-            createdAt,
-          })
-        }
+        const money = moneyOf(transaction)
+        if (money) moved.push(money)
       }
     } catch (error) {
       throw this.mapped(error)
@@ -441,27 +365,6 @@ export class StripeGateway implements PaymentGateway {
       signature,
       this.options.webhookSecret,
       this.options.webhookToleranceSeconds
-    )
-  }
-
-  /** A PaymentIntent that came back without throwing but did not reach the state we asked for. */
-  private settled(intent: Stripe.PaymentIntent, expected: string): PaymentRef {
-    if (intent.status === expected) return { id: intent.id, status: intent.status }
-    if (intent.status === 'requires_action' || intent.status === 'requires_confirmation') {
-      throw new CardDeclinedError(
-        'authentication_required',
-        'authentication_required',
-        'This payment requires authentication.',
-        intent.id
-      )
-    }
-    if (intent.status === 'processing') return { id: intent.id, status: intent.status }
-    const lastError = intent.last_payment_error
-    throw new CardDeclinedError(
-      lastError?.code ?? 'card_declined',
-      lastError?.decline_code ?? null,
-      lastError?.message ?? 'Your card was declined.',
-      intent.id
     )
   }
 
@@ -546,19 +449,4 @@ export function mapStripeError(error: unknown): Error {
       : new GatewayRequestError(error.code ?? 'invalid_request', error.message)
   }
   return error instanceof Error ? error : new Error(String(error))
-}
-
-/** When an uncaptured authorization lapses, from its expanded charge (ISO 8601), or null. */
-function captureBeforeOf(intent: Stripe.PaymentIntent): string | null {
-  const charge = intent.latest_charge
-  if (!charge || typeof charge !== 'object') return null
-  const seconds = charge.payment_method_details?.card?.capture_before
-  return typeof seconds === 'number' ? new Date(seconds * 1000).toISOString() : null
-}
-
-function normalizeBrand(brand: string | null | undefined) {
-  const value = (brand ?? 'unknown').toLowerCase()
-  if (value === 'american express') return 'amex'
-  if (value === 'diners club') return 'diners'
-  return value
 }
