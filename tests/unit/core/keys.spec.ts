@@ -228,7 +228,7 @@ test.group('Keys: every key the code builds', () => {
 
   test('no key is built outside its builder (source scan)', async ({ assert }) => {
     const builders = new Set([
-      'app/payments/services/payment_service.ts',
+      'app/payments/services/payment_keys.ts',
       'app/notifications/services/email_keys.ts',
       'app/release/services/task_ids.ts',
       'app/core/jobs/job.ts',
@@ -261,7 +261,7 @@ test.group('Keys: every key the code builds', () => {
       {
         pattern: /\binstallKey\(/,
         what: 'an install key outside paymentKeys',
-        allowed: (path) => path === 'app/payments/services/payment_service.ts',
+        allowed: (path) => path === 'app/payments/services/payment_keys.ts',
       },
       {
         pattern: /['"]console-release-run['"]/,
