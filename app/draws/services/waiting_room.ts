@@ -1,37 +1,17 @@
-import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto'
+import { randomUUID } from 'node:crypto'
 import db from '@adonisjs/lucid/services/db'
-import env from '#start/env'
 import { AppError } from '#core/exceptions/app_error'
-import { affectedRows, isUniqueViolation } from '#core/helpers/db_errors'
+import { isUniqueViolation } from '#core/helpers/db_errors'
 import { sqlTime } from '#core/helpers/sql_time'
 import { clock } from '#core/services/clock'
 import type { DriverSession } from '#core/services/driver_session'
 import { productQueries } from '#catalog/services/product_queries'
-import type { ProductRecord } from '#catalog/services/product_queries'
 import { cardOnFileFingerprint } from '#payments/services/card_on_file'
-import { beaconSource, BeaconUnavailable } from '#draws/services/beacon_source'
 import { addressKey, cardKey } from '#draws/services/draw_keys'
 import { timeOf } from '#draws/services/draw_records'
-import {
-  BEACON_DELAY_SECONDS,
-  QUICKNET,
-  compareIds,
-  makeLineCommitment,
-  merkleRoot,
-  rankEntries,
-  roundTime,
-  sha256Hex,
-  verifyBeacon,
-  type Beacon,
-  type LineProof,
-} from '#shared/draw'
-
-/** How long a pass lets its holder check out after the line let them through. */
-export const PASS_TTL_SECONDS = 10 * 60
-
-export const PASS_REQUIRED =
-  'Wait for your turn in line: this drop lets customers through in order.'
-export const PASS_SPENT = 'Your pass for this drop was used for a checkout already: it is for one.'
+import { hasRoom, roomProduct, waitingLine, type LineRow } from '#draws/services/waiting_line'
+import { waitingRoomPasses, type PassStatus } from '#draws/services/waiting_room_passes'
+import { QUICKNET, compareIds, type Beacon, type LineProof } from '#shared/draw'
 
 const DUPLICATE_PLACE = {
   card: 'This card is already in the line for this drop.',
@@ -54,44 +34,7 @@ export type LineStatus =
       ahead: number
       letThroughPerMinute: number
     }
-  | { state: 'admitted'; memberId: string; place: number; pass: string; expiresAt: string }
-  | { state: 'spent' | 'expired'; memberId: string; place: number }
-
-type LineRow = {
-  id: number
-  product_id: number
-  rule_version: number
-  seed: string
-  seed_hash: string
-  closes_at: unknown
-  chain_hash: string | null
-  public_key: string | null
-  beacon_round: number | null
-  commitment: string | null
-  committed_at: unknown
-  closed_at: unknown
-  members_root: string | null
-  member_count: number | null
-  beacon_randomness: string | null
-  beacon_signature: string | null
-  ordered_at: unknown
-  beacon_error: string | null
-}
-
-let passKey: Buffer | null = null
-function signature(payload: string) {
-  passKey ??= createHmac('sha256', env.get('APP_KEY')).update('dropslot:queue-pass').digest()
-  return createHmac('sha256', passKey).update(payload).digest('base64url')
-}
-
-const hasRoom = (product: Pick<ProductRecord, 'queueMinutes' | 'queueOpensAt'>) =>
-  product.queueMinutes !== null &&
-  product.queueMinutes !== undefined &&
-  Boolean(product.queueOpensAt)
-
-/** When the line closes: a minute before the sale, so its round is out when the sale opens. */
-const closesAtOf = (product: ProductRecord) =>
-  new Date(product.queueOpensAt!.toMillis() - BEACON_DELAY_SECONDS * 1000)
+  | PassStatus
 
 /**
  * The waiting room of a first-come drop. Joining needs a card on file and takes one place per
@@ -99,167 +42,15 @@ const closesAtOf = (product: ProductRecord) =>
  * postal normal form), by unique indexes. The line is committed when it forms (the SHA-256 of a
  * secret seed and a quicknet round after its close), frozen a minute before the sale opens, and
  * ordered from that round's randomness by the draw's rule (shared/draw.ts), so the places are
- * published and anyone can check theirs; arriving earlier gives no advantage. Those who join
- * after the close come after the line, in the order they came. The line lets
+ * published and anyone can check theirs; arriving earlier gives no advantage (`waiting_line.ts`).
+ * Those who join after the close come after the line, in the order they came. The line lets
  * `queue_rate_per_minute` customers through per minute from the moment it is ordered, each with
- * a signed pass for one checkout of theirs, spent by that checkout.
+ * a signed pass for one checkout of theirs, spent by that checkout (`waiting_room_passes.ts`).
  */
 export class WaitingRoom {
-  private async product(productId: number) {
-    const product = Number.isSafeInteger(productId) ? await productQueries.find(productId) : null
-    if (!product || !product.avail) {
-      throw AppError.notFound('Product not found.', 'product_not_found')
-    }
-    if (!hasRoom(product)) {
-      throw AppError.conflict('This drop has no waiting room.', 'no_waiting_room')
-    }
-    return product
-  }
-
-  private async line(productId: number): Promise<LineRow | null> {
-    return (await db.from('queue_lines').where('product_id', productId).first()) ?? null
-  }
-
-  /** The line's commitment, made when the line forms; the first one stands. */
-  private async commit(product: ProductRecord): Promise<LineRow | null> {
-    const existing = await this.line(product.id)
-    if (existing?.commitment || existing?.rule_version === 1) return existing
-    const formsAt = product.queueOpensAt!.toMillis() - product.queueMinutes! * 60_000
-    if (clock.nowMs() < formsAt) return existing
-    const seed = existing?.seed ?? randomBytes(32).toString('hex')
-    const commitment = makeLineCommitment({
-      productId: product.id,
-      seed,
-      closesAt: closesAtOf(product),
-    })
-    const values = {
-      seed,
-      seed_hash: sha256Hex(seed),
-      closes_at: sqlTime(new Date(commitment.closesAt)),
-      chain_hash: commitment.chainHash,
-      public_key: commitment.publicKey,
-      beacon_round: commitment.round,
-      commitment: commitment.digest,
-      committed_at: sqlTime(),
-      updated_at: sqlTime(),
-    }
-    try {
-      if (existing) {
-        await db.from('queue_lines').where('id', existing.id).whereNull('commitment').update(values)
-      } else {
-        await db
-          .table('queue_lines')
-          .insert({ product_id: product.id, rule_version: 2, ...values, created_at: sqlTime() })
-      }
-    } catch (error) {
-      if (!isUniqueViolation(error)) throw error
-    }
-    return this.line(product.id)
-  }
-
-  /** Freezes the members at the close (the joins read the line's row under a shared lock). */
-  private async close(line: LineRow): Promise<LineRow> {
-    const closesAt = timeOf(line.closes_at)
-    if (line.closed_at || !closesAt || closesAt.getTime() > clock.nowMs()) return line
-    await db.transaction(async (trx) => {
-      const claimed = await trx
-        .from('queue_lines')
-        .where('id', line.id)
-        .whereNull('closed_at')
-        .update({ closed_at: sqlTime(), updated_at: sqlTime() })
-      if (affectedRows(claimed) !== 1) return
-      const query = trx
-        .from('queue_places')
-        .where('product_id', line.product_id)
-        .where('late', false)
-        .select('public_id')
-      if (trx.dialect.name === 'mysql') query.forUpdate()
-      const rows = await query
-      const ids = rows.map((row) => String(row.public_id)).sort(compareIds)
-      await trx
-        .from('queue_lines')
-        .where('id', line.id)
-        .update({ members_root: merkleRoot(ids), member_count: ids.length })
-    })
-    return (await this.line(line.product_id))!
-  }
-
-  /**
-   * Gives the places from the committed round (from the relays, or a verified file): the
-   * members in the rule's order, then those who came late in the order they came. Once.
-   */
+  /** Gives the line its places once its round is out (see `WaitingLine.order`). */
   async order(productId: number, given?: Beacon): Promise<LineRow | null> {
-    const product = await this.product(productId)
-    let line = await this.commit(product)
-    if (!line) return null
-    line = await this.close(line)
-    if (line.ordered_at || !line.closed_at || !line.beacon_round) return line
-    const round = Number(line.beacon_round)
-    let beacon: Beacon
-    if (given) {
-      if (!(await verifyBeacon(given, round))) {
-        throw AppError.unprocessable(
-          `This is not quicknet round ${round} with a valid signature.`,
-          { beacon: `Expected quicknet round ${round}.` },
-          'beacon_invalid'
-        )
-      }
-      beacon = given
-    } else {
-      if (clock.nowMs() < roundTime(round) * 1000) return line
-      try {
-        beacon = await beaconSource.fetch(round)
-      } catch (error) {
-        if (!(error instanceof BeaconUnavailable)) throw error
-        await db
-          .from('queue_lines')
-          .where('id', line.id)
-          .update({ beacon_error: error.message.slice(0, 255), beacon_checked_at: sqlTime() })
-        return this.line(productId)
-      }
-    }
-    const orderedLine = line
-    await db.transaction(async (trx) => {
-      const claimed = await trx
-        .from('queue_lines')
-        .where('id', orderedLine.id)
-        .whereNull('ordered_at')
-        .update({
-          ordered_at: sqlTime(),
-          beacon_randomness: beacon.randomness,
-          beacon_signature: beacon.signature,
-          beacon_error: null,
-          updated_at: sqlTime(),
-        })
-      if (affectedRows(claimed) !== 1) return
-      const members = await trx
-        .from('queue_places')
-        .where('product_id', productId)
-        .where('late', false)
-        .select('id', 'public_id')
-      const byPublicId = new Map(members.map((row) => [String(row.public_id), Number(row.id)]))
-      const ranked = rankEntries(orderedLine.seed, beacon.randomness, [...byPublicId.keys()])
-      for (const entry of ranked) {
-        await trx
-          .from('queue_places')
-          .where('id', byPublicId.get(entry.entryId)!)
-          .update({ place: entry.rank })
-      }
-      const late = await trx
-        .from('queue_places')
-        .where('product_id', productId)
-        .where('late', true)
-        .whereNull('place')
-        .orderBy('id', 'asc')
-        .select('id')
-      for (const [index, row] of late.entries()) {
-        await trx
-          .from('queue_places')
-          .where('id', row.id)
-          .update({ place: ranked.length + index + 1 })
-      }
-    })
-    return this.line(productId)
+    return waitingLine.order(productId, given)
   }
 
   /**
@@ -279,7 +70,7 @@ export class WaitingRoom {
       } | null
     }
   ): Promise<LineStatus> {
-    const product = await this.product(productId)
+    const product = await roomProduct(productId)
     const formsAt = product.queueOpensAt!.minus({ minutes: product.queueMinutes! })
     if (clock.nowMs() < formsAt.toMillis()) {
       throw AppError.conflict(
@@ -300,7 +91,7 @@ export class WaitingRoom {
         'billing_address_required'
       )
     }
-    const line = await this.commit(product)
+    const line = await waitingLine.commit(product)
     if (!line) throw AppError.conflict('The line for this drop is not open.', 'queue_not_open')
     const address = addressKey({
       address1: user.billingAddress.line1,
@@ -339,7 +130,7 @@ export class WaitingRoom {
   }
 
   async status(productId: number, userId: number): Promise<LineStatus> {
-    const product = await this.product(productId)
+    const product = await roomProduct(productId)
     const mine = await db
       .from('queue_places')
       .where('product_id', product.id)
@@ -353,7 +144,7 @@ export class WaitingRoom {
     }
     const memberId = String(mine.public_id)
     const opensAt = product.queueOpensAt!
-    let line = await this.line(product.id)
+    let line = await waitingLine.find(product.id)
     if (clock.nowMs() < opensAt.toMillis()) {
       return {
         state: 'waiting',
@@ -386,55 +177,7 @@ export class WaitingRoom {
         letThroughPerMinute: rate,
       }
     }
-    return this.passFor(product.id, userId, place, memberId)
-  }
-
-  /** The customer's one pass: issued once, shown again while valid, then spent or expired. */
-  private async passFor(
-    productId: number,
-    userId: number,
-    place: number,
-    memberId: string
-  ): Promise<LineStatus> {
-    let pass = await db
-      .from('queue_passes')
-      .where('product_id', productId)
-      .where('user_id', userId)
-      .first()
-    if (!pass) {
-      try {
-        await db.table('queue_passes').insert({
-          product_id: productId,
-          user_id: userId,
-          place,
-          token_hash: randomBytes(16).toString('hex'),
-          issued_at: sqlTime(),
-          expires_at: sqlTime(new Date(clock.nowMs() + PASS_TTL_SECONDS * 1000)),
-        })
-      } catch (error) {
-        if (!isUniqueViolation(error)) throw error
-      }
-      pass = await db
-        .from('queue_passes')
-        .where('product_id', productId)
-        .where('user_id', userId)
-        .first()
-    }
-    if (pass.spent_at) return { state: 'spent', memberId, place }
-    const expiresAt = timeOf(pass.expires_at)!
-    if (expiresAt.getTime() <= clock.nowMs()) return { state: 'expired', memberId, place }
-    return {
-      state: 'admitted',
-      memberId,
-      place,
-      pass: this.passToken(productId, userId, String(pass.token_hash)),
-      expiresAt: expiresAt.toISOString(),
-    }
-  }
-
-  /** A pass: product, its nonce and a signature binding them to the customer. */
-  passToken(productId: number, userId: number, nonce: string) {
-    return `${productId}.${nonce}.${signature(`${productId}.${userId}.${nonce}`)}`
+    return waitingRoomPasses.issue(product.id, userId, place, memberId)
   }
 
   /** The customer's place; one who came late after the places were given takes the next one. */
@@ -458,71 +201,33 @@ export class WaitingRoom {
     throw AppError.conflict('The line is busy: try again in a moment.', 'queue_busy')
   }
 
-  /**
-   * The checkout's gate for a drop with a waiting room: no purchase before the sale opens, and
-   * after it only with this customer's pass for this product. Returns the pass's nonce, which
-   * the checkout spends in its own transaction (`spendPass`).
-   */
+  /** The checkout's gate: this customer's pass for this product, once the sale opens. */
   requirePass(
     product: { id: number; queueOpen: boolean | null },
     userId: number,
     pass: unknown
   ): string | null {
-    if (product.queueOpen === null) return null
-    if (!product.queueOpen) {
-      throw AppError.conflict('This drop is not on sale yet: join the line.', 'queue_not_open')
-    }
-    const nonce =
-      typeof pass === 'string' && pass.length <= 200
-        ? this.checkPass(pass, product.id, userId)
-        : null
-    if (!nonce) throw new AppError(PASS_REQUIRED, { status: 403, code: 'queue_pass_required' })
-    return nonce
+    return waitingRoomPasses.require(product, userId, pass)
   }
 
-  private checkPass(pass: string, productId: number, userId: number): string | null {
-    const parts = pass.split('.')
-    if (parts.length !== 3) return null
-    const [product, nonce, given] = parts
-    if (Number(product) !== productId || !/^[0-9a-f]{32}$/.test(nonce)) return null
-    const expected = Buffer.from(signature(`${product}.${userId}.${nonce}`))
-    const actual = Buffer.from(given)
-    return expected.length === actual.length && timingSafeEqual(expected, actual) ? nonce : null
-  }
-
-  /**
-   * Spends the pass inside the checkout's transaction, on its session: once, unexpired, by its
-   * own customer. A checkout that fails afterwards rolls the spending back with it.
-   */
+  /** Spends the pass inside the checkout's transaction, on its session. */
   async spendPass(
     session: DriverSession,
     input: { productId: number; userId: number; nonce: string }
   ) {
-    const now = sqlTime()
-    const spent = await session.run(
-      `UPDATE queue_passes SET spent_at = ? WHERE token_hash = ? AND product_id = ? AND user_id = ?
-        AND spent_at IS NULL AND expires_at > ?`,
-      [now, input.nonce, input.productId, input.userId, now]
-    )
-    if (spent.changes === 1) return
-    const row = await session.first<{ spent_at: unknown }>(
-      'SELECT spent_at FROM queue_passes WHERE token_hash = ? AND product_id = ? AND user_id = ?',
-      [input.nonce, input.productId, input.userId]
-    )
-    if (row?.spent_at) throw new AppError(PASS_SPENT, { status: 403, code: 'queue_pass_spent' })
-    throw new AppError(PASS_REQUIRED, { status: 403, code: 'queue_pass_required' })
+    return waitingRoomPasses.spend(session, input)
   }
 
   /** Records which order spent a pass (same transaction as the spending). */
   async passSpentBy(session: DriverSession, nonce: string, orderId: number) {
-    await session.run('UPDATE queue_passes SET order_id = ? WHERE token_hash = ?', [orderId, nonce])
+    return waitingRoomPasses.spentBy(session, nonce, orderId)
   }
 
   /** The line's public proof: commitment, members, beacon, seed and places; nothing personal. */
   async proof(productId: number): Promise<LineProof> {
-    const product = await this.product(productId)
-    let line = await this.commit(product)
-    if (line && !line.closed_at) line = await this.close(line)
+    const product = await roomProduct(productId)
+    let line = await waitingLine.commit(product)
+    if (line && !line.closed_at) line = await waitingLine.close(line)
     if (!line || (!line.commitment && Number(line.rule_version) === 2)) {
       return {
         productId: product.id,
@@ -605,8 +310,8 @@ export class WaitingRoom {
 
   /** The console's view: how many wait, how many have places, how many the line let through. */
   async figures(productId: number) {
-    const product = await this.product(productId)
-    const line = await this.line(product.id)
+    const product = await roomProduct(productId)
+    const line = await waitingLine.find(product.id)
     const [row] = await db
       .from('queue_places')
       .where('product_id', product.id)
@@ -625,11 +330,7 @@ export class WaitingRoom {
           ) + rate
         )
       : 0
-    const [spent] = await db
-      .from('queue_passes')
-      .where('product_id', product.id)
-      .whereNotNull('spent_at')
-      .count('* as total')
+    const passesSpent = await waitingRoomPasses.spentCount(product.id)
     return {
       productId: product.id,
       opensAt: product.queueOpensAt!.toISO(),
@@ -638,7 +339,7 @@ export class WaitingRoom {
       inLine: total,
       letThrough,
       waiting: total - letThrough,
-      passesSpent: Number(spent?.total ?? 0),
+      passesSpent,
       round: line?.beacon_round ? Number(line.beacon_round) : null,
       ordered: Boolean(orderedAt),
       waitingForBeacon: Boolean(line?.closed_at && !orderedAt && line?.beacon_error),
