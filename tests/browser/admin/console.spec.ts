@@ -288,7 +288,8 @@ test.group('Admin console in Chromium', (group) => {
     assert.isTrue(await confirmRefund.isDisabled())
     await refund.getByLabel('Reason (audit log)').fill('Late delivery, goodwill')
     await confirmRefund.click()
-    await page.getByText('Fee refunded').waitFor()
+    // The notice, not the order's timeline, which says the same once it has reloaded.
+    await page.locator('.MuiSnackbarContent-message', { hasText: 'Fee refunded' }).waitFor()
     await ledger.getByText('$10.00').waitFor()
     const refunds = await db
       .from('payment_ledger')
@@ -341,7 +342,7 @@ test.group('Admin console in Chromium', (group) => {
     await page.getByRole('button', { name: 'Cancel order' }).click()
     await dialog.getByLabel('Reason').fill('Customer asked by phone')
     await dialog.getByRole('button', { name: 'Cancel order' }).click()
-    await page.getByText('Order cancelled').waitFor()
+    await page.locator('.MuiSnackbarContent-message', { hasText: 'Order cancelled' }).waitFor()
 
     await order.refresh()
     assert.equal(order.status, 'cancelled')
