@@ -37,6 +37,7 @@ export default defineConfig({
     () => import('#start/routes'),
     () => import('#start/kernel'),
     () => import('#start/jobs'),
+    () => import('#start/outcome_evidence'),
     { file: () => import('#start/workers'), environment: ['web'] },
   ],
 

@@ -16,7 +16,8 @@ import { orderTimeline } from '#orders/services/order_timeline'
 import { releaseTries } from '#release/services/release_tries'
 import { slotChoiceColumns } from '#orders/services/slot_choice_columns'
 import { ladderWords } from '#shared/slot_choices'
-import { orderOutcome, type MailOutcome } from '#release/services/order_outcome'
+import { mailEvidence } from '#mail/services/mail_evidence'
+import { retailerOutcomes, type MailOutcome } from '#mail/services/retailer_outcomes'
 import {
   readMessage,
   signedMessageId,
@@ -285,17 +286,17 @@ export class MailIntake {
       size: parsed.size,
       totalCents: parsed.totalCents,
     }
-    if (parsed.kind === 'confirmation' && mailIntakeConfig().successEvidence === 'bot') {
+    if (parsed.kind === 'confirmation' && !mailEvidence.confirmationsCount()) {
       return {
         action: 'recorded',
         note: 'SUCCESS_EVIDENCE=bot: the bot’s result decides.',
       } as const
     }
     if (parsed.kind === 'confirmation') {
-      return orderOutcome.confirmByRetailer(order.publicId, evidence)
+      return retailerOutcomes.confirm(order.publicId, evidence)
     }
     if (parsed.kind === 'cancelled') {
-      return orderOutcome.cancelByRetailer(
+      return retailerOutcomes.cancel(
         order.publicId,
         evidence,
         mailIntakeConfig().refundOnCancelDays

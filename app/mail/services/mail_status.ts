@@ -3,7 +3,8 @@ import { mailIntakeConfig } from '#config/mail_intake'
 import { sqlTime } from '#core/helpers/sql_time'
 import { clock } from '#core/services/clock'
 import { mailDoors } from '#mail/services/mail_doors'
-import { orderOutcome } from '#release/services/order_outcome'
+import { mailEvidence } from '#mail/services/mail_evidence'
+import { releaseResults } from '#release/services/release_results'
 
 /** The intake at a glance: `dropslot mail:status`, the dashboard and /health. */
 export const mailStatus = {
@@ -22,10 +23,9 @@ export const mailStatus = {
     const review = await db.from('mail_messages').where('action', 'review').count('* as total')
     const doors = await mailDoors.states()
     // SUCCESS_EVIDENCE=mail: bot successes still without the retailer's e-mail after the wait.
-    const awaitingMailOverdue =
-      config.successEvidence === 'mail'
-        ? await orderOutcome.awaitingMailLongerThan(config.successEvidenceWaitHours)
-        : []
+    const awaitingMailOverdue = mailEvidence.engineSuccessWaits()
+      ? await releaseResults.awaitingMailLongerThan(config.successEvidenceWaitHours)
+      : []
     return {
       domain: config.domain,
       imap: config.imapUrl ? 'configured' : 'off',

@@ -1,8 +1,4 @@
-import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
-import { randomUUID } from 'node:crypto'
-import Order from '#orders/models/order'
-import type { PresentableOrder } from '#orders/services/order_presenter'
 import { affectedRows, isUniqueViolation } from '#core/helpers/db_errors'
 import { orderPaymentState } from '#orders/services/order_payment_state'
 import { orderQueries, type OrderRecord } from '#orders/services/order_queries'
@@ -14,45 +10,15 @@ import type { DriverSession } from '#core/services/driver_session'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { AppError } from '#core/exceptions/app_error'
 import type { SlotChoiceColumns } from '#orders/services/slot_choice_columns'
+import type { OrderStatus } from '#shared/vocabulary'
+import {
+  INSERT_ORDER,
+  newOrderRow,
+  type NewOrder,
+  type OpenedOrder,
+} from '#orders/services/new_order_row'
 
-/**
- * The order lifecycle (docs/decisions.md): (slot bought) -> pending -> processing -> success |
- * fail, and pending -> cancelled. Each transition is one conditional UPDATE (applied only from the states
- * it may leave, with its timestamp), so re-applying it is a no-op. The lifecycle moves no money:
- * payments' `orderSettlement` runs a transition and then brings the money in line with it
- * (idempotent and ledger-backed). A crash at any line is repaired by calling the same method again.
- */
-export type NewOrder = Pick<
-  Order,
-  | 'userId'
-  | 'productId'
-  | 'profileId'
-  | 'productTitle'
-  | 'basePriceCents'
-  | 'priceCents'
-  | 'promoCode'
-  | 'promoPercent'
-  | 'style'
-  | 'size'
-  | 'sizeLadder'
-  | 'retailerChoice'
-  | 'maxItemPriceCents'
-  | 'email'
-  | 'name'
-  | 'acoVault'
-  | 'holdAmountCents'
->
-
-/** A new order as stored: what the checkout, its e-mail and its answer read. */
-export type OpenedOrder = NewOrder &
-  PresentableOrder &
-  Pick<Order, 'id' | 'activeSlot' | 'holdAttempts' | 'updatedAt'>
-
-const INSERT_ORDER = `INSERT INTO orders (public_id, user_id, product_id, profile_id, product_title,
-  base_price_cents, price_cents, promo_code, promo_percent, style, size, email, name, status,
-  active_slot, aco_vault, hold_status, hold_amount_cents, hold_attempts, fee_status, fee_attempts,
-  refunded_cents, size_ladder, retailer_choice, max_item_price_cents, created_at, updated_at)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?)`
+export type { NewOrder, OpenedOrder } from '#orders/services/new_order_row'
 
 const TAKE_SLOT_AND_OPEN_ORDER = 'take_slot_and_open_order'
 
@@ -63,84 +29,23 @@ export type SuccessDetails = {
   size?: string | null
 }
 
-/**
- * A new order as stored (slot bought -> pending: counted as active, its $1.00 hold queued for the
- * worker) and the values of its INSERT, in INSERT_ORDER's order without the two timestamps.
- * A plain object, not a model: building and saving a 40-column model was the dearest part of the
- * checkout's CPU, and every caller only reads the result. The timestamps are at the database's
- * precision (whole seconds), so the object is the row.
- */
-function newOrderRow(input: NewOrder, status: 'pending' | 'entered' = 'pending') {
-  const created = new Date(Math.floor(Date.now() / 1000) * 1000)
-  const now = DateTime.fromJSDate(created)
-  // Every field by name: V8 (Node 20) builds an object spread followed by more fields at about
-  // 3 µs per field after it (this literal alone: 98 µs; 30-37 µs of a checkout's profile
-  // samples); listed, the object costs well under one.
-  const order: Omit<OpenedOrder, 'id'> = {
-    userId: input.userId,
-    productId: input.productId,
-    profileId: input.profileId,
-    productTitle: input.productTitle,
-    basePriceCents: input.basePriceCents,
-    priceCents: input.priceCents,
-    promoCode: input.promoCode,
-    promoPercent: input.promoPercent,
-    style: input.style,
-    size: input.size,
-    sizeLadder: input.sizeLadder,
-    retailerChoice: input.retailerChoice,
-    maxItemPriceCents: input.maxItemPriceCents,
-    email: input.email,
-    name: input.name,
-    acoVault: input.acoVault,
-    holdAmountCents: input.holdAmountCents,
-    publicId: randomUUID(),
-    status,
-    activeSlot: 1,
-    confirmationNumber: null,
-    failReason: null,
-    failCode: null,
-    holdStatus: 'queued',
-    holdAttempts: 0,
-    holdErrorCode: null,
-    holdPlacedAt: null,
-    holdReleasedAt: null,
-    feeStatus: 'none',
-    feeChargedAt: null,
-    refundedCents: 0,
-    refundedAt: null,
-    createdAt: now,
-    updatedAt: now,
-  }
-  const values = [
-    order.publicId,
-    order.userId,
-    order.productId,
-    order.profileId,
-    order.productTitle,
-    order.basePriceCents,
-    order.priceCents,
-    order.promoCode,
-    order.promoPercent,
-    order.style,
-    order.size,
-    order.email,
-    order.name,
-    order.status,
-    order.activeSlot,
-    order.acoVault,
-    order.holdStatus,
-    order.holdAmountCents,
-    order.holdAttempts,
-    order.feeStatus,
-    order.refundedCents,
-    order.sizeLadder,
-    order.retailerChoice,
-    order.maxItemPriceCents,
-  ]
-  return { order, stamp: sqlTime(created), values }
+/** Where a transition runs and what else it asks of the row. */
+type TransitionOptions = {
+  /** Further conditions the row must meet besides its status. */
+  where?: Record<string, string>
+  /** The caller's transaction; the announcement then waits for its commit. */
+  trx?: TransactionClientContract
+  /** False: the caller announces the change itself, after a step of its own. */
+  announce?: boolean
 }
 
+/**
+ * The order lifecycle (docs/decisions.md): (slot bought) -> pending -> processing -> success |
+ * fail, and pending -> cancelled. Each transition is one conditional UPDATE (applied only from the states
+ * it may leave, with its timestamp), so re-applying it is a no-op. The lifecycle moves no money:
+ * payments' `orderSettlement` runs a transition and then brings the money in line with it
+ * (idempotent and ledger-backed). A crash at any line is repaired by calling the same method again.
+ */
 export class OrderLifecycle {
   /**
    * Slot bought -> pending, inside the checkout's transaction: the order counts as active (the
@@ -167,14 +72,7 @@ export class OrderLifecycle {
    * False when the order is no longer entered (its card check was declined meanwhile).
    */
   async drawWon(id: number, trx: TransactionClientContract): Promise<boolean> {
-    const changed = await trx
-      .from('orders')
-      .where('id', id)
-      .where('status', 'entered')
-      .update({ status: 'pending', updated_at: sqlTime() })
-    if (affectedRows(changed) !== 1) return false
-    orderUpdates.afterCommit(trx, id)
-    return true
+    return this.transition(id, 'entered', { status: 'pending', updated_at: sqlTime() }, { trx })
   }
 
   /**
@@ -191,13 +89,11 @@ export class OrderLifecycle {
   ): Promise<boolean> {
     const order = await trx.from('orders').where('id', id).select('hold_round').first()
     if (!order) return false
-    const changed = await trx
-      .from('orders')
-      .where('id', id)
-      .where('status', 'cancelled')
-      .where('fail_reason', notSelectedReason)
-      .where('fee_status', 'none')
-      .update({
+    const where = { fail_reason: notSelectedReason, fee_status: 'none' }
+    return this.transition(
+      id,
+      'cancelled',
+      {
         status: 'pending',
         active_slot: 1,
         fail_reason: null,
@@ -214,10 +110,9 @@ export class OrderLifecycle {
         hold_released_at: null,
         hold_card_fingerprint: null,
         updated_at: sqlTime(),
-      })
-    if (affectedRows(changed) !== 1) return false
-    orderUpdates.afterCommit(trx, id)
-    return true
+      },
+      { where, trx }
+    )
   }
 
   /**
@@ -243,29 +138,19 @@ export class OrderLifecycle {
    * the order no longer waits.
    */
   async changeChoices(id: number, columns: SlotChoiceColumns): Promise<boolean> {
-    const changed = await db
-      .from('orders')
-      .where('id', id)
-      .whereIn('status', ['entered', 'pending'])
-      .update({
-        size_ladder: columns.sizeLadder,
-        retailer_choice: columns.retailerChoice,
-        max_item_price_cents: columns.maxItemPriceCents,
-        updated_at: sqlTime(),
-      })
-    return affectedRows(changed) === 1
+    const set = {
+      size_ladder: columns.sizeLadder,
+      retailer_choice: columns.retailerChoice,
+      max_item_price_cents: columns.maxItemPriceCents,
+      updated_at: sqlTime(),
+    }
+    return this.transition(id, ['entered', 'pending'], set, { announce: false })
   }
 
   /** pending -> processing (the release run handed the order to a checkout engine). */
   async markProcessing(orderOrId: { id: number } | number): Promise<OrderRecord> {
-    const id = idOf(orderOrId)
-    const changed = await db
-      .from('orders')
-      .where('id', id)
-      .where('status', 'pending')
-      .update({ status: 'processing', processing_at: sqlTime(), updated_at: sqlTime() })
-    if (affectedRows(changed) === 1) await orderUpdates.changed(id)
-    return orderQueries.findById(id)
+    await this.claimForProcessing(orderOrId)
+    return orderQueries.findById(idOf(orderOrId))
   }
 
   /**
@@ -273,15 +158,8 @@ export class OrderLifecycle {
    * so two release runs can never both submit it.
    */
   async claimForProcessing(orderOrId: { id: number } | number): Promise<boolean> {
-    const id = idOf(orderOrId)
-    const result = await db
-      .from('orders')
-      .where('id', id)
-      .where('status', 'pending')
-      .update({ status: 'processing', processing_at: sqlTime(), updated_at: sqlTime() })
-    if (affectedRows(result) !== 1) return false
-    await orderUpdates.changed(id)
-    return true
+    const set = { status: 'processing', processing_at: sqlTime(), updated_at: sqlTime() }
+    return this.transition(idOf(orderOrId), 'pending', set)
   }
 
   /**
@@ -289,15 +167,8 @@ export class OrderLifecycle {
    * engine (it could not be reached), so the next run takes it like any pending order.
    */
   async unclaim(orderOrId: { id: number } | number): Promise<boolean> {
-    const id = idOf(orderOrId)
-    const result = await db
-      .from('orders')
-      .where('id', id)
-      .where('status', 'processing')
-      .update({ status: 'pending', processing_at: null, updated_at: sqlTime() })
-    if (affectedRows(result) !== 1) return false
-    await orderUpdates.changed(id)
-    return true
+    const set = { status: 'pending', processing_at: null, updated_at: sqlTime() }
+    return this.transition(idOf(orderOrId), 'processing', set)
   }
 
   /**
@@ -307,20 +178,17 @@ export class OrderLifecycle {
    */
   async succeed(orderOrId: { id: number } | number, details: SuccessDetails = {}): Promise<void> {
     const id = idOf(orderOrId)
-    const changed = await db
-      .from('orders')
-      .where('id', id)
-      .whereIn('status', ['pending', 'processing'])
-      .update({
-        status: 'success',
-        succeeded_at: sqlTime(),
-        confirmation_number: details.confirmationNumber?.slice(0, 120) ?? null,
-        secured_retailer: details.retailer ?? null,
-        secured_size: details.size?.slice(0, 16) ?? null,
-        updated_at: sqlTime(),
-      })
+    const set = {
+      status: 'success',
+      succeeded_at: sqlTime(),
+      confirmation_number: details.confirmationNumber?.slice(0, 120) ?? null,
+      secured_retailer: details.retailer ?? null,
+      secured_size: details.size?.slice(0, 16) ?? null,
+      updated_at: sqlTime(),
+    }
+    const changed = await this.transition(id, ['pending', 'processing'], set, { announce: false })
     crashPoint('order-succeeded')
-    if (affectedRows(changed) === 1) await orderUpdates.changed(id)
+    if (changed) await orderUpdates.changed(id)
   }
 
   /**
@@ -338,19 +206,15 @@ export class OrderLifecycle {
       const order = await trx.from('orders').where('id', id).select('product_id').first()
       if (!order) return
       await slotStock.lockFirst(order.product_id, trx)
-      const changed = await trx
-        .from('orders')
-        .where('id', id)
-        .whereIn('status', ['pending', 'processing'])
-        .update({
-          status: 'fail',
-          failed_at: sqlTime(),
-          fail_reason: details.reason?.slice(0, 255) ?? null,
-          fail_code: details.code ?? null,
-          active_slot: null,
-          updated_at: sqlTime(),
-        })
-      failed = affectedRows(changed) === 1
+      const set = {
+        status: 'fail',
+        failed_at: sqlTime(),
+        fail_reason: details.reason?.slice(0, 255) ?? null,
+        fail_code: details.code ?? null,
+        active_slot: null,
+        updated_at: sqlTime(),
+      }
+      failed = await this.transition(id, ['pending', 'processing'], set, { trx, announce: false })
       if (failed && (await slotStock.giveBackIfUnreleased(order.product_id, trx))) {
         await trx.from('orders').where('id', id).update({ slot_returned: true })
       }
@@ -368,22 +232,14 @@ export class OrderLifecycle {
     orderOrId: { id: number } | number,
     details: { reason: string; code: string }
   ): Promise<boolean> {
-    const id = idOf(orderOrId)
-    const changed = await db
-      .from('orders')
-      .where('id', id)
-      .where('status', 'success')
-      .update({
-        status: 'fail',
-        failed_at: sqlTime(),
-        fail_reason: details.reason.slice(0, 255),
-        fail_code: details.code,
-        active_slot: null,
-        updated_at: sqlTime(),
-      })
-    if (affectedRows(changed) !== 1) return false
-    await orderUpdates.changed(id)
-    return true
+    return this.transition(idOf(orderOrId), 'success', {
+      status: 'fail',
+      failed_at: sqlTime(),
+      fail_reason: details.reason.slice(0, 255),
+      fail_code: details.code,
+      active_slot: null,
+      updated_at: sqlTime(),
+    })
   }
 
   /**
@@ -408,23 +264,19 @@ export class OrderLifecycle {
       updated_at: sqlTime(),
     }
     const move = (activeSlot: number | null) =>
-      db
-        .from('orders')
-        .where('id', id)
-        .where('status', 'fail')
-        .where('fee_status', 'none')
-        .update({ ...values, active_slot: activeSlot })
-    let changed
+      this.transition(
+        id,
+        'fail',
+        { ...values, active_slot: activeSlot },
+        { where: { fee_status: 'none' } }
+      )
     try {
-      changed = await move(1)
+      return await move(1)
     } catch (error) {
       // Another active order of the customer holds the product and profile's place.
       if (!isUniqueViolation(error)) throw error
-      changed = await move(null)
+      return move(null)
     }
-    if (affectedRows(changed) !== 1) return false
-    await orderUpdates.changed(id)
-    return true
   }
 
   /**
@@ -436,21 +288,13 @@ export class OrderLifecycle {
     orderOrId: { id: number } | number,
     details: { reason: string }
   ): Promise<boolean> {
-    const id = idOf(orderOrId)
-    const changed = await db
-      .from('orders')
-      .where('id', id)
-      .where('status', 'success')
-      .update({
-        status: 'retailer_cancelled',
-        cancelled_at: sqlTime(),
-        fail_reason: details.reason.slice(0, 255),
-        active_slot: null,
-        updated_at: sqlTime(),
-      })
-    if (affectedRows(changed) !== 1) return false
-    await orderUpdates.changed(id)
-    return true
+    return this.transition(idOf(orderOrId), 'success', {
+      status: 'retailer_cancelled',
+      cancelled_at: sqlTime(),
+      fail_reason: details.reason.slice(0, 255),
+      active_slot: null,
+      updated_at: sqlTime(),
+    })
   }
 
   /**
@@ -473,12 +317,10 @@ export class OrderLifecycle {
         .first()
       if (!order) return false
       await slotStock.lockFirst(order.product_id, trx)
-      const changed = await trx
-        .from('orders')
-        .where('id', id)
-        .where('status', 'fail')
-        .where('fee_status', 'none')
-        .update({
+      const changed = await this.transition(
+        id,
+        'fail',
+        {
           status: 'pending',
           active_slot: 1,
           fail_reason: null,
@@ -496,8 +338,10 @@ export class OrderLifecycle {
           hold_placed_at: null,
           hold_released_at: null,
           updated_at: sqlTime(),
-        })
-      if (affectedRows(changed) !== 1) return false
+        },
+        { where: { fee_status: 'none' }, trx, announce: false }
+      )
+      if (!changed) return false
       if (Boolean(order.slot_returned) && !(await slotStock.retake(order.product_id, trx))) {
         throw AppError.conflict(
           'This release is sold out: no slot is left to try the order again.',
@@ -529,18 +373,14 @@ export class OrderLifecycle {
       await slotStock.lockFirst(order.product_id, trx)
       const { status } = await trx.from('orders').where('id', id).select('status').first()
       if (status !== 'pending' && status !== 'entered') return
-      const changed = await trx
-        .from('orders')
-        .where('id', id)
-        .where('status', status)
-        .update({
-          status: 'cancelled',
-          cancelled_at: sqlTime(),
-          fail_reason: details.reason?.slice(0, 255) ?? null,
-          active_slot: null,
-          updated_at: sqlTime(),
-        })
-      cancelled = affectedRows(changed) === 1
+      const set = {
+        status: 'cancelled',
+        cancelled_at: sqlTime(),
+        fail_reason: details.reason?.slice(0, 255) ?? null,
+        active_slot: null,
+        updated_at: sqlTime(),
+      }
+      cancelled = await this.transition(id, status, set, { trx, announce: false })
       if (cancelled && status === 'pending') {
         await slotStock.giveBack(order.product_id, trx)
         await trx.from('orders').where('id', id).update({ slot_returned: true })
@@ -548,6 +388,28 @@ export class OrderLifecycle {
     })
     if (!(await orderPaymentState.holdSkipped(id)) && cancelled) await orderUpdates.changed(id)
     return cancelled
+  }
+
+  /**
+   * The conditional UPDATE every transition is: applied only from the states it may leave, so
+   * true for the one caller that moved the order and false for a repeat. The change is announced
+   * to the customer at once, or when the caller's transaction commits.
+   */
+  private async transition(
+    id: number,
+    from: OrderStatus | OrderStatus[],
+    set: Record<string, unknown>,
+    { where = {}, trx, announce = true }: TransitionOptions = {}
+  ): Promise<boolean> {
+    const query = (trx ?? db).from('orders').where('id', id)
+    if (Array.isArray(from)) query.whereIn('status', from)
+    else query.where('status', from)
+    for (const [column, value] of Object.entries(where)) query.where(column, value)
+    if (affectedRows(await query.update(set)) !== 1) return false
+    if (!announce) return true
+    if (trx) orderUpdates.afterCommit(trx, id)
+    else await orderUpdates.changed(id)
+    return true
   }
 }
 

@@ -8,6 +8,7 @@ import { affectedRows, isUniqueViolation } from '#core/helpers/db_errors'
 import { crashPoint } from '#core/services/crash_points'
 import { removeTaskFile } from '#release/services/checkout_engines'
 import { sqlTime } from '#core/helpers/sql_time'
+import { clock } from '#core/services/clock'
 import { isFeeDue } from '#shared/vocabulary'
 
 export type CheckoutResult = {
@@ -173,6 +174,36 @@ export class ReleaseResults {
       )
     }
     return query
+  }
+
+  /**
+   * The retailer's confirmation corrected a failed order to success (`correctToSuccess` moved it
+   * and its money): its task is done with the retailer's order number.
+   */
+  async doneByRetailer(orderId: number, confirmationNumber: string | null) {
+    await db
+      .from('release_tasks')
+      .where('order_id', orderId)
+      .update({
+        status: 'done',
+        outcome: 'success',
+        confirmation_number: confirmationNumber?.slice(0, 120) ?? null,
+        reason: null,
+        reason_code: null,
+        result_at: sqlTime(),
+        finished_at: sqlTime(),
+      })
+  }
+
+  /** Orders whose bot success has waited for the retailer's e-mail longer than `hours`. */
+  async awaitingMailLongerThan(hours: number) {
+    const rows = await db
+      .from('release_tasks')
+      .join('orders', 'orders.id', 'release_tasks.order_id')
+      .where('release_tasks.status', 'awaiting_mail')
+      .where('release_tasks.result_at', '<', sqlTime(new Date(clock.nowMs() - hours * 3_600_000)))
+      .select('orders.public_id')
+    return rows.map((row) => String(row.public_id))
   }
 
   /** Applies a recorded result: status, money, e-mail; marks the task done when all happened. */
