@@ -96,6 +96,24 @@ const frontEnds = [
   },
 ]
 
+/*
+| The rate limiter's `clear()` with no store clears the Redis store too, and that is a FLUSHDB:
+| every other installation's queues and locks in the same Redis database go with it.
+*/
+const testRules = {
+  files: ['tests/**/*.ts'],
+  rules: {
+    'no-restricted-syntax': [
+      'error',
+      {
+        selector:
+          "CallExpression[callee.object.name='limiter'][callee.property.name='clear'][arguments.length=0]",
+        message: 'limiter.clear() empties the whole Redis database: use clearRateLimits().',
+      },
+    ],
+  },
+}
+
 export default configApp(
   {
     ignores: [
@@ -111,5 +129,6 @@ export default configApp(
   },
   ...walls,
   ownTablesRule,
+  testRules,
   ...frontEnds
 )

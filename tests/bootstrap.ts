@@ -8,11 +8,11 @@ import testUtils from '@adonisjs/core/services/test_utils'
 import env from '#start/env'
 import db from '@adonisjs/lucid/services/db'
 import { MigrationRunner } from '@adonisjs/lucid/migration'
-import limiter from '@adonisjs/limiter/services/main'
 import { soldOutMemory } from '#catalog/services/sold_out_memory'
 import { clock } from '#core/services/clock'
 import { shuffleSuite, testOrderSeed } from '#tests/support/test_order'
 import { releaseReports } from '#release/services/release_report'
+import { clearRateLimits } from '#tests/support/rate_limits'
 
 export const plugins: Config['plugins'] = [assert(), apiClient(), pluginAdonisJS(app)]
 
@@ -100,7 +100,7 @@ export const configureSuite: Config['configureSuite'] = (suite) => {
       clock.reset()
       soldOutMemory.clear()
       releaseReports.forget()
-      return limiter.clear(['memory'])
+      return clearRateLimits()
     }
     suite.onGroup((group) => group.each.setup(resetProcessState))
     suite.onTest((test) => test.setup(resetProcessState))

@@ -1,5 +1,4 @@
 import { test } from '@japa/runner'
-import limiter from '@adonisjs/limiter/services/main'
 import testUtils from '@adonisjs/core/services/test_utils'
 import db from '@adonisjs/lucid/services/db'
 import User from '#accounts/models/user'
@@ -23,7 +22,6 @@ async function count(table: string, column: string, value: unknown) {
 
 test.group('Deleting an account', (group) => {
   group.each.setup(() => testUtils.db().withGlobalTransaction())
-  group.each.setup(() => limiter.clear())
 
   test('a wrong password is refused and nothing is deleted', async ({ client, assert }) => {
     const { user, token } = await customerWithCard()

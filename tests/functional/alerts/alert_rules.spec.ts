@@ -6,7 +6,6 @@ import { DateTime } from 'luxon'
 import { Queue } from 'bullmq'
 import testUtils from '@adonisjs/core/services/test_utils'
 import db from '@adonisjs/lucid/services/db'
-import limiter from '@adonisjs/limiter/services/main'
 import alertsConfig from '#config/alerts'
 import paymentsConfig from '#config/payments'
 import queueConfig from '#config/queue'
@@ -88,7 +87,6 @@ test.group(
     group.each.setup(async () => {
       const rollback = await testUtils.db().withGlobalTransaction()
       await sink.start()
-      await limiter.clear()
       signals.discard()
       alertsConfig.webhookUrl = sink.url('/hooks/alerts')
       alertsConfig.webhookFormat = 'slack'

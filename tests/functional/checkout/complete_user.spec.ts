@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto'
 import { test } from '@japa/runner'
-import limiter from '@adonisjs/limiter/services/main'
 import testUtils from '@adonisjs/core/services/test_utils'
 import db from '@adonisjs/lucid/services/db'
 import User from '#accounts/models/user'
@@ -21,7 +20,6 @@ async function cardToken(number: string = TEST_CARDS.ok) {
 test.group('One-step checkout (completeuser)', (group) => {
   group.each.setup(() => testUtils.db().withGlobalTransaction())
   // Fresh rate-limit counters per test (the suite's onTest hook does not reach grouped tests).
-  group.each.setup(() => limiter.clear())
 
   test('creates the customer, saves the card and the profile, and takes the slot', async ({
     client,
@@ -204,7 +202,6 @@ test.group('One-step checkout (completeuser)', (group) => {
 })
 
 test.group('One-step checkout under concurrency', (group) => {
-  group.each.setup(() => limiter.clear())
   test('simultaneous calls for one new e-mail create one account', async ({ client, assert }) => {
     const product = await productFor({ totalStock: 50 })
     const email = `race-${Date.now()}@example.test`

@@ -1,5 +1,4 @@
 import { test } from '@japa/runner'
-import limiter from '@adonisjs/limiter/services/main'
 import db from '@adonisjs/lucid/services/db'
 import hash from '@adonisjs/core/services/hash'
 import { randomUUID } from 'node:crypto'
@@ -72,7 +71,6 @@ async function cleanUp(users: User[], products: Product[]) {
 }
 
 test.group('Checkout under concurrency', (group) => {
-  group.each.setup(() => limiter.clear())
   test('200 simultaneous checkouts at a 50-slot product sell exactly 50', async ({
     client,
     assert,

@@ -1,6 +1,6 @@
 import { test } from '@japa/runner'
+import { clearRateLimits } from '#tests/support/rate_limits'
 import fc from 'fast-check'
-import limiter from '@adonisjs/limiter/services/main'
 import testUtils from '@adonisjs/core/services/test_utils'
 import db from '@adonisjs/lucid/services/db'
 import PromoCode from '#checkout/models/promo_code'
@@ -24,7 +24,6 @@ function readCents(text: string) {
 
 test.group('Promo price: server charge, storefront display and e-mail agree', (group) => {
   group.each.setup(() => testUtils.db().withGlobalTransaction())
-  group.each.setup(() => limiter.clear())
 
   test('for any price and percent, the fee shown, mailed and charged is the same cents', async ({
     client,
@@ -38,7 +37,7 @@ test.group('Promo price: server charge, storefront display and e-mail agree', (g
     async function oneCase(priceCents: number, percent: number) {
       run++
       // Many lookups and checkouts from one address in a minute: fresh counters per case.
-      await limiter.clear()
+      await clearRateLimits()
       const product = await productFor({ priceCents, totalStock: 5, stockTaken: 0 })
       const code = `PRICE${run}`
       if (percent > 0) await PromoCode.create({ code, percent, active: true, uses: 0 })

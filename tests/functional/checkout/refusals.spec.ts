@@ -1,5 +1,4 @@
 import { test } from '@japa/runner'
-import limiter from '@adonisjs/limiter/services/main'
 import testUtils from '@adonisjs/core/services/test_utils'
 import { soldOutMemory } from '#catalog/services/sold_out_memory'
 import { customerWithCard, customerWithToken, productFor, profileFor } from '#tests/helpers'
@@ -45,7 +44,6 @@ function assertSecurityHeaders(assert: any, headers: Record<string, string>, lab
 
 test.group('Checkout refusals on the release-day path', (group) => {
   group.each.setup(() => testUtils.db().withGlobalTransaction())
-  group.each.setup(() => limiter.clear())
   group.each.teardown(() => soldOutMemory.clear())
 
   test('the remembered sold-out answer is the checkout’s own 409, every header included', async ({

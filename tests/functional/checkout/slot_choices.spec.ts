@@ -2,7 +2,6 @@ import { DateTime } from 'luxon'
 import { twoRetailerProduct } from '#tests/support/release'
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
-import limiter from '@adonisjs/limiter/services/main'
 import testUtils from '@adonisjs/core/services/test_utils'
 import { sqlTime } from '#core/helpers/sql_time'
 import { customerWithCard, profileFor } from '#tests/helpers'
@@ -25,7 +24,6 @@ async function ordersOf(productId: number) {
 
 test.group('Checkout: a slot with a size ladder, retailers and a price cap', (group) => {
   group.each.setup(() => testUtils.db().withGlobalTransaction())
-  group.each.setup(() => limiter.clear())
 
   test('one slot, one order and one $1.00 check for a three-size ladder at two retailers', async ({
     client,
@@ -270,7 +268,6 @@ test.group('Checkout: a slot with a size ladder, retailers and a price cap', (gr
 
 test.group('Checkout: a draw keeps one entry per person, whatever the ladder', (group) => {
   group.each.setup(() => testUtils.db().withGlobalTransaction())
-  group.each.setup(() => limiter.clear())
 
   test('a second entry with another ladder and another profile is refused; the first keeps its ladder', async ({
     client,

@@ -2,7 +2,6 @@ import { DateTime } from 'luxon'
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import { sqlTime } from '#core/helpers/sql_time'
-import limiter from '@adonisjs/limiter/services/main'
 import testUtils from '@adonisjs/core/services/test_utils'
 import Product from '#catalog/models/product'
 import PromoCode from '#checkout/models/promo_code'
@@ -21,7 +20,6 @@ import {
 test.group('Checkout with a profile', (group) => {
   group.each.setup(() => testUtils.db().withGlobalTransaction())
   // Fresh rate-limit counters per test (the suite's onTest hook does not reach grouped tests).
-  group.each.setup(() => limiter.clear())
 
   test('takes a slot and answers the order with the spec fields', async ({ client, assert }) => {
     const { user, token } = await customerWithCard()

@@ -4,7 +4,6 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { test } from '@japa/runner'
 import type { ApiClient } from '@japa/api-client'
-import limiter from '@adonisjs/limiter/services/main'
 import db from '@adonisjs/lucid/services/db'
 import env from '#start/env'
 import type User from '#accounts/models/user'
@@ -53,8 +52,6 @@ async function enterAll(
 }
 
 test.group('CLI: draw:run and draw:verify', (group) => {
-  group.each.setup(() => limiter.clear())
-
   test('draw:run --beacon takes only a round whose signature verifies; draw:verify checks everything and fails on any change', async ({
     client,
     assert,

@@ -1,5 +1,4 @@
 import { test } from '@japa/runner'
-import limiter from '@adonisjs/limiter/services/main'
 import testUtils from '@adonisjs/core/services/test_utils'
 import db from '@adonisjs/lucid/services/db'
 import env from '#start/env'
@@ -65,7 +64,6 @@ for (const driver of drivers) {
       const rollback = await testUtils.db().withGlobalTransaction()
       current = driver.make()
       previous = jobs.use(current)
-      await limiter.clear()
       sink.received = []
       // Workers stop (running jobs finish) before the test's transaction is rolled back.
       return async () => {

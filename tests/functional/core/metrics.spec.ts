@@ -1,5 +1,4 @@
 import { test } from '@japa/runner'
-import limiter from '@adonisjs/limiter/services/main'
 import testUtils from '@adonisjs/core/services/test_utils'
 import metricsConfig from '#config/metrics'
 import { startMetricsServer, portOf } from '#core/services/metrics_server'
@@ -22,7 +21,6 @@ export function seriesValue(text: string, name: string, labels: Record<string, s
 
 test.group('Prometheus metrics at /metrics', (group) => {
   group.each.setup(() => testUtils.db().withGlobalTransaction())
-  group.each.setup(() => limiter.clear())
   group.each.setup(() => {
     const previous = metricsConfig.token
     metricsConfig.token = TOKEN

@@ -5,7 +5,10 @@ import { customerWithToken, envelope, TEST_CARDS } from '#tests/helpers'
 import { trustedProxies } from '#config/app'
 import { request } from 'node:http'
 import env from '#start/env'
+import { Redis } from 'ioredis'
+import queueConfig from '#config/queue'
 import { redisTestsRun } from '#tests/support/redis'
+import { clearRateLimits } from '#tests/support/rate_limits'
 
 const runRedis = await redisTestsRun()
 
@@ -184,5 +187,26 @@ test.group('Rate limits', (group) => {
     await store.consume(key)
     await assert.rejects(() => store.consume(key))
     await store.delete(key)
+  }).skip(!runRedis, 'Redis is not running here (CI runs it)')
+
+  test('fresh counters between tests leave the rest of a shared Redis alone', async ({
+    assert,
+  }) => {
+    // Another installation's queued job, in the Redis this process's limiter store writes to.
+    const other = new Redis(queueConfig.redisUrl)
+    const foreignKey = `another-installation-${process.pid}:gateway:1`
+    try {
+      await other.set(foreignKey, 'a queued hold job')
+      await limiter
+        .use('redis', { requests: 2, duration: '1 minute' })
+        .consume(`test:${Date.now()}`)
+
+      await clearRateLimits()
+
+      assert.equal(await other.get(foreignKey), 'a queued hold job')
+    } finally {
+      await other.del(foreignKey)
+      await other.quit()
+    }
   }).skip(!runRedis, 'Redis is not running here (CI runs it)')
 })

@@ -1,6 +1,5 @@
 import { DateTime } from 'luxon'
 import { test } from '@japa/runner'
-import limiter from '@adonisjs/limiter/services/main'
 import testUtils from '@adonisjs/core/services/test_utils'
 import type Product from '#catalog/models/product'
 import { clock } from '#core/services/clock'
@@ -60,7 +59,6 @@ const lineStatus = (client: any, product: Product, token: string) =>
 
 test.group('When the beacon cannot be reached', (group) => {
   group.each.setup(() => testUtils.db().withGlobalTransaction())
-  group.each.setup(() => limiter.clear())
 
   test('a draw says it is delayed and why; the alert opens after 5 minutes and resolves when the round is fetched', async ({
     client,

@@ -1,5 +1,4 @@
 import { test } from '@japa/runner'
-import limiter from '@adonisjs/limiter/services/main'
 import testUtils from '@adonisjs/core/services/test_utils'
 import { distinctCard, drawProduct, enterDraw } from '#tests/support/draws'
 
@@ -10,7 +9,6 @@ import { distinctCard, drawProduct, enterDraw } from '#tests/support/draws'
 */
 test.group('Draw releases: the one-entry-per-card refusal', (group) => {
   group.each.setup(() => testUtils.db().withGlobalTransaction())
-  group.each.setup(() => limiter.clear())
 
   test('names the card on file by brand and last four, and says to change it', async ({
     client,

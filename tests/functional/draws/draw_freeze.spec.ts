@@ -1,6 +1,5 @@
 import { DateTime } from 'luxon'
 import { test } from '@japa/runner'
-import limiter from '@adonisjs/limiter/services/main'
 import testUtils from '@adonisjs/core/services/test_utils'
 import db from '@adonisjs/lucid/services/db'
 import Product from '#catalog/models/product'
@@ -59,7 +58,6 @@ const failures = (checks: { name: string; status: string; detail: string }[]) =>
 
 test.group('Draws: the eligible list is frozen before the randomness exists', (group) => {
   group.each.setup(() => testUtils.db().withGlobalTransaction())
-  group.each.setup(() => limiter.clear())
 
   test('the frozen list is the entries whose card check stands at the close; a proof with the top winner removed fails', async ({
     client,

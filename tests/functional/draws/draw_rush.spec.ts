@@ -1,5 +1,4 @@
 import { test } from '@japa/runner'
-import limiter from '@adonisjs/limiter/services/main'
 import db from '@adonisjs/lucid/services/db'
 import type User from '#accounts/models/user'
 import { clock } from '#core/services/clock'
@@ -26,8 +25,6 @@ import { sandboxSnapshot } from '#tests/support/release'
 */
 
 test.group('Draw entries under concurrency', (group) => {
-  group.each.setup(() => limiter.clear())
-
   test('8 accounts with one card, 8 with one address, one account with 8 profiles: one entry each', async ({
     client,
     assert,

@@ -1,6 +1,5 @@
 import { DateTime } from 'luxon'
 import { test } from '@japa/runner'
-import limiter from '@adonisjs/limiter/services/main'
 import testUtils from '@adonisjs/core/services/test_utils'
 import db from '@adonisjs/lucid/services/db'
 import Product from '#catalog/models/product'
@@ -48,7 +47,6 @@ async function mailsOf(product: Product, template: string) {
 
 test.group('Draw releases', (group) => {
   group.each.setup(() => testUtils.db().withGlobalTransaction())
-  group.each.setup(() => limiter.clear())
 
   test('the commitment is published when entries open, never the seed', async ({
     client,

@@ -1,6 +1,5 @@
 import { DateTime } from 'luxon'
 import { test } from '@japa/runner'
-import limiter from '@adonisjs/limiter/services/main'
 import testUtils from '@adonisjs/core/services/test_utils'
 import type Product from '#catalog/models/product'
 import { clock } from '#core/services/clock'
@@ -53,7 +52,6 @@ async function join(client: any, product: Product, token: string) {
 
 test.group('Waiting room', (group) => {
   group.each.setup(() => testUtils.db().withGlobalTransaction())
-  group.each.setup(() => limiter.clear())
 
   test('joining needs a card on file; one place per card and per billing address', async ({
     client,

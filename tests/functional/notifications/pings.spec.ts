@@ -1,7 +1,6 @@
 import { test } from '@japa/runner'
 import testUtils from '@adonisjs/core/services/test_utils'
 import db from '@adonisjs/lucid/services/db'
-import limiter from '@adonisjs/limiter/services/main'
 import pingsConfig from '#config/pings'
 import { clock } from '#core/services/clock'
 import Order from '#orders/models/order'
@@ -49,7 +48,6 @@ test.group('Pings: web push and Discord, besides the e-mail', (group) => {
   })
   group.each.setup(async () => {
     const rollback = await testUtils.db().withGlobalTransaction()
-    await limiter.clear()
     push.received = []
     push.refused = []
     discord.received = []

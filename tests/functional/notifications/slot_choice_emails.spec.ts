@@ -1,6 +1,5 @@
 import { test } from '@japa/runner'
 import { twoRetailerProduct } from '#tests/support/release'
-import limiter from '@adonisjs/limiter/services/main'
 import testUtils from '@adonisjs/core/services/test_utils'
 import EmailMessage from '#notifications/models/email_message'
 import Order from '#orders/models/order'
@@ -37,7 +36,6 @@ async function mailOf(publicId: string, template: string) {
 
 test.group("E-mails: a slot's sizes, retailers and price cap", (group) => {
   group.each.setup(() => testUtils.db().withGlobalTransaction())
-  group.each.setup(() => limiter.clear())
 
   test('the receipt of a three-size slot with a cap lists the sizes in order and the cap', async ({
     client,

@@ -1,6 +1,6 @@
 import { test } from '@japa/runner'
+import { clearRateLimits } from '#tests/support/rate_limits'
 import testUtils from '@adonisjs/core/services/test_utils'
-import limiter from '@adonisjs/limiter/services/main'
 import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
 import Order from '#orders/models/order'
@@ -310,7 +310,7 @@ test.group('Holds that never lapse in silence', (group) => {
     await placeHolds()
 
     clock.travel(150 * HOUR)
-    await limiter.clear(['memory'])
+    await clearRateLimits()
     const soon = await dashboardNow()
     assert.equal(soon.expiringWithin24h, baseline.expiringWithin24h + 2)
     assert.equal(soon.waitingWithoutLiveHold, baseline.waitingWithoutLiveHold)
@@ -363,7 +363,6 @@ for (const driver of drivers) {
       const rollback = await testUtils.db().withGlobalTransaction()
       current = driver.make()
       previous = jobs.use(current)
-      await limiter.clear()
       return async () => {
         await jobs.stop()
         if (current instanceof BullmqDriver) await current.obliterate()

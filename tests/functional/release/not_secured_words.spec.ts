@@ -1,7 +1,6 @@
 import { test } from '@japa/runner'
 import testUtils from '@adonisjs/core/services/test_utils'
 import db from '@adonisjs/lucid/services/db'
-import limiter from '@adonisjs/limiter/services/main'
 import { releaseRunner } from '#release/services/release_runner'
 import { releaseReports } from '#release/services/release_report'
 import { plannedRelease } from '#tests/support/report'
@@ -16,7 +15,6 @@ const THEIRS = 'Not secured: sold out. Nothing charged; the $1.00 check was rele
 */
 test.group('A failed order in the same words everywhere', (group) => {
   group.each.setup(() => testUtils.db().withGlobalTransaction())
-  group.each.setup(() => limiter.clear())
   group.each.setup(() => releaseReports.forget())
 
   test('sold out: the e-mail, the orders page and the report say Not secured, nothing charged', async ({

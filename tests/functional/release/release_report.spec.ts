@@ -1,7 +1,6 @@
 import { test } from '@japa/runner'
 import testUtils from '@adonisjs/core/services/test_utils'
 import db from '@adonisjs/lucid/services/db'
-import limiter from '@adonisjs/limiter/services/main'
 import Order from '#orders/models/order'
 import Product from '#catalog/models/product'
 import { orderNumber } from '#orders/services/order_numbers'
@@ -48,7 +47,6 @@ async function settledRelease(product: Record<string, unknown> = {}) {
 
 test.group('Release reports: the public outcome report', (group) => {
   group.each.setup(() => testUtils.db().withGlobalTransaction())
-  group.each.setup(() => limiter.clear())
 
   test('refused while orders are open, for unreleased and unknown products: 404, nothing half-made', async ({
     client,
