@@ -10,14 +10,19 @@ import { affectedRows, isUniqueViolation } from '#core/helpers/db_errors'
 import { mailIntake as intakeMetric } from '#core/services/metrics'
 import { productQueries } from '#catalog/services/product_queries'
 import { orderMailAddress } from '#orders/services/order_mail_address'
-import { orderNumber } from '#orders/services/order_numbers'
 import { orderQueries, type OrderRecord } from '#orders/services/order_queries'
 import { orderTimeline } from '#orders/services/order_timeline'
 import { releaseTries } from '#release/services/release_tries'
-import { slotChoiceColumns } from '#orders/services/slot_choice_columns'
-import { ladderWords } from '#shared/slot_choices'
 import { mailEvidence } from '#mail/services/mail_evidence'
 import { retailerOutcomes, type MailOutcome } from '#mail/services/retailer_outcomes'
+import {
+  AUTHENTICITY_CHECKS,
+  CONTENT_CHECKS,
+  firstVerdict,
+  retailerSignature,
+  type IntakeAction,
+  type MatchContext,
+} from '#mail/services/intake_checks'
 import {
   readMessage,
   signedMessageId,
@@ -25,7 +30,6 @@ import {
   type DkimResult,
   type Envelope,
   type Reading,
-  type Signature,
 } from '#mail/services/mail_reading'
 import {
   retailerById,
@@ -37,8 +41,8 @@ import {
 } from '#mail/services/retailers'
 
 export type { DkimResult, Envelope } from '#mail/services/mail_reading'
+export type { IntakeAction } from '#mail/services/intake_checks'
 export type IntakeDoor = 'imap' | 'smtp' | 'file' | 'console'
-export type IntakeAction = 'success' | 'refund' | 'recorded' | 'review' | 'duplicate' | 'ignored'
 
 /** One message as the intake reports it (`mail:import --json` prints one a line). */
 export type IntakeReport = {
@@ -84,10 +88,45 @@ function messageKey(reading: Reading, hash: string) {
     : `raw:${hash}`
 }
 
-const normalOrderNumber = (value: string) => value.trim().replace(/^#/, '').toUpperCase()
+/** The signatures that vouch for the message: its own, then a trusted ARC chain's. */
+const vouchers = (reading: Reading) => [...reading.passing, ...(reading.arc?.passing ?? [])]
 
-type Verdict = { action: IntakeAction; reason: string }
-const review = (reason: string): Verdict => ({ action: 'review', reason })
+/**
+ * Of the retailers a message about the order may come from, the one a signature of the message
+ * vouches for, else the first: only that one's signature moves the order.
+ */
+function vouchedRetailer(reading: Reading, candidates: Retailer[]): Retailer | null {
+  return (
+    candidates.find((retailer) =>
+      vouchers(reading).some((item) => signsFor(retailer, item.domain))
+    ) ??
+    candidates[0] ??
+    null
+  )
+}
+
+/** The retailer the message's row names: the order's, else its signer's, else its sender's. */
+function namedRetailer(reading: Reading, retailer: Retailer | null): Retailer | null {
+  const signer = vouchers(reading)
+    .map((item) => retailerOfDomain(item.domain))
+    .find(Boolean)
+  return retailer ?? signer ?? retailerOfDomain(reading.fromDomain)
+}
+
+/** The reason the report gives for what the outcome path did (null: nothing to add). */
+function outcomeReason(outcome: MailOutcome, via: string | null): string | null {
+  const reason =
+    outcome.action === 'review'
+      ? outcome.reason
+      : outcome.action === 'recorded'
+        ? outcome.note
+        : outcome.action === 'success' && outcome.corrected
+          ? 'The bot reported a failure; the retailer confirmed: corrected to success.'
+          : outcome.action === 'refund' && !outcome.refunded
+            ? 'Cancelled; the refund did not go through yet.'
+            : null
+  return via ? [via, reason].filter(Boolean).join('; ') : reason
+}
 
 /**
  * The mail intake: one path for the three doors (the IMAP reader of the catch-all mailbox, the
@@ -200,11 +239,10 @@ export class MailIntake {
   }
 
   /**
-   * Matches, authenticates, then parses and acts; the message's row is updated with what it
-   * did. Nothing of the message is parsed for meaning before its retailer's signature is found
-   * to cover what is read.
+   * What the checks read about a message: the order it is addressed to (or the operator chose)
+   * and the retailer whose signature must vouch for it.
    */
-  private async decide(id: number, reading: Reading, chosen?: OrderRecord): Promise<IntakeReport> {
+  private async match(reading: Reading, chosen: OrderRecord | null) {
     const addressed =
       reading.toAddresses.length === 1
         ? await orderMailAddress.findByAddress(reading.toAddresses[0])
@@ -217,28 +255,34 @@ export class MailIntake {
     const candidates = (sentTo.length ? sentTo : [product?.retailer])
       .map((key) => retailerById(key))
       .filter((retailer): retailer is Retailer => Boolean(retailer))
-    const productRetailer =
-      candidates.find((retailer) =>
-        [...reading.passing, ...(reading.arc?.passing ?? [])].some((item) =>
-          signsFor(retailer, item.domain)
-        )
-      ) ??
-      candidates[0] ??
-      null
-    const signer = [...reading.passing, ...(reading.arc?.passing ?? [])]
-      .map((item) => retailerOfDomain(item.domain))
-      .find(Boolean)
-    const named = productRetailer ?? signer ?? retailerOfDomain(reading.fromDomain)
+    const retailer = vouchedRetailer(reading, candidates)
+    return { reading, chosen, addressed, order, retailer } satisfies MatchContext<OrderRecord>
+  }
+
+  /**
+   * Matches, authenticates (AUTHENTICITY_CHECKS), then parses, checks what the message says
+   * against its order (CONTENT_CHECKS) and acts; the message's row is updated with what it did.
+   * Nothing of the message is parsed for meaning before its retailer's signature is found to
+   * cover what is read.
+   */
+  private async decide(id: number, reading: Reading, chosen?: OrderRecord): Promise<IntakeReport> {
+    const match = await this.match(reading, chosen ?? null)
+    const { order, retailer } = match
     await db
       .from('mail_messages')
       .where('id', id)
-      .update({ order_id: order?.id ?? null, retailer: named?.id ?? null, updated_at: sqlTime() })
+      .update({
+        order_id: order?.id ?? null,
+        retailer: namedRetailer(reading, retailer)?.id ?? null,
+        updated_at: sqlTime(),
+      })
 
-    const checked = this.authenticity(reading, order, productRetailer, { chosen, addressed })
-    if ('action' in checked) return this.finish(id, checked)
+    const refused = firstVerdict(AUTHENTICITY_CHECKS, match)
+    if (refused) return this.finish(id, refused)
 
-    const parsed = productRetailer!.parse({
-      subject: checked.own.headers.includes('subject') ? reading.subject : '',
+    const signed = retailerSignature(reading, retailer!)!
+    const parsed = retailer!.parse({
+      subject: signed.own.headers.includes('subject') ? reading.subject : '',
       text: reading.text,
     })
     await db
@@ -253,28 +297,15 @@ export class MailIntake {
         tracking_number: parsed.trackingNumber?.slice(0, 120) ?? null,
         updated_at: sqlTime(),
       })
-    const content = this.contentRefusal(parsed, order!, productRetailer!.id)
+    const content = firstVerdict(CONTENT_CHECKS, { parsed, order: order!, retailer: retailer!.id })
     if (content) return this.finish(id, content)
     // Accepted on a trusted sealer's word: the message's own DKIM result stays as it is, the
     // reason says so (`arc:<sealer>`).
-    const via = checked.arcSealer
-      ? `arc:${checked.arcSealer} (forwarded; ${checked.own.domain}’s signature verified by the first receiver)`
+    const via = signed.arcSealer
+      ? `arc:${signed.arcSealer} (forwarded; ${signed.own.domain}’s signature verified by the first receiver)`
       : null
-    const outcome = await this.act(order!, parsed, reading.messageId!, productRetailer!.id)
-    const reason =
-      outcome.action === 'review'
-        ? outcome.reason
-        : outcome.action === 'recorded'
-          ? outcome.note
-          : outcome.action === 'success' && outcome.corrected
-            ? 'The bot reported a failure; the retailer confirmed: corrected to success.'
-            : outcome.action === 'refund' && !outcome.refunded
-              ? 'Cancelled; the refund did not go through yet.'
-              : null
-    return this.finish(id, {
-      action: outcome.action,
-      reason: via ? [via, reason].filter(Boolean).join('; ') : reason,
-    })
+    const outcome = await this.act(order!, parsed, reading.messageId!, retailer!.id)
+    return this.finish(id, { action: outcome.action, reason: outcomeReason(outcome, via) })
   }
 
   /** What an authenticated, parsed message does, through the one outcome path. */
@@ -313,109 +344,6 @@ export class MailIntake {
       meta: { retailerOrderNumber: parsed.orderNumber, trackingNumber: parsed.trackingNumber },
     })
     return { action: 'recorded', note: 'Shipped: on the timeline.' } satisfies MailOutcome
-  }
-
-  /**
-   * Why a message may not move money, from who signed what (null fields: it may, with the
-   * signature that vouches for it). Read before any of its text is parsed.
-   */
-  private authenticity(
-    reading: Reading,
-    order: OrderRecord | null,
-    productRetailer: Retailer | null,
-    match: { chosen?: OrderRecord; addressed: OrderRecord | null }
-  ): Verdict | { own: Signature; arcSealer: string | null } {
-    if (reading.repeatedHeaders.length) {
-      const names = reading.repeatedHeaders.map(headerName).join(', ')
-      return review(`The message has more than one ${names} header; only one copy can be signed.`)
-    }
-    if (!order) {
-      return review(
-        reading.toAddresses.length > 1
-          ? 'The message names more than one order address.'
-          : 'No order has the address this message was sent to.'
-      )
-    }
-    if (match.chosen && match.addressed && match.addressed.id !== match.chosen.id) {
-      return review(
-        `The message is addressed to order ${orderNumber(match.addressed.id)}, not to this one.`
-      )
-    }
-    if (!productRetailer) return review('The order’s product names no retailer.')
-    const direct = reading.passing.find((item) => signsFor(productRetailer, item.domain))
-    const viaArc = direct
-      ? undefined
-      : reading.arc?.passing.find((item) => signsFor(productRetailer, item.domain))
-    const own = direct ?? viaArc
-    if (!own) return review(this.unsignedReason(reading, productRetailer))
-    if (!signsFor(productRetailer, reading.fromDomain)) {
-      return review(`Sent from ${reading.fromDomain ?? 'nobody'}, not by ${productRetailer.name}.`)
-    }
-    const signature = direct
-      ? 'The signature'
-      : `The ARC signature of ${reading.arc?.sealer ?? 'the forwarder'}`
-    if (!reading.messageId) return review('The message has no Message-ID.')
-    if (!own.headers.includes('message-id')) {
-      return review(`${signature} does not cover the Message-ID header.`)
-    }
-    if (!match.chosen) {
-      if (!own.headers.includes('to')) {
-        return review(`${signature} does not cover the To header.`)
-      }
-      const address = reading.toAddresses[0]
-      if (reading.envelopeAddresses.length && !reading.envelopeAddresses.includes(address)) {
-        return review('The message was delivered to another order’s address than the one it names.')
-      }
-    }
-    return { own, arcSealer: direct ? null : (reading.arc?.sealer ?? null) }
-  }
-
-  /** Why no signature of the product's retailer vouches for the message, in the operator's words. */
-  private unsignedReason(reading: Reading, retailer: Retailer): string {
-    const arc = reading.arc
-    if (arc && reading.dkim !== 'pass') {
-      if (arc.status === 'fail') {
-        return `The message’s own DKIM signature does not verify and its ARC chain is broken${arc.comment ? ` (${arc.comment})` : ''}.`
-      }
-      if (!arc.trusted) {
-        return `The message’s own DKIM signature does not verify; it was forwarded (ARC) by ${arc.untrusted.join(', ') || 'nobody'}, not a trusted ARC sealer.`
-      }
-      return `Forwarded by ${arc.sealer} (a trusted ARC sealer), but its first receiver saw no valid signature of ${retailer.name}.`
-    }
-    const partial = reading.partial.find((domain) => signsFor(retailer, domain))
-    if (partial) {
-      return `The signature of ${partial} covers only part of the body (l=); text after it is unsigned.`
-    }
-    if (reading.dkim === 'none') return 'The message is not signed (no DKIM signature).'
-    if (reading.dkim === 'fail') return 'The message’s DKIM signature does not verify.'
-    return `Signed by ${reading.passing.map((item) => item.domain).join(', ')}, not by ${retailer.name}.`
-  }
-
-  /** Why what a signed message says does not fit its order (null: it fits). */
-  private contentRefusal(parsed: ParsedMail, order: OrderRecord, retailer: string): Verdict | null {
-    if (parsed.kind === 'unknown')
-      return review('No parser of the retailer recognises this message.')
-    // Any size of the buyer's ladder is theirs; another is not a success to charge a fee on.
-    const ladder = slotChoiceColumns.ladderOf(order)
-    const parsedSize = parsed.size ? normalSize(parsed.size) : null
-    if (parsedSize && !ladder.some((size) => normalSize(size) === parsedSize)) {
-      return review(
-        `The e-mail is for size ${parsed.size}; the order is for size ${ladderWords(ladder)}.`
-      )
-    }
-    // The confirmation number is the winning retailer's: another retailer's is its own.
-    const sameRetailer = !order.securedRetailer || order.securedRetailer === retailer
-    if (
-      sameRetailer &&
-      parsed.orderNumber &&
-      order.confirmationNumber &&
-      normalOrderNumber(parsed.orderNumber) !== normalOrderNumber(order.confirmationNumber)
-    ) {
-      return review(
-        `The e-mail is for the retailer’s order ${parsed.orderNumber}; this order is ${order.confirmationNumber} there.`
-      )
-    }
-    return null
   }
 
   private async finish(
@@ -482,16 +410,6 @@ export class MailIntake {
       .update({ raw_sealed: null, purged_at: sqlTime() })
     return affectedRows(purged)
   }
-}
-
-const headerName = (name: string) =>
-  name === 'message-id' ? 'Message-ID' : name.replace(/(^|-)([a-z])/g, (all) => all.toUpperCase())
-
-function normalSize(size: string) {
-  return size
-    .trim()
-    .toUpperCase()
-    .replace(/^US\s*/, '')
 }
 
 export const mailIntake = new MailIntake()
