@@ -1,5 +1,4 @@
 import limiter from '@adonisjs/limiter/services/main'
-import { clearRateLimits } from '#tests/support/rate_limits'
 
 /**
  * Fresh rate-limit counters for a test. Only the memory store: the Redis store's `clear()` is a

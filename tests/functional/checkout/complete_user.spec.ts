@@ -201,7 +201,7 @@ test.group('One-step checkout (completeuser)', (group) => {
   })
 })
 
-test.group('One-step checkout under concurrency', (group) => {
+test.group('One-step checkout under concurrency', () => {
   test('simultaneous calls for one new e-mail create one account', async ({ client, assert }) => {
     const product = await productFor({ totalStock: 50 })
     const email = `race-${Date.now()}@example.test`

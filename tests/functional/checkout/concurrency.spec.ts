@@ -70,7 +70,7 @@ async function cleanUp(users: User[], products: Product[]) {
     .delete()
 }
 
-test.group('Checkout under concurrency', (group) => {
+test.group('Checkout under concurrency', () => {
   test('200 simultaneous checkouts at a 50-slot product sell exactly 50', async ({
     client,
     assert,

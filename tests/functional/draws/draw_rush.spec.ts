@@ -24,7 +24,7 @@ import { sandboxSnapshot } from '#tests/support/release'
 | by default, MariaDB with DB_CONNECTION=mysql); rows are deleted afterwards.
 */
 
-test.group('Draw entries under concurrency', (group) => {
+test.group('Draw entries under concurrency', () => {
   test('8 accounts with one card, 8 with one address, one account with 8 profiles: one entry each', async ({
     client,
     assert,
