@@ -7,8 +7,16 @@ process.env.TZ = 'UTC'
 import type { ApplicationService } from '@adonisjs/core/types'
 
 let booted: ApplicationService | null = null
+/** An application started by someone else (a test process running commands in itself). */
+let hosted: ApplicationService | null = null
+
+/** Commands run in an application that is already running, which they never shut down. */
+export function runInApp(app: ApplicationService | null) {
+  hosted = app
+}
 
 export async function bootApp(): Promise<ApplicationService> {
+  if (hosted) return hosted
   if (booted) return booted
   // Loaded here, not at the top: `--help` and bad usage answer without loading the framework.
   await import('reflect-metadata')

@@ -7,6 +7,15 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 
 export type CliResult = { code: number; stdout: string; stderr: string; json: any }
 
+/** The last line of a command's stdout as JSON (what `--json` prints), or null. */
+function lastJsonLine(stdout: string) {
+  try {
+    return JSON.parse(stdout.trim().split('\n').pop() ?? '')
+  } catch {
+    return null
+  }
+}
+
 let buildChecked = false
 
 /**
@@ -49,12 +58,40 @@ export async function runCli(args: string[], env: Record<string, string> = {}): 
       { env: cliEnv(env), timeout: 120_000 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0
-        let json: any = null
-        try {
-          json = JSON.parse(stdout.trim().split('\n').pop() ?? '')
-        } catch {}
-        resolve({ code, stdout, stderr, json })
+        resolve({ code, stdout, stderr, json: lastJsonLine(stdout) })
       }
     )
   })
+}
+
+/**
+ * Runs a `dropslot` command inside this test process, on its application and database: the same
+ * program, options, output and exit codes as the binary, without a process to start. For tests of
+ * what a command does; those about processes (signals, crashes, exits, another process's
+ * environment) use runCli.
+ */
+export async function runCommand(args: string[]): Promise<CliResult> {
+  const { runInApp } = await import('../../cli/app.js')
+  const { runProgram } = await import('../../cli/run.js')
+  let stdout = ''
+  let stderr = ''
+  const writeOut = process.stdout.write
+  const writeErr = process.stderr.write
+  process.stdout.write = ((chunk: string | Uint8Array) => {
+    stdout += chunk.toString()
+    return true
+  }) as typeof process.stdout.write
+  process.stderr.write = ((chunk: string | Uint8Array) => {
+    stderr += chunk.toString()
+    return true
+  }) as typeof process.stderr.write
+  runInApp(app)
+  try {
+    const code = await runProgram([process.execPath, 'dropslot', ...args])
+    return { code, stdout, stderr, json: lastJsonLine(stdout) }
+  } finally {
+    runInApp(null)
+    process.stdout.write = writeOut
+    process.stderr.write = writeErr
+  }
 }

@@ -13,7 +13,7 @@ import {
   removeCommittedReleaseData,
   sandboxSnapshot,
 } from '#tests/support/release'
-import { runCli } from '#tests/support/cli'
+import { runCommand } from '#tests/support/cli'
 
 /** A pending order of a product whose release has dropped, its $1.00 check placed. */
 async function releasedOrder(priceCents = 3500) {
@@ -151,14 +151,14 @@ test.group('CLI: orders:mark success needs evidence', (group) => {
     assert,
   }) => {
     const { orders } = await releasedProductWithOrders(1, { emailPrefix: 'climark-' })
-    const refused = await runCli(['orders:mark', orders[0].publicId, 'success'])
+    const refused = await runCommand(['orders:mark', orders[0].publicId, 'success'])
     assert.equal(refused.code, 1)
     assert.include(refused.stderr, "give the retailer's confirmation number, or a reason")
     const order = await Order.findOrFail(orders[0].id)
     assert.equal(order.status, 'pending')
     assert.lengthOf(await feesOf(order), 0)
 
-    const marked = await runCli([
+    const marked = await runCommand([
       '--json',
       'orders:mark',
       orders[0].publicId,

@@ -10,7 +10,7 @@ import { defineRule, type Finding } from '#alerts/rules/rule'
 import Incident from '#alerts/models/incident'
 import { adminWithToken, customerWithToken } from '#tests/helpers'
 import { HttpSink } from '#tests/support/http_sink'
-import { runCli } from '#tests/support/cli'
+import { runCommand } from '#tests/support/cli'
 
 /** A rule whose findings the test sets. */
 function fakeRule(id: string) {
@@ -232,7 +232,7 @@ test.group('Alerts: dropslot alerts:status and alerts:check', (group) => {
   })
 
   test('alerts:status lists the open incidents; alerts:check evaluates now', async ({ assert }) => {
-    const none = await runCli(['alerts:status'])
+    const none = await runCommand(['alerts:status'])
     assert.equal(none.code, 0, none.stderr)
     const now = DateTime.now()
     await Incident.create({
@@ -248,16 +248,16 @@ test.group('Alerts: dropslot alerts:status and alerts:check', (group) => {
       lastSeenAt: now,
       resolvedAt: null,
     })
-    const listed = await runCli(['alerts:status'])
+    const listed = await runCommand(['alerts:status'])
     assert.equal(listed.code, 0, listed.stderr)
     assert.include(listed.stdout, 'open incident(s)')
     assert.include(listed.stdout, 'cli_test_rule (email)')
     assert.include(listed.stdout, 'Queue email: the oldest job has waited 95 s')
-    const json = await runCli(['--json', 'alerts:status'])
+    const json = await runCommand(['--json', 'alerts:status'])
     const mine = json.json.open.find((row: any) => row.rule === 'cli_test_rule')
     assert.containsSubset(mine, { subject: 'email', status: 'open', value: 95 })
 
-    const checked = await runCli(['--json', 'alerts:check'])
+    const checked = await runCommand(['--json', 'alerts:check'])
     assert.equal(checked.code, 0, checked.stderr)
     assert.isTrue(checked.json.success)
     // The CLI runs no jobs embedded: the queue rules have no verdict there, nothing is resolved.

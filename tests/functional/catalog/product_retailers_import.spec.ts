@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import db from '@adonisjs/lucid/services/db'
 import Product from '#catalog/models/product'
 import AuditLog from '#core/models/audit_log'
-import { runCli } from '#tests/support/cli'
+import { runCommand } from '#tests/support/cli'
 
 /*
 | `products:import` takes `retailers` as the admin API does. The CLI commits in its own process,
@@ -65,7 +65,7 @@ test.group('CLI: products:import with retailers', (group) => {
         product('cli-retailers-none', []),
       ])
     )
-    const result = await runCli(['--json', 'products:import', file])
+    const result = await runCommand(['--json', 'products:import', file])
     assert.equal(result.code, 1, result.stderr)
     assert.deepEqual(
       result.json.created.map((row: { slug: string }) => row.slug),
@@ -99,7 +99,7 @@ test.group('CLI: products:import with retailers', (group) => {
       first,
       JSON.stringify([product('cli-retailers-csv', [{ retailer: 'kith', priceCents: 23500 }])])
     )
-    const created = await runCli(['--json', 'products:import', first])
+    const created = await runCommand(['--json', 'products:import', first])
     assert.equal(created.code, 0, created.stderr)
 
     const csv = join(directory, 'products.csv')
@@ -117,7 +117,7 @@ test.group('CLI: products:import with retailers', (group) => {
         'cli-retailers-old,Import old,25,100,nike,',
       ].join('\n')
     )
-    const result = await runCli(['--json', 'products:import', csv])
+    const result = await runCommand(['--json', 'products:import', csv])
     assert.equal(result.code, 1, result.stderr)
     assert.deepEqual(
       result.json.updated.map((row: { slug: string }) => row.slug),

@@ -11,7 +11,7 @@ import { clock } from '#core/services/clock'
 import { drawRunner } from '#draws/services/draw_runner'
 import { RECORDED_ROUNDS } from '#database/fixtures/quicknet_rounds'
 import { drawResult } from '#shared/draw'
-import { runCli } from '#tests/support/cli'
+import { runCli, runCommand } from '#tests/support/cli'
 import { customerWithCard, placeHolds, profileFor } from '#tests/helpers'
 import {
   DRAW_CARDS,
@@ -51,7 +51,7 @@ async function enterAll(
   }
 }
 
-test.group('CLI: draw:run and draw:verify', (group) => {
+test.group('CLI: draw:run and draw:verify', () => {
   test('draw:run --beacon takes only a round whose signature verifies; draw:verify checks everything and fails on any change', async ({
     client,
     assert,
@@ -77,25 +77,32 @@ test.group('CLI: draw:run and draw:verify', (group) => {
       await writeFile(forgedPath, JSON.stringify(forged))
       const id = String(draw.product.id)
 
-      const refused = await runCli(['--json', 'draw:run', '--product', id, '--beacon', forgedPath])
+      const refused = await runCommand([
+        '--json',
+        'draw:run',
+        '--product',
+        id,
+        '--beacon',
+        forgedPath,
+      ])
       assert.notEqual(refused.code, 0)
       assert.include(refused.stdout + refused.stderr, 'valid signature')
       const notDrawn = await db.from('draws').where('product_id', draw.product.id).first()
       assert.isNull(notDrawn.drawn_at)
 
-      const run = await runCli(['--json', 'draw:run', '--product', id, '--beacon', beaconPath])
+      const run = await runCommand(['--json', 'draw:run', '--product', id, '--beacon', beaconPath])
       assert.equal(run.code, 0, run.stderr)
       assert.isTrue(run.json.drawnNow)
       assert.equal(run.json.round, 657413)
       assert.lengthOf(run.json.winners, 2)
 
-      const verify = await runCli(['--json', 'draw:verify', '--product', id])
+      const verify = await runCommand(['--json', 'draw:verify', '--product', id])
       assert.equal(verify.code, 0, verify.stderr)
       assert.isTrue(verify.json.ok)
       assert.deepEqual(verify.json.winners, run.json.winners)
       // From a running Dropslot's public API, with one entry's inclusion, no database needed.
       const base = `http://${env.get('HOST')}:${env.get('PORT')}`
-      const remote = await runCli([
+      const remote = await runCommand([
         'draw:verify',
         '--product',
         id,
@@ -116,7 +123,7 @@ test.group('CLI: draw:run and draw:verify', (group) => {
         check: string
       ) => {
         await change()
-        const result = await runCli(['--json', 'draw:verify', '--product', id])
+        const result = await runCommand(['--json', 'draw:verify', '--product', id])
         await undo()
         assert.equal(result.code, 1, check)
         const failed = result.json.checks
@@ -152,7 +159,7 @@ test.group('CLI: draw:run and draw:verify', (group) => {
         () => db.from('draws').where('id', record.id).update({ slots: record.slots }),
         'commitment'
       )
-      const again = await runCli(['--json', 'draw:verify', '--product', id])
+      const again = await runCommand(['--json', 'draw:verify', '--product', id])
       assert.equal(again.code, 0, 'the untouched draw verifies again')
     } finally {
       clock.reset()
@@ -196,7 +203,7 @@ test.group('CLI: draw:run and draw:verify', (group) => {
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
       const id = String(draw.product.id)
-      const verify = await runCli(['draw:verify', '--product', id, '--url', url])
+      const verify = await runCommand(['draw:verify', '--product', id, '--url', url])
       assert.equal(verify.code, 1, verify.stdout)
       assert.include(verify.stdout, `FAIL winners: Entry ${top}`)
       assert.include(verify.stdout, 'missing from the ranking')

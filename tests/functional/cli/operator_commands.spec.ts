@@ -2,7 +2,7 @@ import { test } from '@japa/runner'
 import User from '#accounts/models/user'
 import PromoCode from '#checkout/models/promo_code'
 import AuditLog from '#core/models/audit_log'
-import { runCli } from '#tests/support/cli'
+import { runCli, runCommand } from '#tests/support/cli'
 import { secondFactor } from '#accounts/services/second_factor'
 import { DEMO_ADMIN_TOTP_SECRET } from '#database/seeders/demo_seeder'
 
@@ -24,7 +24,7 @@ test.group('CLI: accounts and promo codes', (group) => {
   })
 
   test('users:create-admin creates an admin who can log in', async ({ assert, client }) => {
-    const result = await runCli([
+    const result = await runCommand([
       '--json',
       'users:create-admin',
       'cli-ops@example.test',
@@ -43,13 +43,18 @@ test.group('CLI: accounts and promo codes', (group) => {
     login.assertStatus(200)
     assert.equal(login.body().user.role, 'owner')
 
-    const short = await runCli(['users:create-admin', 'cli-x@example.test', '--password', 'short'])
+    const short = await runCommand([
+      'users:create-admin',
+      'cli-x@example.test',
+      '--password',
+      'short',
+    ])
     assert.equal(short.code, 2)
     assert.include(short.stderr, 'Password must be at least 8 characters.')
 
     // An existing account: --password replaces its password and signs its sessions out.
     const oldToken = login.body().token
-    const reset = await runCli([
+    const reset = await runCommand([
       '--json',
       'users:create-admin',
       'cli-ops@example.test',
@@ -84,7 +89,7 @@ test.group('CLI: accounts and promo codes', (group) => {
     assert,
     client,
   }) => {
-    const created = await runCli([
+    const created = await runCommand([
       'users:create-admin',
       'cli-factor@example.test',
       '--password',
@@ -99,9 +104,9 @@ test.group('CLI: accounts and promo codes', (group) => {
       .json({ email: 'cli-factor@example.test', password: 'cli-admin-pass' })
     assert.equal(login.body().secondFactor, 'required')
 
-    const noReason = await runCli(['users:reset-factors', 'cli-factor@example.test'])
+    const noReason = await runCommand(['users:reset-factors', 'cli-factor@example.test'])
     assert.equal(noReason.code, 2)
-    const unknown = await runCli([
+    const unknown = await runCommand([
       'users:reset-factors',
       'cli-nobody@example.test',
       '--reason',
@@ -109,7 +114,7 @@ test.group('CLI: accounts and promo codes', (group) => {
     ])
     assert.equal(unknown.code, 2)
     assert.include(unknown.stderr, 'No account has the e-mail')
-    const reset = await runCli([
+    const reset = await runCommand([
       'users:reset-factors',
       'cli-factor@example.test',
       '--reason',
@@ -131,7 +136,7 @@ test.group('CLI: accounts and promo codes', (group) => {
     assert,
     client,
   }) => {
-    const created = await runCli(['--json', 'promo:create', 'cli25', '25', '--max-uses', '10'])
+    const created = await runCommand(['--json', 'promo:create', 'cli25', '25', '--max-uses', '10'])
     assert.equal(created.code, 0, created.stderr)
     assert.containsSubset(created.json.promo, { code: 'CLI25', percent: 25, maxUses: 10 })
     const lookup = await client.get('/api/promoLookup').qs({ promoCode: 'CLI25' })
@@ -139,18 +144,18 @@ test.group('CLI: accounts and promo codes', (group) => {
     const audit = await AuditLog.query().where('action', 'promo.create').firstOrFail()
     assert.equal(audit.meta?.promoCode, 'CLI25')
 
-    const badPercent = await runCli(['promo:create', 'CLIBAD', '150'])
+    const badPercent = await runCommand(['promo:create', 'CLIBAD', '150'])
     assert.equal(badPercent.code, 2)
-    const badNumber = await runCli(['promo:create', 'CLIBAD', 'ten'])
+    const badNumber = await runCommand(['promo:create', 'CLIBAD', 'ten'])
     assert.equal(badNumber.code, 2)
     assert.include(badNumber.stderr, 'percent must be a whole number')
 
-    const duplicate = await runCli(['promo:create', 'CLI25', '10'])
+    const duplicate = await runCommand(['promo:create', 'CLI25', '10'])
     assert.equal(duplicate.code, 1)
     assert.include(duplicate.stderr, 'Promo code CLI25 already exists.')
 
     // The same rule, in the same words, as the console's form.
-    const backwards = await runCli([
+    const backwards = await runCommand([
       'promo:create',
       'CLIWINDOW',
       '10',

@@ -6,7 +6,7 @@ import {
   removeCommittedReleaseData,
   sandboxSnapshot,
 } from '#tests/support/release'
-import { runCli } from '#tests/support/cli'
+import { runCommand } from '#tests/support/cli'
 
 const PREFIX = 'cliorder-'
 
@@ -28,7 +28,7 @@ test.group('CLI: orders by their DS- number', (group) => {
     const order = orders[0]
     const number = orderNumber(order.id)
 
-    const marked = await runCli([
+    const marked = await runCommand([
       '--json',
       'orders:mark',
       number.toLowerCase(),
@@ -47,7 +47,7 @@ test.group('CLI: orders by their DS- number', (group) => {
     assert.equal(order.status, 'success')
 
     // Without its `DS-`, in lower case: the same order.
-    const text = await runCli(['orders:show', number.slice(3).toLowerCase()])
+    const text = await runCommand(['orders:show', number.slice(3).toLowerCase()])
     assert.equal(text.code, 0, text.stderr)
     assert.include(text.stdout, `Order ${number}`)
     assert.include(text.stdout, order.publicId)
@@ -57,7 +57,7 @@ test.group('CLI: orders by their DS- number', (group) => {
     assert.match(text.stdout, /Ledger\n(.*\n)*\s+.*fee\s+succeeded\s+\$25\.00/)
     assert.match(text.stdout, /Timeline\n(.*\n)*.*placed\n(.*\n)*.*outcome · pending -> success/)
 
-    const json = await runCli(['orders:show', order.publicId.toUpperCase(), '--json'])
+    const json = await runCommand(['orders:show', order.publicId.toUpperCase(), '--json'])
     assert.equal(json.code, 0, json.stderr)
     assert.containsSubset(json.json, {
       success: true,
@@ -81,7 +81,7 @@ test.group('CLI: orders by their DS- number', (group) => {
   test('an unknown or malformed order names what is taken and exits 1', async ({ assert }) => {
     const unknown = orderNumber(2 ** 30 - 1)
     assert.isNull(await Order.find(2 ** 30 - 1))
-    const shown = await runCli(['orders:show', unknown])
+    const shown = await runCommand(['orders:show', unknown])
     assert.equal(shown.code, 1)
     assert.include(
       shown.stderr,
@@ -89,7 +89,7 @@ test.group('CLI: orders by their DS- number', (group) => {
     )
     assert.notInclude(shown.stderr, '    at ')
 
-    const refund = await runCli([
+    const refund = await runCommand([
       '--json',
       'orders:refund',
       unknown.toLowerCase(),
@@ -100,14 +100,14 @@ test.group('CLI: orders by their DS- number', (group) => {
     assert.containsSubset(refund.json, { success: false, code: 'order_not_found' })
     assert.include(refund.json.error, `Order ${unknown} not found`)
 
-    const malformed = await runCli(['orders:show', 'no-such-order'])
+    const malformed = await runCommand(['orders:show', 'no-such-order'])
     assert.equal(malformed.code, 1)
     assert.include(malformed.stderr, 'Order no-such-order not found: give its DS- number')
   }).timeout(120_000)
 
   test('the order commands say they take a DS- number or an id', async ({ assert }) => {
     for (const command of ['orders:show', 'orders:mark', 'orders:refund', 'emails:resend']) {
-      const help = await runCli([command, '--help'])
+      const help = await runCommand([command, '--help'])
       assert.equal(help.code, 0, help.stderr)
       assert.include(help.stdout, 'its DS- number or its id', command)
       assert.notInclude(help.stdout, 'UUID', command)

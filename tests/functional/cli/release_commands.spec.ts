@@ -11,7 +11,7 @@ import {
   removeCommittedReleaseData,
   sandboxSnapshot,
 } from '#tests/support/release'
-import { runCli } from '#tests/support/cli'
+import { runCli, runCommand } from '#tests/support/cli'
 import Order from '#orders/models/order'
 import { UserFactory } from '#database/factories/user_factory'
 
@@ -33,7 +33,7 @@ test.group('CLI: release-day commands', (group) => {
   })
 
   test('--help of the release commands; bad usage exits 2', async ({ assert }) => {
-    const help = await runCli(['--help'])
+    const help = await runCommand(['--help'])
     assert.equal(help.code, 0)
     for (const command of [
       'release:run',
@@ -49,10 +49,10 @@ test.group('CLI: release-day commands', (group) => {
     ]) {
       assert.include(help.stdout, command)
     }
-    const badProduct = await runCli(['release:run', '--product', 'abc'])
+    const badProduct = await runCommand(['release:run', '--product', 'abc'])
     assert.equal(badProduct.code, 2)
     assert.include(badProduct.stderr, '--product must be a product id')
-    const noTarget = await runCli(['emails:resend'])
+    const noTarget = await runCommand(['emails:resend'])
     assert.equal(noTarget.code, 2)
     assert.include(noTarget.stderr, 'Give --order, or a scope: --product, --run and/or --status')
   })
@@ -60,7 +60,7 @@ test.group('CLI: release-day commands', (group) => {
   test('orders:mark, emails:resend and aco:export act on real orders', async ({ assert }) => {
     const { product, orders } = await releasedProductWithOrders(2, { emailPrefix: 'clirel-' })
 
-    const marked = await runCli([
+    const marked = await runCommand([
       '--json',
       'orders:mark',
       orders[0].publicId,
@@ -76,13 +76,13 @@ test.group('CLI: release-day commands', (group) => {
       holdStatus: 'released',
       confirmationNumber: 'FTL-778899',
     })
-    const wrongWord = await runCli(['orders:mark', orders[1].publicId, 'won'])
+    const wrongWord = await runCommand(['orders:mark', orders[1].publicId, 'won'])
     assert.equal(wrongWord.code, 2)
-    const contradiction = await runCli(['orders:mark', orders[0].publicId, 'fail'])
+    const contradiction = await runCommand(['orders:mark', orders[0].publicId, 'fail'])
     assert.equal(contradiction.code, 1)
     assert.include(contradiction.stderr, 'This order is successful; it cannot be marked failed.')
 
-    const resent = await runCli(['--json', 'emails:resend', '--order', orders[0].publicId])
+    const resent = await runCommand(['--json', 'emails:resend', '--order', orders[0].publicId])
     assert.equal(resent.code, 0, resent.stderr)
     assert.equal(resent.json.sent, 1)
     const copies = await EmailMessage.query()
@@ -95,7 +95,7 @@ test.group('CLI: release-day commands', (group) => {
 
     const out = await mkdtemp(join(tmpdir(), 'dropslot-aco-'))
     try {
-      const noReason = await runCli([
+      const noReason = await runCommand([
         'aco:export',
         '--product',
         String(product.id),
@@ -105,7 +105,7 @@ test.group('CLI: release-day commands', (group) => {
         out,
       ])
       assert.equal(noReason.code, 2)
-      const exported = await runCli([
+      const exported = await runCommand([
         '--json',
         'aco:export',
         '--product',
@@ -142,7 +142,7 @@ test.group('CLI: release-day commands', (group) => {
       .merge({ email: `clirel-admin-${Date.now().toString(36)}@example.test` })
       .create()
 
-    const notAdmin = await runCli([
+    const notAdmin = await runCommand([
       '--as',
       'clirel-nobody@example.test',
       'orders:mark',
@@ -151,7 +151,7 @@ test.group('CLI: release-day commands', (group) => {
     ])
     assert.equal(notAdmin.code, 2)
 
-    const marked = await runCli([
+    const marked = await runCommand([
       '--json',
       '--as',
       admin.email,
@@ -173,9 +173,9 @@ test.group('CLI: release-day commands', (group) => {
       .where('template', 'order_secured')
     assert.lengthOf(secured, 1)
 
-    const noReason = await runCli(['orders:refund', orders[0].publicId, '--amount', '5'])
+    const noReason = await runCommand(['orders:refund', orders[0].publicId, '--amount', '5'])
     assert.equal(noReason.code, 2)
-    const refunded = await runCli([
+    const refunded = await runCommand([
       '--json',
       '--as',
       admin.email,
@@ -207,12 +207,12 @@ test.group('CLI: release-day commands', (group) => {
     try {
       const file = join(directory, 'results.json')
       await writeFile(file, JSON.stringify([{ orderId: orders[1].publicId, status: 'success' }]))
-      const dry = await runCli(['--json', 'orders:import-results', file, '--dry-run'])
+      const dry = await runCommand(['--json', 'orders:import-results', file, '--dry-run'])
       assert.equal(dry.code, 0, dry.stderr)
       assert.equal(dry.json.dryRun, true)
       assert.deepEqual(dry.json.plan, [])
       assert.equal(dry.json.errors[0].code, 'not_submitted')
-      const real = await runCli(['--json', 'orders:import-results', file])
+      const real = await runCommand(['--json', 'orders:import-results', file])
       assert.equal(real.code, 1)
       const order = await Order.findOrFail(orders[1].id)
       assert.equal(order.status, 'pending')
@@ -224,7 +224,7 @@ test.group('CLI: release-day commands', (group) => {
       await rm(directory, { recursive: true, force: true })
     }
 
-    const count = await runCli([
+    const count = await runCommand([
       '--json',
       'emails:resend',
       '--product',
@@ -237,7 +237,7 @@ test.group('CLI: release-day commands', (group) => {
       'order_id',
       orders.map((o) => o.id)
     )
-    const sent = await runCli([
+    const sent = await runCommand([
       '--json',
       'emails:resend',
       '--product',
@@ -313,9 +313,9 @@ test.group('CLI: release-day commands', (group) => {
       .table('locks')
       .insert({ key: 'release:run', owner: 'clirel-host:1:dead', expiration: Date.now() - 1 })
     try {
-      const missing = await runCli(['release:unlock'])
+      const missing = await runCommand(['release:unlock'])
       assert.equal(missing.code, 2)
-      const freed = await runCli(['release:unlock', '--reason', 'Host rebooted mid-run'])
+      const freed = await runCommand(['release:unlock', '--reason', 'Host rebooted mid-run'])
       assert.equal(freed.code, 0, freed.stderr)
       assert.include(freed.stdout, 'Freed the release lock held by clirel-host:1:dead.')
       assert.include(freed.stdout, '1 run(s) marked interrupted')
@@ -342,7 +342,7 @@ test.group('CLI: release-day commands', (group) => {
           'cli-import-two,Imported Two,-5,100,shoe,',
         ].join('\n')
       )
-      const first = await runCli(['--json', 'products:import', file])
+      const first = await runCommand(['--json', 'products:import', file])
       assert.equal(first.code, 1)
       assert.equal(first.json.created.length, 1)
       assert.equal(first.json.errors[0].row, 2)
@@ -356,14 +356,14 @@ test.group('CLI: release-day commands', (group) => {
           { slug: 'cli-import-one', productTitle: 'Imported One v2', price: 30, totalStock: 120 },
         ])
       )
-      const second = await runCli(['--json', 'products:import', join(directory, 'update.json')])
+      const second = await runCommand(['--json', 'products:import', join(directory, 'update.json')])
       assert.equal(second.code, 0, second.stderr)
       assert.equal(second.json.updated.length, 1)
       await one.refresh()
       assert.equal(one.title, 'Imported One v2')
       assert.equal(one.priceCents, 3000)
 
-      const missing = await runCli(['products:import', join(directory, 'nope.json')])
+      const missing = await runCommand(['products:import', join(directory, 'nope.json')])
       assert.equal(missing.code, 2)
     } finally {
       await rm(directory, { recursive: true, force: true })

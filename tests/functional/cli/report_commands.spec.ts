@@ -5,7 +5,7 @@ import { releaseRunner } from '#release/services/release_runner'
 import { orderNumber } from '#orders/services/order_numbers'
 import { removeCommittedReleaseData, sandboxSnapshot } from '#tests/support/release'
 import { plannedRelease } from '#tests/support/report'
-import { runCli } from '#tests/support/cli'
+import { runCommand } from '#tests/support/cli'
 
 test.group('CLI: dropslot release:report', (group) => {
   let restoreSandbox: () => Promise<void>
@@ -33,7 +33,7 @@ test.group('CLI: dropslot release:report', (group) => {
     const run = await releaseRunner.run({ productId: product.id, engine })
     assert.equal(run.status, 'finished')
 
-    const text = await runCli(['release:report', '--product', String(product.id)])
+    const text = await runCommand(['release:report', '--product', String(product.id)])
     assert.equal(text.code, 0, text.stderr)
     assert.include(text.stdout, `#${product.id} ${product.title} (adidas)`)
     assert.include(text.stdout, 'Settled: every order has its result')
@@ -43,7 +43,7 @@ test.group('CLI: dropslot release:report', (group) => {
     assert.include(text.stdout, 'Check ok     succeeded ≤ submitted ≤ orders: 2 ≤ 3 ≤ 3')
     assert.include(text.stdout, '2 matched, 0 difference(s)')
 
-    const json = await runCli(['--json', 'release:report', '--product', String(product.id)])
+    const json = await runCommand(['--json', 'release:report', '--product', String(product.id)])
     assert.equal(json.code, 0, json.stderr)
     assert.containsSubset(json.json.report, {
       orders: 3,
@@ -56,7 +56,12 @@ test.group('CLI: dropslot release:report', (group) => {
     // The sandbox captured a fee for a dollar less than the ledger says.
     const won = await Order.findOrFail(orders[2].id)
     await db.from('sandbox_payment_intents').where('id', won.feePaymentId!).update({ amount: 2400 })
-    const different = await runCli(['--json', 'release:report', '--product', String(product.id)])
+    const different = await runCommand([
+      '--json',
+      'release:report',
+      '--product',
+      String(product.id),
+    ])
     assert.equal(different.code, 1)
     assert.isFalse(different.json.success)
     assert.include(different.json.error, '1 difference(s) between the ledger and the gateway')
@@ -70,10 +75,10 @@ test.group('CLI: dropslot release:report', (group) => {
       },
     ])
 
-    const missing = await runCli(['release:report', '--product', '999999999'])
+    const missing = await runCommand(['release:report', '--product', '999999999'])
     assert.equal(missing.code, 1)
     assert.include(missing.stderr, 'Product 999999999 not found.')
-    const usage = await runCli(['release:report'])
+    const usage = await runCommand(['release:report'])
     assert.equal(usage.code, 2)
   }).timeout(120_000)
 })

@@ -8,7 +8,7 @@ import {
   placeHolds,
   TEST_CARDS,
 } from '#tests/helpers'
-import { runCli } from '#tests/support/cli'
+import { runCommand } from '#tests/support/cli'
 import { bouncerFor } from '#start/authorization'
 
 /*
@@ -73,15 +73,15 @@ test.group('Authorization: the CLI', () => {
     // Committed, so the CLI's own process sees the account; removed afterwards.
     const { user } = await customerWithToken({ email: `as-customer-${Date.now()}@example.test` })
     try {
-      const refused = await runCli(['--as', user.email, 'cards:purge', '--dry-run'])
+      const refused = await runCommand(['--as', user.email, 'cards:purge', '--dry-run'])
       assert.equal(refused.code, 2)
       assert.include(refused.stderr, `--as ${user.email}: no staff account has this e-mail address`)
       await User.query().where('id', user.id).update({ role: 'support' })
-      const byRole = await runCli(['--as', user.email, 'cards:purge', '--dry-run'])
+      const byRole = await runCommand(['--as', user.email, 'cards:purge', '--dry-run'])
       assert.equal(byRole.code, 2)
       assert.include(byRole.stderr, 'the role support does not allow this command')
       await User.query().where('id', user.id).update({ role: 'owner' })
-      const accepted = await runCli(['--as', user.email, 'cards:purge', '--dry-run'])
+      const accepted = await runCommand(['--as', user.email, 'cards:purge', '--dry-run'])
       assert.equal(accepted.code, 0, accepted.stderr)
     } finally {
       await User.query().where('id', user.id).delete()

@@ -11,7 +11,7 @@ import { cardCodeRetention } from '#profiles/services/card_code_retention'
 import { orderSettlement } from '#payments/services/order_settlement'
 import { adminOrderActions } from '#admin/services/admin_order_actions_service'
 import { releasedProductWithOrders } from '#tests/support/release'
-import { runCli } from '#tests/support/cli'
+import { runCommand } from '#tests/support/cli'
 import { sqlTime } from '#core/helpers/sql_time'
 import {
   adminWithToken,
@@ -191,12 +191,12 @@ test.group('CLI: cards:purge', (group) => {
       .where('id', profile.id)
       .update({ card_code_at: sqlTime(DateTime.now().minus({ hours: 48 })) })
 
-    const dry = await runCli(['--json', 'cards:purge', '--dry-run'])
+    const dry = await runCommand(['--json', 'cards:purge', '--dry-run'])
     assert.equal(dry.code, 0, dry.stderr)
     assert.include(dry.json.profileIds, profile.publicId)
     assert.equal(await profileCode(profile.publicId), '123')
 
-    const real = await runCli(['cards:purge'])
+    const real = await runCommand(['cards:purge'])
     assert.equal(real.code, 0, real.stderr)
     assert.match(
       real.stdout,
