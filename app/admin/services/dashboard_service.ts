@@ -21,6 +21,92 @@ async function total(query: { count: (column: string) => Promise<any[]> }) {
   return Number(rows[0]?.$extras?.total ?? rows[0]?.total ?? 0)
 }
 
+/** Products whose release is still ahead, soonest first. */
+function upcomingReleasesQuery(now: DateTime) {
+  const query = productQueries
+    .query()
+    .where('release_at', '>', sqlDateTime(now))
+    .orderBy('release_at', 'asc')
+    .limit(8)
+  productList.decorate!(query)
+  return query
+}
+
+/** Products released in the last 72 hours, latest first. */
+function recentReleasesQuery(now: DateTime) {
+  const query = productQueries
+    .query()
+    .where('release_at', '<=', sqlDateTime(now))
+    .where('release_at', '>', sqlDateTime(now.minus({ hours: 72 })))
+    .orderBy('release_at', 'desc')
+    .limit(8)
+  productList.decorate!(query)
+  return query
+}
+
+function stockFill(product: { totalStock: number; stockTaken: number }) {
+  return product.totalStock > 0 ? product.stockTaken / product.totalStock : 1
+}
+
+function countOrdersByStatus(rows: Array<{ status: string; total: unknown }>) {
+  const ordersByStatus = Object.fromEntries(ORDER_STATUSES.map((status) => [status, 0]))
+  for (const row of rows) ordersByStatus[row.status] = Number(row.total)
+  return ordersByStatus
+}
+
+/** One entry per day since `since` (today included), with every status counted, zero if none. */
+function countOrdersByDay(
+  since: DateTime,
+  rows: Array<{ day: unknown; status: string; total: unknown }>
+) {
+  const days = Array.from({ length: DAYS }, (_, index) =>
+    since.plus({ days: index }).toFormat('yyyy-MM-dd')
+  )
+  const ordersByDay = days.map((day) => ({
+    day,
+    ...Object.fromEntries(ORDER_STATUSES.map((status) => [status, 0])),
+  })) as Array<Record<string, number | string>>
+  for (const row of rows) {
+    const entry = ordersByDay.find((item) => item.day === String(row.day))
+    if (entry) entry[row.status] = Number(row.total)
+  }
+  return ordersByDay
+}
+
+function presentFees(
+  bookedOnSuccessCents: number,
+  moved: Awaited<ReturnType<typeof paymentService.totals>>,
+  open: Awaited<ReturnType<typeof orderQueries.openMoney>>
+) {
+  return {
+    /** Fees of orders marked successful: what the payment ledger should have captured. */
+    bookedOnSuccessCents,
+    /** Succeeded fee charges in the payment ledger. */
+    capturedCents: moved.capturedCents,
+    /** Succeeded refunds in the payment ledger. */
+    refundedCents: moved.refundedCents,
+    /** Captured minus refunded: what the business kept. */
+    netCents: moved.capturedCents - moved.refundedCents,
+    /** Successful orders whose fee is not charged yet (declined, waiting, or not tried). */
+    dueCents: open.feesDue.cents,
+    dueOrders: open.feesDue.count,
+    /** $1.00 holds placed and not released yet. */
+    holdsOpen: open.holdsOpen.count,
+    holdsOpenCents: open.holdsOpen.cents,
+  }
+}
+
+function presentMailIntake(mail: Awaited<ReturnType<typeof mailStatus.summary>>) {
+  return {
+    domain: mail.domain,
+    unreadable: mail.unreadable,
+    doors: mail.doors,
+    inReview: mail.inReview,
+    awaitingMailOverdue: mail.awaitingMailOverdue,
+    last24h: mail.last24h,
+  }
+}
+
 /**
  * The business at a glance for the console's dashboard. Everything here is read from the
  * database as it is now (money from the payment ledger and the orders' payment columns); what
@@ -30,21 +116,6 @@ export class DashboardService {
   async summary() {
     const now = DateTime.now()
     const since = now.minus({ days: DAYS - 1 }).startOf('day')
-
-    const upcomingQuery = productQueries
-      .query()
-      .where('release_at', '>', sqlDateTime(now))
-      .orderBy('release_at', 'asc')
-      .limit(8)
-    productList.decorate!(upcomingQuery)
-
-    const recentQuery = productQueries
-      .query()
-      .where('release_at', '<=', sqlDateTime(now))
-      .where('release_at', '>', sqlDateTime(now.minus({ hours: 72 })))
-      .orderBy('release_at', 'desc')
-      .limit(8)
-    productList.decorate!(recentQuery)
 
     const [
       upcoming,
@@ -63,8 +134,8 @@ export class DashboardService {
       renewals,
       openIncidents,
     ] = await Promise.all([
-      upcomingQuery,
-      recentQuery,
+      upcomingReleasesQuery(now),
+      recentReleasesQuery(now),
       db.from('orders').select('status').count('* as total').groupBy('status'),
       db
         .from('orders')
@@ -87,53 +158,24 @@ export class DashboardService {
     ])
     const mail = await mailStatus.summary()
 
-    const ordersByStatus = Object.fromEntries(ORDER_STATUSES.map((status) => [status, 0]))
-    for (const row of byStatus) ordersByStatus[row.status] = Number(row.total)
-
-    const days = Array.from({ length: DAYS }, (_, index) =>
-      since.plus({ days: index }).toFormat('yyyy-MM-dd')
-    )
-    const ordersByDay = days.map((day) => ({
-      day,
-      ...Object.fromEntries(ORDER_STATUSES.map((status) => [status, 0])),
-    })) as Array<Record<string, number | string>>
-    for (const row of byDay) {
-      const entry = ordersByDay.find((item) => item.day === String(row.day))
-      if (entry) entry[row.status] = Number(row.total)
-    }
-
+    const ordersByStatus = countOrdersByStatus(byStatus)
     const releaseCounts = await this.statusCountsFor(recent.map((product) => product.id))
 
     return {
       generatedAt: now.toISO(),
       upcoming: upcoming.map((product) => ({
         ...presentAdminProduct(product),
-        fill: product.totalStock > 0 ? product.stockTaken / product.totalStock : 1,
+        fill: stockFill(product),
       })),
       recentReleases: recent.map((product) => ({
         ...presentAdminProduct(product),
-        fill: product.totalStock > 0 ? product.stockTaken / product.totalStock : 1,
+        fill: stockFill(product),
         orders: releaseCounts.get(product.id) ?? {},
       })),
       ordersByStatus,
       activeOrders: ACTIVE_STATUSES.reduce((sum, status) => sum + (ordersByStatus[status] ?? 0), 0),
-      ordersByDay,
-      fees: {
-        /** Fees of orders marked successful: what the payment ledger should have captured. */
-        bookedOnSuccessCents: Number(feesBooked[0]?.cents ?? 0),
-        /** Succeeded fee charges in the payment ledger. */
-        capturedCents: moved.capturedCents,
-        /** Succeeded refunds in the payment ledger. */
-        refundedCents: moved.refundedCents,
-        /** Captured minus refunded: what the business kept. */
-        netCents: moved.capturedCents - moved.refundedCents,
-        /** Successful orders whose fee is not charged yet (declined, waiting, or not tried). */
-        dueCents: open.feesDue.cents,
-        dueOrders: open.feesDue.count,
-        /** $1.00 holds placed and not released yet. */
-        holdsOpen: open.holdsOpen.count,
-        holdsOpenCents: open.holdsOpen.cents,
-      },
+      ordersByDay: countOrdersByDay(since, byDay),
+      fees: presentFees(Number(feesBooked[0]?.cents ?? 0), moved, open),
       /**
        * The $1.00 card checks of waiting orders (pending, draw entries): how many have no live
        * hold now, how many lapse within 24 h, and the renewals that kept them live.
@@ -153,14 +195,7 @@ export class DashboardService {
       /** Where outgoing e-mail goes: SMTP, or the console's mailbox (its notice and link). */
       outgoingMail: emailAdmin.outgoing(),
       /** The retailers' e-mail: doors unreadable for 5 minutes and messages waiting in review. */
-      mailIntake: {
-        domain: mail.domain,
-        unreadable: mail.unreadable,
-        doors: mail.doors,
-        inReview: mail.inReview,
-        awaitingMailOverdue: mail.awaitingMailOverdue,
-        last24h: mail.last24h,
-      },
+      mailIntake: presentMailIntake(mail),
       unavailable: {} as Record<string, string>,
     }
   }

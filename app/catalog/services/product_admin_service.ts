@@ -2,7 +2,7 @@ import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
 import Product, { type SizeType } from '#catalog/models/product'
 import { SIZES_BY_TYPE, type ReleaseMode } from '#shared/vocabulary'
-import { AppError, type FieldErrors } from '#core/exceptions/app_error'
+import { AppError } from '#core/exceptions/app_error'
 import { affectedRows, isUniqueViolation } from '#core/helpers/db_errors'
 import { soldOutMemory } from '#catalog/services/sold_out_memory'
 import { sqlTime } from '#core/helpers/sql_time'
@@ -223,6 +223,97 @@ function isForeignKeyViolation(error: unknown): boolean {
   )
 }
 
+type ProductRow = Record<string, unknown>
+
+/** The columns an edit sets for the product's content, release time, restocks and sizes. */
+function contentColumns(product: Product, changes: ProductChanges): ProductRow {
+  const row: ProductRow = {}
+  if (changes.title !== undefined) row.title = changes.title
+  if (changes.image !== undefined) row.image = changes.image ?? ''
+  if (changes.description !== undefined) row.description = changes.description
+  if (changes.priceCents !== undefined) row.price_cents = changes.priceCents
+  if (changes.avail !== undefined) row.avail = changes.avail
+  if (changes.releaseAt !== undefined) {
+    row.release_at = changes.releaseAt ? sqlTime(changes.releaseAt.toLocal()) : null
+  }
+  if (changes.releaseAt !== undefined || changes.restockUntil !== undefined) {
+    const restockUntil =
+      changes.restockUntil === undefined ? product.restockUntil : changes.restockUntil
+    checkRestockWindow(
+      changes.releaseAt === undefined ? product.releaseAt : changes.releaseAt,
+      restockUntil
+    )
+    if (changes.restockUntil !== undefined) {
+      row.restock_until = restockUntil ? sqlTime(restockUntil.toLocal()) : null
+    }
+  }
+  if (changes.sizeType !== undefined || changes.sizes !== undefined) {
+    const sizeType = changes.sizeType ?? product.sizeType
+    row.size_type = sizeType
+    // Changing the size type without new sizes resets the sizes to the whole new range.
+    const sizes =
+      changes.sizes === undefined && changes.sizeType !== product.sizeType
+        ? undefined
+        : (changes.sizes ?? product.sizes)
+    row.sizes = JSON.stringify(normalizeSizes(sizeType, sizes))
+  }
+  if (changes.styles !== undefined) row.styles = normalizeStyles(changes.styles)
+  if (changes.tags !== undefined) row.tags = normalizeTags(changes.tags)
+  return row
+}
+
+/** The waiting room's columns when an edit sends any of its fields; none otherwise. */
+function queueColumns(product: Product, changes: ProductChanges): ProductRow {
+  if (
+    changes.queueOpensAt === undefined &&
+    changes.queueMinutes === undefined &&
+    changes.queueRatePerMinute === undefined
+  ) {
+    return {}
+  }
+  const queue = queueFields({
+    releaseMode: changes.releaseMode ?? product.releaseMode,
+    queueOpensAt: changes.queueOpensAt === undefined ? product.queueOpensAt : changes.queueOpensAt,
+    queueMinutes: changes.queueMinutes === undefined ? product.queueMinutes : changes.queueMinutes,
+    queueRatePerMinute:
+      changes.queueRatePerMinute === undefined
+        ? product.queueRatePerMinute
+        : changes.queueRatePerMinute,
+  })
+  return {
+    queue_opens_at: queue.queueOpensAt ? sqlTime(queue.queueOpensAt.toLocal()) : null,
+    queue_minutes: queue.queueMinutes,
+    queue_rate_per_minute: queue.queueRatePerMinute,
+  }
+}
+
+function sameTime(sent: DateTime | null | undefined, stored: DateTime | null) {
+  return sent === undefined || (sent?.toMillis() ?? null) === (stored?.toMillis() ?? null)
+}
+
+/** Whether an edit changes the release mode or the draw's entry window. */
+function drawSettingsChanged(product: Product, changes: ProductChanges): boolean {
+  return (
+    (changes.releaseMode !== undefined && changes.releaseMode !== product.releaseMode) ||
+    !sameTime(changes.entryOpensAt, product.entryOpensAt) ||
+    !sameTime(changes.entryClosesAt, product.entryClosesAt)
+  )
+}
+
+/** The release mode and entry window after an edit, checked together. */
+function drawColumns(product: Product, changes: ProductChanges): ProductRow {
+  const mode = changes.releaseMode ?? product.releaseMode
+  const opensAt = changes.entryOpensAt === undefined ? product.entryOpensAt : changes.entryOpensAt
+  const closesAt =
+    changes.entryClosesAt === undefined ? product.entryClosesAt : changes.entryClosesAt
+  checkEntryWindow(mode, opensAt, closesAt)
+  return {
+    release_mode: mode,
+    entry_opens_at: opensAt ? sqlTime(opensAt.toLocal()) : null,
+    entry_closes_at: closesAt ? sqlTime(closesAt.toLocal()) : null,
+  }
+}
+
 export class ProductAdminService {
   private drawFields(
     fields: Pick<ProductFields, 'releaseMode' | 'entryOpensAt' | 'entryClosesAt'>
@@ -294,40 +385,7 @@ export class ProductAdminService {
    */
   async update(id: number, changes: ProductChanges): Promise<Product> {
     const product = await this.find(id)
-    const sizeType = changes.sizeType ?? product.sizeType
-    const row: Record<string, unknown> = {}
-    const errors: FieldErrors = {}
-
-    if (changes.title !== undefined) row.title = changes.title
-    if (changes.image !== undefined) row.image = changes.image ?? ''
-    if (changes.description !== undefined) row.description = changes.description
-    if (changes.priceCents !== undefined) row.price_cents = changes.priceCents
-    if (changes.avail !== undefined) row.avail = changes.avail
-    if (changes.releaseAt !== undefined) {
-      row.release_at = changes.releaseAt ? sqlTime(changes.releaseAt.toLocal()) : null
-    }
-    if (changes.releaseAt !== undefined || changes.restockUntil !== undefined) {
-      const restockUntil =
-        changes.restockUntil === undefined ? product.restockUntil : changes.restockUntil
-      checkRestockWindow(
-        changes.releaseAt === undefined ? product.releaseAt : changes.releaseAt,
-        restockUntil
-      )
-      if (changes.restockUntil !== undefined) {
-        row.restock_until = restockUntil ? sqlTime(restockUntil.toLocal()) : null
-      }
-    }
-    if (changes.sizeType !== undefined || changes.sizes !== undefined) {
-      row.size_type = sizeType
-      // Changing the size type without new sizes resets the sizes to the whole new range.
-      const sizes =
-        changes.sizes === undefined && changes.sizeType !== product.sizeType
-          ? undefined
-          : (changes.sizes ?? product.sizes)
-      row.sizes = JSON.stringify(normalizeSizes(sizeType, sizes))
-    }
-    if (changes.styles !== undefined) row.styles = normalizeStyles(changes.styles)
-    if (changes.tags !== undefined) row.tags = normalizeTags(changes.tags)
+    const row = contentColumns(product, changes)
     const retailers =
       changes.retailers !== undefined || changes.retailer !== undefined
         ? retailersAfter(await productRetailers.listOf(product), changes)
@@ -335,60 +393,49 @@ export class ProductAdminService {
     if (retailers) row.retailer = retailers[0]?.retailer ?? null
     if (changes.slug !== undefined && changes.slug !== null) row.slug = slugify(changes.slug)
     if (changes.totalStock !== undefined) row.total_stock = changes.totalStock
-    const sameTime = (a: DateTime | null | undefined, b: DateTime | null) =>
-      a === undefined || (a?.toMillis() ?? null) === (b?.toMillis() ?? null)
-    const drawChanged =
-      (changes.releaseMode !== undefined && changes.releaseMode !== product.releaseMode) ||
-      !sameTime(changes.entryOpensAt, product.entryOpensAt) ||
-      !sameTime(changes.entryClosesAt, product.entryClosesAt)
-    if (
-      changes.queueOpensAt !== undefined ||
-      changes.queueMinutes !== undefined ||
-      changes.queueRatePerMinute !== undefined
-    ) {
-      const queue = queueFields({
-        releaseMode: changes.releaseMode ?? product.releaseMode,
-        queueOpensAt:
-          changes.queueOpensAt === undefined ? product.queueOpensAt : changes.queueOpensAt,
-        queueMinutes:
-          changes.queueMinutes === undefined ? product.queueMinutes : changes.queueMinutes,
-        queueRatePerMinute:
-          changes.queueRatePerMinute === undefined
-            ? product.queueRatePerMinute
-            : changes.queueRatePerMinute,
-      })
-      row.queue_opens_at = queue.queueOpensAt ? sqlTime(queue.queueOpensAt.toLocal()) : null
-      row.queue_minutes = queue.queueMinutes
-      row.queue_rate_per_minute = queue.queueRatePerMinute
-    }
-    const committed = isCommittedDraw(product)
-    if (
-      committed &&
-      (drawChanged ||
-        (changes.totalStock !== undefined && changes.totalStock !== product.totalStock))
-    ) {
+    const drawChanged = drawSettingsChanged(product, changes)
+    Object.assign(row, queueColumns(product, changes))
+    const stockChanged =
+      changes.totalStock !== undefined && changes.totalStock !== product.totalStock
+    if (isCommittedDraw(product) && (drawChanged || stockChanged)) {
       throw AppError.conflict(DRAW_COMMITTED, 'draw_committed')
     }
-    if (drawChanged) {
-      const mode = changes.releaseMode ?? product.releaseMode
-      const opensAt =
-        changes.entryOpensAt === undefined ? product.entryOpensAt : changes.entryOpensAt
-      const closesAt =
-        changes.entryClosesAt === undefined ? product.entryClosesAt : changes.entryClosesAt
-      checkEntryWindow(mode, opensAt, closesAt)
-      row.release_mode = mode
-      row.entry_opens_at = opensAt ? sqlTime(opensAt.toLocal()) : null
-      row.entry_closes_at = closesAt ? sqlTime(closesAt.toLocal()) : null
-    }
-    if (Object.keys(errors).length) throw AppError.unprocessable(Object.values(errors)[0], errors)
+    if (drawChanged) Object.assign(row, drawColumns(product, changes))
     if (Object.keys(row).length === 0) return product
 
     row.updated_at = sqlTime()
     const guarded = drawChanged || changes.totalStock !== undefined
-    // The row and its retailers in one transaction: an edit is written whole or not at all.
-    const result = await db.transaction(async (trx) => {
-      const query = Product.query({ client: trx }).where('id', product.id)
-      if (changes.totalStock !== undefined) query.where('stock_taken', '<=', changes.totalStock)
+    const result = await this.writeUpdate(product.id, row, {
+      retailers,
+      totalStock: changes.totalStock,
+      guarded,
+    })
+    soldOutMemory.forget(product.id)
+    const fresh = await this.find(product.id)
+    if (affectedRows(result) === 0 && guarded) {
+      if (isCommittedDraw(fresh)) throw AppError.conflict(DRAW_COMMITTED, 'draw_committed')
+      throw stockError('totalStock', fresh.stockTaken)
+    }
+    return fresh
+  }
+
+  /**
+   * The row and its retailers in one transaction: an edit is written whole or not at all. A
+   * guarded edit touches no row when stock already taken or a draw's opened entries forbid it.
+   */
+  private async writeUpdate(
+    productId: number,
+    row: ProductRow,
+    options: {
+      retailers: ReturnType<typeof retailersAfter>
+      totalStock: number | undefined
+      guarded: boolean
+    }
+  ) {
+    const { retailers, totalStock, guarded } = options
+    return db.transaction(async (trx) => {
+      const query = Product.query({ client: trx }).where('id', productId)
+      if (totalStock !== undefined) query.where('stock_taken', '<=', totalStock)
       if (guarded) {
         // Decided by the statement too: entries that opened a moment ago commit the draw.
         query.where((guard) =>
@@ -409,17 +456,10 @@ export class ProductAdminService {
         throw error
       }
       if (retailers && !(guarded && affectedRows(updated) === 0)) {
-        await productRetailers.replace(product.id, retailers, trx)
+        await productRetailers.replace(productId, retailers, trx)
       }
       return updated
     })
-    soldOutMemory.forget(product.id)
-    const fresh = await this.find(product.id)
-    if (affectedRows(result) === 0 && guarded) {
-      if (isCommittedDraw(fresh)) throw AppError.conflict(DRAW_COMMITTED, 'draw_committed')
-      throw stockError('totalStock', fresh.stockTaken)
-    }
-    return fresh
   }
 
   /**

@@ -29,6 +29,65 @@ const CODES_BY_STATUS: Record<number, string> = {
 /** Seconds a client is asked to wait before retrying while the database is unreachable. */
 export const DATABASE_RETRY_AFTER = 5
 
+type EnvelopedError = {
+  status: number
+  envelope: ErrorEnvelope
+  headers: Record<string, string>
+}
+
+/** Each field's first message; the first of them is the envelope's error. */
+function validationFailure(
+  error: InstanceType<typeof vineErrors.E_VALIDATION_ERROR>
+): EnvelopedError {
+  const fieldErrors: FieldErrors = {}
+  for (const message of error.messages as { field: string; message: string }[]) {
+    fieldErrors[message.field] ??= message.message
+  }
+  const first = Object.values(fieldErrors)[0]
+  return {
+    status: 422,
+    headers: {},
+    envelope: {
+      success: false,
+      error: first ?? 'Please fill out the form correctly.',
+      code: 'validation_failed',
+      errors: fieldErrors,
+    },
+  }
+}
+
+function appFailure(error: AppError): EnvelopedError {
+  const headers: Record<string, string> = {}
+  if (error instanceof TooManyAttemptsError) {
+    headers['Retry-After'] = String(error.retryAfterSeconds)
+  }
+  return {
+    status: error.status,
+    headers,
+    envelope: {
+      success: false,
+      error: error.message,
+      code: error.code,
+      ...(error.errors ? { errors: error.errors } : {}),
+    },
+  }
+}
+
+function rateLimited(
+  error: InstanceType<typeof limiterErrors.E_TOO_MANY_REQUESTS>
+): EnvelopedError {
+  const retryAfter = Math.max(1, Math.ceil(error.response.availableIn))
+  return {
+    status: 429,
+    headers: { 'Retry-After': String(retryAfter) },
+    envelope: {
+      success: false,
+      error: `Too many attempts. Please try again in ${retryAfter} seconds.`,
+      code: 'too_many_requests',
+    },
+  }
+}
+
 /**
  * Every error leaves the server as the JSON envelope of the error contract, with the right
  * status. Anything unexpected is a 500 whose body says nothing about the internals (no SQL, no
@@ -49,74 +108,24 @@ export default class HttpExceptionHandler extends ExceptionHandler {
     }
   }
 
-  toEnvelope(error: unknown): {
-    status: number
-    envelope: ErrorEnvelope
-    headers: Record<string, string>
-  } {
-    const headers: Record<string, string> = {}
-
-    if (error instanceof vineErrors.E_VALIDATION_ERROR) {
-      const fieldErrors: FieldErrors = {}
-      for (const message of error.messages as { field: string; message: string }[]) {
-        fieldErrors[message.field] ??= message.message
-      }
-      const first = Object.values(fieldErrors)[0]
-      return {
-        status: 422,
-        headers,
-        envelope: {
-          success: false,
-          error: first ?? 'Please fill out the form correctly.',
-          code: 'validation_failed',
-          errors: fieldErrors,
-        },
-      }
-    }
-
-    if (error instanceof AppError) {
-      if (error instanceof TooManyAttemptsError) {
-        headers['Retry-After'] = String(error.retryAfterSeconds)
-      }
-      return {
-        status: error.status,
-        headers,
-        envelope: {
-          success: false,
-          error: error.message,
-          code: error.code,
-          ...(error.errors ? { errors: error.errors } : {}),
-        },
-      }
-    }
+  toEnvelope(error: unknown): EnvelopedError {
+    if (error instanceof vineErrors.E_VALIDATION_ERROR) return validationFailure(error)
+    if (error instanceof AppError) return appFailure(error)
 
     if (error instanceof authErrors.E_UNAUTHORIZED_ACCESS) {
       return {
         status: 401,
-        headers,
+        headers: {},
         envelope: { success: false, error: 'Please log in to continue.', code: 'unauthorized' },
       }
     }
 
-    if (error instanceof limiterErrors.E_TOO_MANY_REQUESTS) {
-      const retryAfter = Math.max(1, Math.ceil(error.response.availableIn))
-      headers['Retry-After'] = String(retryAfter)
-      return {
-        status: 429,
-        headers,
-        envelope: {
-          success: false,
-          error: `Too many attempts. Please try again in ${retryAfter} seconds.`,
-          code: 'too_many_requests',
-        },
-      }
-    }
+    if (error instanceof limiterErrors.E_TOO_MANY_REQUESTS) return rateLimited(error)
 
     if (isDatabaseUnavailable(error)) {
-      headers['Retry-After'] = String(DATABASE_RETRY_AFTER)
       return {
         status: 503,
-        headers,
+        headers: { 'Retry-After': String(DATABASE_RETRY_AFTER) },
         envelope: {
           success: false,
           error: 'The service is briefly unavailable. Please try again in a few seconds.',
@@ -129,7 +138,7 @@ export default class HttpExceptionHandler extends ExceptionHandler {
     if (status >= 400 && status < 500) {
       return {
         status,
-        headers,
+        headers: {},
         envelope: {
           success: false,
           error: this.clientMessage(error, status),
@@ -140,7 +149,7 @@ export default class HttpExceptionHandler extends ExceptionHandler {
 
     return {
       status: 500,
-      headers,
+      headers: {},
       envelope: {
         success: false,
         error: 'Something went wrong. Please try again.',

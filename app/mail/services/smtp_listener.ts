@@ -1,5 +1,10 @@
 import { isIPv4 } from 'node:net'
-import { SMTPServer, type SMTPServerSession } from 'smtp-server'
+import {
+  SMTPServer,
+  type SMTPServerAddress,
+  type SMTPServerDataStream,
+  type SMTPServerSession,
+} from 'smtp-server'
 import logger from '@adonisjs/core/services/logger'
 import { orderMailAddress } from '#orders/services/order_mail_address'
 import { mailIntake, MAX_MESSAGE_BYTES, type IntakeReport } from '#mail/services/mail_intake'
@@ -95,6 +100,87 @@ class AddressRate {
   }
 }
 
+type Refuse = (reason: string, code: number, message: string) => SmtpError
+
+/** Mail only for an existing order's intake address (or a catch-all): never a relay. */
+function acceptRecipient(
+  address: SMTPServerAddress,
+  refuse: Refuse,
+  callback: (error?: Error | null) => void
+) {
+  const to = address.address.trim().toLowerCase()
+  if (mailIntakeConfig().catchAll.includes(to)) return callback()
+  if (!orderMailAddress.isIntakeAddress(to)) {
+    return callback(
+      refuse('relay', 550, 'Relay denied: this server takes mail for the intake domain only')
+    )
+  }
+  orderMailAddress
+    .exists(to)
+    .then((known) =>
+      callback(known ? undefined : refuse('recipient', 550, 'No such intake address'))
+    )
+    .catch((error) => {
+      logger.error({ err: error }, 'mail intake: an SMTP recipient could not be looked up')
+      callback(smtpError(451, 'Temporary failure, try again later'))
+    })
+}
+
+/**
+ * Holds the message up to the size limit, then answers once the intake has read it (or the
+ * time limit is over).
+ */
+function readMessage(
+  stream: SMTPServerDataStream,
+  session: SMTPServerSession,
+  callback: (error?: Error | null, message?: string) => void,
+  door: {
+    limits: SmtpLimits
+    stats: SmtpDoorStats
+    refuse: Refuse
+    onMessage?: (report: IntakeReport) => void
+  }
+) {
+  const { limits, stats, refuse } = door
+  const chunks: Buffer[] = []
+  let held = 0
+  let oversized = false
+  stream.on('data', (chunk: Buffer) => {
+    if (oversized) return
+    if (stream.sizeExceeded || held + chunk.length > limits.maxBytes) {
+      // Past the limit nothing more is kept: the rest is read off the socket and dropped.
+      oversized = true
+      chunks.length = 0
+      held = 0
+      return
+    }
+    chunks.push(chunk)
+    held += chunk.length
+    stats.peakHeldBytes = Math.max(stats.peakHeldBytes, held)
+  })
+  stream.on('end', () => {
+    if (oversized || stream.sizeExceeded) {
+      return callback(refuse('size', 552, 'Message too large'))
+    }
+    const reading = mailIntake.receive(Buffer.concat(chunks, held), 'smtp', {
+      to: session.envelope.rcptTo.map((item) => item.address),
+      ip: session.remoteAddress,
+    })
+    chunks.length = 0
+    withTimeLimit(reading, limits.messageTimeoutMs)
+      .then(async (report) => {
+        await mailDoors.ok('smtp')
+        door.onMessage?.(report)
+        callback(null, `Queued as ${report.id}`)
+      })
+      .catch(async (error) => {
+        logger.error({ err: error }, 'mail intake: an SMTP message could not be read')
+        await mailDoors.failed('smtp', error).catch(() => null)
+        callback(refuse('failed', 451, 'Temporary failure, try again later'))
+      })
+  })
+}
+
 /**
  * The inbound SMTP door, for installs that point MAIL_INTAKE_DOMAIN's MX at Dropslot
  * (MAIL_INTAKE_SMTP_PORT). It takes mail only for the intake address of an existing order (or
@@ -114,7 +200,7 @@ export function startSmtpListener(options: {
   const limits = { ...smtpLimits(), ...options.limits }
   const rate = new AddressRate(limits.ratePerMinute)
   const stats: SmtpDoorStats = { peakHeldBytes: 0, refused: {} }
-  const refuse = (reason: string, code: number, message: string) => {
+  const refuse: Refuse = (reason, code, message) => {
     stats.refused[reason] = (stats.refused[reason] ?? 0) + 1
     mailDoorRefusals.inc({ door: 'smtp', reason })
     return smtpError(code, message)
@@ -147,60 +233,14 @@ export function startSmtpListener(options: {
       callback()
     },
     onRcptTo(address, _session, callback) {
-      const to = address.address.trim().toLowerCase()
-      if (mailIntakeConfig().catchAll.includes(to)) return callback()
-      if (!orderMailAddress.isIntakeAddress(to)) {
-        return callback(
-          refuse('relay', 550, 'Relay denied: this server takes mail for the intake domain only')
-        )
-      }
-      orderMailAddress
-        .exists(to)
-        .then((known) =>
-          callback(known ? undefined : refuse('recipient', 550, 'No such intake address'))
-        )
-        .catch((error) => {
-          logger.error({ err: error }, 'mail intake: an SMTP recipient could not be looked up')
-          callback(smtpError(451, 'Temporary failure, try again later'))
-        })
+      acceptRecipient(address, refuse, callback)
     },
     onData(stream, session, callback) {
-      const chunks: Buffer[] = []
-      let held = 0
-      let oversized = false
-      stream.on('data', (chunk: Buffer) => {
-        if (oversized) return
-        if (stream.sizeExceeded || held + chunk.length > limits.maxBytes) {
-          // Past the limit nothing more is kept: the rest is read off the socket and dropped.
-          oversized = true
-          chunks.length = 0
-          held = 0
-          return
-        }
-        chunks.push(chunk)
-        held += chunk.length
-        stats.peakHeldBytes = Math.max(stats.peakHeldBytes, held)
-      })
-      stream.on('end', () => {
-        if (oversized || stream.sizeExceeded) {
-          return callback(refuse('size', 552, 'Message too large'))
-        }
-        const reading = mailIntake.receive(Buffer.concat(chunks, held), 'smtp', {
-          to: session.envelope.rcptTo.map((item) => item.address),
-          ip: session.remoteAddress,
-        })
-        chunks.length = 0
-        withTimeLimit(reading, limits.messageTimeoutMs)
-          .then(async (report) => {
-            await mailDoors.ok('smtp')
-            options.onMessage?.(report)
-            callback(null, `Queued as ${report.id}`)
-          })
-          .catch(async (error) => {
-            logger.error({ err: error }, 'mail intake: an SMTP message could not be read')
-            await mailDoors.failed('smtp', error).catch(() => null)
-            callback(refuse('failed', 451, 'Temporary failure, try again later'))
-          })
+      readMessage(stream, session, callback, {
+        limits,
+        stats,
+        refuse,
+        onMessage: options.onMessage,
       })
     },
   })

@@ -51,13 +51,23 @@ export class ReconciliationService {
   }
 }
 
-/** The comparison itself, apart from where the two sides come from. */
-export function compare(
-  orders: ReconciledOrder[],
-  rows: MoneyRow[],
-  records: GatewayMoney[],
-  context: { gateway: string; since: Date }
-): Reconciliation {
+/** Both sides of the comparison, as the comparison looks them up. */
+type Sides = {
+  /** Our succeeded fee rows and refund rows. */
+  fees: MoneyRow[]
+  refunds: MoneyRow[]
+  /** The gateway's charges and refunds that are about these orders. */
+  charges: GatewayMoney[]
+  gatewayRefunds: GatewayMoney[]
+  chargeByPayment: Map<string, GatewayMoney[]>
+  refundById: Map<string, GatewayMoney>
+  /** The order's number: from our row, the order id the gateway kept, or the payment refunded. */
+  numberOf: (row: MoneyRow | null, record: GatewayMoney | null) => string | null
+}
+
+type Outcome = { matched: number; differences: ReconciliationDifference[] }
+
+function sidesOf(orders: ReconciledOrder[], rows: MoneyRow[], records: GatewayMoney[]): Sides {
   const byId = new Map(orders.map((order) => [order.id, order]))
   const byPublicId = new Map(orders.map((order) => [order.publicId, order]))
   const fees = rows.filter((row) => row.kind === 'fee')
@@ -90,7 +100,6 @@ export function compare(
     ])
   }
   const refundById = new Map(gatewayRefunds.map((record) => [record.id, record]))
-  /** The order's number: from our row, the order id the gateway kept, or the payment refunded. */
   const numberOf = (row: MoneyRow | null, record: GatewayMoney | null): string | null => {
     if (row) return byId.get(row.orderId)?.number ?? null
     if (!record) return null
@@ -102,7 +111,11 @@ export function compare(
     const paid = chargeByPayment.get(record.paymentId)?.[0]
     return paid?.orderPublicId ? (byPublicId.get(paid.orderPublicId)?.number ?? null) : null
   }
+  return { fees, refunds, charges, gatewayRefunds, chargeByPayment, refundById, numberOf }
+}
 
+/** Every fee row against the gateway's charges for its payment, then the charges left over. */
+function compareCharges({ fees, charges, chargeByPayment, numberOf }: Sides): Outcome {
   const differences: ReconciliationDifference[] = []
   let matched = 0
   const usedCharges = new Set<GatewayMoney>()
@@ -155,6 +168,13 @@ export function compare(
         ' for this order; the ledger has no fee charged for it.',
     })
   }
+  return { matched, differences }
+}
+
+/** Every refund row against the gateway's refund it names, then the refunds left over. */
+function compareRefunds({ refunds, gatewayRefunds, refundById, numberOf }: Sides): Outcome {
+  const differences: ReconciliationDifference[] = []
+  let matched = 0
   const usedRefunds = new Set<string>()
   for (const row of refunds) {
     const record = row.gatewayRef ? refundById.get(row.gatewayRef) : undefined
@@ -201,20 +221,34 @@ export function compare(
       note: `The gateway refunded ${cents(record.amountCents)} of payment ${record.paymentId}; the ledger has no such refund.`,
     })
   }
+  return { matched, differences }
+}
 
+function moneyTotals(charged: { amountCents: number }[], refunded: { amountCents: number }[]) {
   const sum = (items: { amountCents: number }[]) =>
     items.reduce((total, item) => total + item.amountCents, 0)
-  const ledgerTotals = { chargedCents: sum(fees), refundedCents: sum(refunds) }
-  const gatewayTotals = { chargedCents: sum(charges), refundedCents: sum(gatewayRefunds) }
+  const chargedCents = sum(charged)
+  const refundedCents = sum(refunded)
+  return { chargedCents, refundedCents, netCents: chargedCents - refundedCents }
+}
+
+/** The comparison itself, apart from where the two sides come from. */
+export function compare(
+  orders: ReconciledOrder[],
+  rows: MoneyRow[],
+  records: GatewayMoney[],
+  context: { gateway: string; since: Date }
+): Reconciliation {
+  const sides = sidesOf(orders, rows, records)
+  const charged = compareCharges(sides)
+  const refunded = compareRefunds(sides)
+  const differences = [...charged.differences, ...refunded.differences]
   return {
     gateway: context.gateway,
     since: context.since.toISOString(),
-    ledger: { ...ledgerTotals, netCents: ledgerTotals.chargedCents - ledgerTotals.refundedCents },
-    gatewayRecords: {
-      ...gatewayTotals,
-      netCents: gatewayTotals.chargedCents - gatewayTotals.refundedCents,
-    },
-    matched,
+    ledger: moneyTotals(sides.fees, sides.refunds),
+    gatewayRecords: moneyTotals(sides.charges, sides.gatewayRefunds),
+    matched: charged.matched + refunded.matched,
     differences,
     balanced: differences.length === 0,
   }
