@@ -73,14 +73,9 @@ type Planned = { email: string; profile: string; size: string; result: EngineRes
 const sold = { status: 'fail', reason: 'Sold out before checkout.' } as const
 const success = (number: string) => ({ status: 'success', confirmationNumber: number }) as const
 
-/**
- * A release three days ago, settled: the demo customer's two slots (one secured and charged,
- * one sold out: Not secured on the page), the other demo customers' slots with every kind of
- * result, and one success the retailer cancelled afterwards (its fee refunded). Made once.
- */
-export async function pastReleaseDemo(customerEmail: string, others: string[]) {
-  if (await Product.findBy('slug', DEMO_PAST_RELEASE.slug)) return
-  const product = await Product.create({
+/** The past release's product, first made with a release time still ahead so it takes orders. */
+function createPastReleaseProduct() {
+  return Product.create({
     slug: DEMO_PAST_RELEASE.slug,
     title: DEMO_PAST_RELEASE.title,
     image: '/images/products/adidas-samba-og-cloud-white.svg',
@@ -95,6 +90,10 @@ export async function pastReleaseDemo(customerEmail: string, others: string[]) {
     stockTaken: 0,
     releaseAt: DateTime.now().plus({ hours: 1 }).startOf('minute'),
   })
+}
+
+/** The demo customer's two slots, then two for each other customer, results in turn. */
+async function pastReleasePlan(customerEmail: string, others: string[]) {
   const plan: Planned[] = [
     { email: customerEmail, profile: 'Home', size: '10', result: success('ADS-448120') },
     { email: customerEmail, profile: 'Office', size: '10', result: sold },
@@ -121,6 +120,11 @@ export async function pastReleaseDemo(customerEmail: string, others: string[]) {
       })
     }
   }
+  return plan
+}
+
+/** Checks out every planned slot; the result each order is to get, by its public id. */
+async function placePlannedOrders(product: Product, plan: Planned[]) {
   const byOrder = new Map<string, EngineResult>()
   for (const item of plan) {
     const user = await User.findByOrFail('email', item.email)
@@ -134,6 +138,11 @@ export async function pastReleaseDemo(customerEmail: string, others: string[]) {
     byOrder.set(order.publicId, item.result)
   }
   await holdWorker.drain()
+  return byOrder
+}
+
+/** Moves the release and its orders into the past, then runs it with the planned results. */
+async function runPastRelease(product: Product, byOrder: Map<string, EngineResult>) {
   // Bought days before the release, released three days ago.
   const released = DateTime.now().minus({ days: DEMO_PAST_RELEASE.releasedDaysAgo })
   await Order.query()
@@ -153,7 +162,10 @@ export async function pastReleaseDemo(customerEmail: string, others: string[]) {
   if (run.status !== 'finished') {
     throw new Error(`The past release of the demo did not run: ${run.error ?? run.status}`)
   }
-  // The retailer cancelled one success afterwards: corrected to failed, its fee refunded.
+}
+
+/** The retailer cancelled one success afterwards: corrected to failed, its fee refunded. */
+async function cancelOneSuccess(product: Product, customerEmail: string) {
   const cancelled = await Order.query()
     .where('product_id', product.id)
     .where('status', 'success')
@@ -171,4 +183,18 @@ export async function pastReleaseDemo(customerEmail: string, others: string[]) {
       'demo seed'
     )
   }
+}
+
+/**
+ * A release three days ago, settled: the demo customer's two slots (one secured and charged,
+ * one sold out: Not secured on the page), the other demo customers' slots with every kind of
+ * result, and one success the retailer cancelled afterwards (its fee refunded). Made once.
+ */
+export async function pastReleaseDemo(customerEmail: string, others: string[]) {
+  if (await Product.findBy('slug', DEMO_PAST_RELEASE.slug)) return
+  const product = await createPastReleaseProduct()
+  const plan = await pastReleasePlan(customerEmail, others)
+  const byOrder = await placePlannedOrders(product, plan)
+  await runPastRelease(product, byOrder)
+  await cancelOneSuccess(product, customerEmail)
 }

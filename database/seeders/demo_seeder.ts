@@ -6,7 +6,7 @@ import { secondFactor } from '#accounts/services/second_factor'
 import Product from '#catalog/models/product'
 import Profile from '#profiles/models/profile'
 import PromoCode from '#checkout/models/promo_code'
-import { CLOTHING_SIZES, ONE_SIZE, SHOE_SIZES } from '#catalog/services/catalog_service'
+import { SHOE_SIZES } from '#catalog/services/catalog_service'
 import { profileService } from '#profiles/services/profile_service'
 import { billingCardService } from '#accounts/services/billing_card_service'
 import { paymentService } from '#payments/services/payment_service'
@@ -28,6 +28,9 @@ import {
   pastReleaseDemo,
 } from '#database/demo/demo_outcomes'
 import { DEMO_CUSTOMER_CARD, DEMO_CUSTOMER_STRIPE_TOKEN } from '#database/demo/demo_cards'
+import { seedDemoCatalogue } from '#database/demo/demo_catalogue'
+
+export { DEMO_PRODUCTS } from '#database/demo/demo_catalogue'
 
 export const DEMO_CUSTOMER = { email: 'customer@dropslot.test', password: 'dropslot-demo' }
 export const DEMO_ADMIN = { email: 'admin@dropslot.test', password: 'dropslot-admin' }
@@ -67,141 +70,6 @@ export const DEMO_RELEASE = {
   ],
 }
 
-type DemoProduct = {
-  slug: string
-  title: string
-  priceCents: number
-  sizeType: 'shoe' | 'clothing' | 'OS'
-  sizes: string[]
-  styles: string
-  tags: string
-  /** Who sells it (the mail intake's retailers). */
-  retailer: string
-  totalStock: number
-  stockTaken: number
-  releaseInHours: number
-  description: string
-}
-
-const hours = (value: number) => value
-
-/** Realistic demo catalogue: released and upcoming drops across the four brand tags. */
-export const DEMO_PRODUCTS: DemoProduct[] = [
-  {
-    // The spec's fallback sample product.
-    slug: 'dropslot-sample-tee',
-    retailer: 'kith',
-    title: 'Dropslot Sample Tee',
-    priceCents: 5000,
-    sizeType: 'clothing',
-    sizes: ['XS', 'S', 'M', 'L', 'XL'],
-    styles: 'Black,White',
-    tags: 'adidas',
-    totalStock: 500,
-    stockTaken: 7,
-    releaseInHours: hours(24 * 6),
-    description: 'Heavyweight cotton tee from the adidas archive capsule.',
-  },
-  {
-    slug: 'adidas-samba-og-cloud-white',
-    retailer: 'adidas',
-    title: "adidas Samba OG 'Cloud White'",
-    priceCents: 2500,
-    sizeType: 'shoe',
-    sizes: SHOE_SIZES,
-    styles: 'Cloud White / Core Black',
-    tags: 'adidas',
-    totalStock: 300,
-    stockTaken: 41,
-    releaseInHours: hours(24 * 3),
-    description: 'The terrace classic in its original colourway. Limited pairs per store.',
-  },
-  {
-    slug: 'nike-air-jordan-1-high-og-chicago',
-    retailer: 'nike',
-    title: "Air Jordan 1 Retro High OG 'Chicago'",
-    priceCents: 4500,
-    sizeType: 'shoe',
-    sizes: SHOE_SIZES,
-    styles: 'Varsity Red / White / Black',
-    tags: 'nike',
-    totalStock: 200,
-    stockTaken: 188,
-    releaseInHours: hours(30),
-    description: 'The most requested colourway returns on SNKRS. Expect an instant sell-out.',
-  },
-  {
-    slug: 'nike-sb-dunk-low-pro-chocolate',
-    retailer: 'nike',
-    title: "Nike SB Dunk Low Pro 'Chocolate'",
-    priceCents: 3000,
-    sizeType: 'shoe',
-    sizes: SHOE_SIZES,
-    styles: 'Chocolate / Sail',
-    tags: 'nike',
-    totalStock: 150,
-    stockTaken: 150,
-    releaseInHours: hours(-48),
-    description: 'Released two days ago. Results are in.',
-  },
-  {
-    slug: 'kith-box-logo-hoodie-nocturnal',
-    retailer: 'kith',
-    title: "Kith Box Logo Hoodie 'Nocturnal'",
-    priceCents: 2000,
-    sizeType: 'clothing',
-    sizes: CLOTHING_SIZES,
-    styles: 'Nocturnal,Sandrift',
-    tags: 'kith',
-    totalStock: 250,
-    stockTaken: 12,
-    releaseInHours: hours(24 * 8),
-    description: 'Monday Program drop. Two colourways, every size.',
-  },
-  {
-    slug: 'kith-new-balance-990v6-daytona',
-    retailer: 'kith',
-    title: "Kith x New Balance 990v6 'Daytona'",
-    priceCents: 3500,
-    sizeType: 'shoe',
-    sizes: SHOE_SIZES,
-    styles: 'Daytona Blue',
-    tags: 'kith',
-    totalStock: 120,
-    stockTaken: 0,
-    releaseInHours: hours(24 * 12),
-    description: 'Made in USA collaboration, raffle only at Kith flagships and online.',
-  },
-  {
-    slug: 'palace-tri-ferg-cap',
-    retailer: 'palace',
-    title: 'Palace Tri-Ferg 6-Panel Cap',
-    priceCents: 1500,
-    sizeType: 'OS',
-    sizes: ONE_SIZE,
-    styles: 'OS',
-    tags: 'shopify',
-    totalStock: 400,
-    stockTaken: 55,
-    releaseInHours: hours(24 * 2),
-    description: 'Thursday drop on a Shopify storefront: queue-protected, fast checkout.',
-  },
-  {
-    slug: 'union-jordan-4-off-noir',
-    retailer: 'union',
-    title: "Union LA x Air Jordan 4 'Off Noir'",
-    priceCents: 5500,
-    sizeType: 'shoe',
-    sizes: SHOE_SIZES,
-    styles: 'Off Noir / Brigade Blue',
-    tags: 'shopify,nike',
-    totalStock: 80,
-    stockTaken: 9,
-    releaseInHours: hours(24 * 5),
-    description: 'Boutique release through a Shopify checkout; tiny allocation.',
-  },
-]
-
 const DEMO_ADDRESS = {
   address1: '148 Lafayette St',
   address2: 'Apt 4',
@@ -224,33 +92,25 @@ export default class DemoSeeder extends BaseSeeder {
   }
 
   private async seed() {
-    for (const item of DEMO_PRODUCTS) {
-      await Product.firstOrCreate(
-        { slug: item.slug },
-        {
-          title: item.title,
-          image: `/images/products/${item.slug}.svg`,
-          description: item.description,
-          priceCents: item.priceCents,
-          sizeType: item.sizeType,
-          sizes: item.sizes,
-          styles: item.styles,
-          tags: item.tags,
-          retailer: item.retailer,
-          avail: true,
-          totalStock: item.totalStock,
-          stockTaken: item.stockTaken,
-          releaseAt: DateTime.now().plus({ hours: item.releaseInHours }).startOf('minute'),
-        }
-      )
-    }
-
+    await seedDemoCatalogue()
     await seedDemoRetailers()
     await PromoCode.firstOrCreate(
       { code: DEMO_PROMO },
       { percent: 10, active: true, uses: 0, maxUses: 1000, startsAt: null, expiresAt: null }
     )
 
+    await this.demoAdmin()
+    const customer = await this.demoCustomer()
+    await this.demoCustomerCard(customer)
+    await this.demoCustomerProfiles(customer)
+
+    await this.releaseDayDemo()
+    await this.drawDemo()
+    await this.demoCustomerOrders()
+  }
+
+  /** The owner account, its authenticator enrolled with the known secret. */
+  private async demoAdmin() {
     const admin = await User.firstOrCreate(
       { email: DEMO_ADMIN.email },
       { password: DEMO_ADMIN.password, name: 'Dropslot Admin', role: 'owner' }
@@ -258,8 +118,10 @@ export default class DemoSeeder extends BaseSeeder {
     if ((await secondFactor.stateOf(admin.id)) === 'enrol') {
       await secondFactor.enrolKnownSecret(admin.id, DEMO_ADMIN_TOTP_SECRET)
     }
+  }
 
-    const customer = await User.firstOrCreate(
+  private async demoCustomer() {
+    return User.firstOrCreate(
       { email: DEMO_CUSTOMER.email },
       {
         password: DEMO_CUSTOMER.password,
@@ -278,9 +140,13 @@ export default class DemoSeeder extends BaseSeeder {
         },
       }
     )
+  }
 
-    // The card on file goes through the configured gateway (the sandbox by default), so the
-    // demo customer's $1.00 hold and fee can really be placed and charged.
+  /**
+   * The card on file goes through the configured gateway (the sandbox by default), so the
+   * demo customer's $1.00 hold and fee can really be placed and charged.
+   */
+  private async demoCustomerCard(customer: User) {
     if (!customer.cardPaymentMethodId) {
       let token = DEMO_CUSTOMER_STRIPE_TOKEN
       if (paymentsConfig.gateway !== 'stripe') {
@@ -299,7 +165,10 @@ export default class DemoSeeder extends BaseSeeder {
       }
       await billingCardService.saveToken(customer, token)
     }
+  }
 
+  /** Home and Office, made once: each with its own address and card. */
+  private async demoCustomerProfiles(customer: User) {
     const existing = await Profile.query().where('user_id', customer.id).count('* as total')
     if (Number(existing[0].$extras.total) === 0) {
       const year = String(DateTime.now().year + 3)
@@ -326,10 +195,6 @@ export default class DemoSeeder extends BaseSeeder {
         card: { name: 'Jordan Rivera', number: '5200828282828210', code: '321', month: '08', year },
       })
     }
-
-    await this.releaseDayDemo()
-    await this.drawDemo()
-    await this.demoCustomerOrders()
   }
 
   /**
