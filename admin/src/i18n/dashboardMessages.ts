@@ -1,0 +1,76 @@
+/** The dashboard (`dropslot.dashboard.*`). */
+export const dashboardMessages = {
+  title: 'Release desk',
+  next_release: 'Next release',
+  no_upcoming: 'No upcoming releases scheduled.',
+  upcoming: 'Upcoming releases',
+  recent: 'Released in the last 3 days',
+  orders_by_status: 'Orders by status',
+  orders_by_day: 'Orders, last 14 days',
+  active_orders: 'Active orders',
+  fees_captured: 'Fees captured',
+  fees_captured_hint: '%{refunded} refunded · %{net} kept',
+  fees_due: 'Fees due',
+  fees_due_hint:
+    '%{smart_count} successful order not charged yet |||| %{smart_count} successful orders not charged yet',
+  holds_open: '%{smart_count} $1.00 hold open |||| %{smart_count} $1.00 holds open',
+  customers: 'Customers',
+  subscribers: 'Newsletter',
+  failed_emails: 'Failed e-mails',
+  slots: '%{taken} / %{total} slots',
+  in: 'in %{time}',
+  ago: '%{time} ago',
+  on_newsletter: '%{count} on the newsletter',
+  active_hint: '%{pending} pending · %{processing} processing',
+  active_count: '%{smart_count} active order |||| %{smart_count} active orders',
+  col_product: 'Product',
+  col_release: 'Release',
+  col_slots: 'Slots',
+  col_active: 'Active',
+  updated: 'Updated %{time} · refreshes every 30 s',
+}
+
+/** The dashboard's $1.00 card checks of waiting orders (`dropslot.holds.*`). */
+export const holdMessages = {
+  title: '$1.00 card checks of waiting orders',
+  subtitle:
+    '%{smart_count} order waits for release day or its draw |||| %{smart_count} orders wait for release day or their draw',
+  without_live_hold: 'Without a live hold',
+  expiring: 'Lapsing within 24 h',
+  renewed: 'Renewed in 24 h',
+  renewed_total: '%{smart_count} renewal in all |||| %{smart_count} renewals in all',
+  col_order: 'Order',
+  col_round: 'Round',
+  col_renewed: 'Renewed',
+  col_lapses: 'Lapses',
+  status: {
+    lapsed: 'lapsed',
+    queued: 'to place',
+    placing: 'being placed',
+    requires_action: 'customer to confirm',
+    declined: 'declined',
+    released: 'released',
+    skipped: 'not placed',
+  },
+}
+
+/** The dashboard's background jobs (`dropslot.queues.*`). */
+export const queueMessages = {
+  title: 'Background jobs',
+  driver_database: 'Jobs run inside the web process (QUEUE_DRIVER=database)',
+  driver_bullmq: 'Jobs run on BullMQ workers (QUEUE_DRIVER=bullmq)',
+  col_queue: 'Queue',
+  col_waiting: 'Waiting',
+  col_active: 'Active',
+  col_delayed: 'Delayed',
+  col_failed: 'Failed',
+  col_oldest: 'Oldest wait',
+  holds_due: 'Holds to place',
+  emails_due: 'E-mails to send',
+  failed_title: 'Failed jobs',
+  retry: 'Retry',
+  discard: 'Discard',
+  retried: 'Job queued again',
+  discarded: 'Job discarded',
+  none_failed: 'No failed job.',
+}

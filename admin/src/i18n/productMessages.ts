@@ -1,0 +1,53 @@
+import { restockMessages } from '../products/restockMessages'
+
+/** The product form and its draw and waiting room (`dropslot.products.*`). */
+export const productMessages = {
+  slots_hint: 'Total slots can never go below the %{taken} already taken.',
+  sizes_hint: 'Shoes 4-14 in half steps, clothing XS-XL, or one size (OS).',
+  brands_hint: 'Pick from the brands in the catalogue, or type a new one and press Enter.',
+  styles_hint: 'Comma-separated, e.g. Black,White',
+  image_hint: 'An https:// URL or a path on this site, like /images/products/x.svg',
+  retailer_hint: "Where it releases, in order: the first one's signed e-mail moves the money",
+  total_below_taken: 'Must be at least the %{taken} slots already taken',
+  taken_above_total: 'Cannot be more than the total slots',
+  pick_size: 'Pick at least one size',
+  fee_hint: 'Service fee in dollars',
+  ...restockMessages,
+  tab_product: 'Product',
+  tab_release: 'Release & slots',
+  tab_sizes: 'Sizes & styles',
+  mode_first_come: 'First come (a rush)',
+  mode_draw: 'Draw (entries, then a verifiable draw)',
+  draw_title: 'Draw',
+  draw_entries: 'Entries',
+  draw_blocked:
+    'Second entries refused: %{account} by account, %{card} by card, %{address} by address',
+  draw_commitment: 'Commitment (seed hash, slots, window and beacon round)',
+  draw_not_committed: 'Not committed yet: the commitment is made when entries open.',
+  draw_beacon: 'Public randomness: drand quicknet round %{round}, published %{time}',
+  draw_beacon_waiting:
+    'Waiting for the beacon: round %{round} was due %{due} (%{minutes} min late) and no relay gave it (last try %{tried}: %{reason}). Check DRAND_URLS and that this server reaches those relays: the draw runs the minute one answers. Or run it on a copy of that round: dropslot draw:run --product %{id} --beacon FILE. No other round can be used.',
+  draw_root: 'Entry list frozen at close: root %{root}',
+  draw_not_run: 'Not drawn yet: the seed stays secret until the draw runs.',
+  draw_seed: 'Seed',
+  draw_winners: 'Winners, in order',
+  draw_verified: 'Recomputed from the published proof: it matches.',
+  draw_not_verified: 'The published proof does NOT verify: %{steps}.',
+  draw_alternates: 'Alternates, in order',
+  draw_settled: 'Every order has its result.',
+  draw_not_settled: 'Orders still being settled (the scheduled sweep finishes them).',
+  draw_run: 'Run draw',
+  draw_ran: 'Drawn: %{winners} winner(s) of %{entries} entries (quicknet round %{round})',
+  draw_ran_before: 'This draw had run already: nothing changed.',
+  draw_proof: 'Public proof page',
+  queue_title: 'Waiting room',
+  queue_opens: 'The sale opens %{time}; the line forms %{minutes} minutes before.',
+  queue_figures:
+    '%{inLine} in line: %{letThrough} let through, %{waiting} waiting (%{rate} per minute)',
+  queue_passes: '%{spent} pass(es) used for a checkout',
+  queue_beacon: 'Places from drand quicknet round %{round}: %{state}',
+  queue_ordered: 'drawn',
+  queue_not_ordered: 'not drawn yet',
+  queue_beacon_waiting:
+    'Places wait for round %{round}, due %{due} (%{minutes} min late); no relay gave it (last try %{tried}: %{reason}). Check DRAND_URLS and that this server reaches those relays: places are drawn the minute one answers.',
+}
