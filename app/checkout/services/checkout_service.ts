@@ -1,7 +1,11 @@
 import type { CustomerRecord } from '#accounts/services/user_queries'
 import { cardOnFile, cardOnFileFingerprint } from '#payments/services/card_on_file'
 import { catalogService, productNotFound } from '#catalog/services/catalog_service'
-import { readProductAndProfile } from '#checkout/services/checkout_reads'
+import {
+  readProductAndProfile,
+  type CheckoutProduct,
+  type CheckoutProfile,
+} from '#checkout/services/checkout_reads'
 import { withDriverSession, type DriverSession } from '#core/services/driver_session'
 import { soldOutMemory } from '#catalog/services/sold_out_memory'
 import { PROFILE_NOT_FOUND, profileService } from '#profiles/services/profile_service'
@@ -137,8 +141,6 @@ export class CheckoutService {
     // transaction. Both are shortcuts only: while slots remain, the conditional UPDATE decides.
     const productId = productIdOf(request.productId)
     if (soldOutMemory.has(productId)) throw soldOut()
-    let enteredCode: string | null = null
-    let receipt = null as { id: number } | null
     // Only a slot with choices needs the release's retailers, read before the session (which
     // holds SQLite's one connection).
     const retailers: RetailerEntry[] | null = namesChoices(request)
@@ -146,7 +148,7 @@ export class CheckoutService {
       : null
     // Every statement of the purchase, the receipt included, goes on one driver session: the
     // release-day rush is bound by the app's CPU, and this is the cheapest way to the database.
-    const opened = await withDriverSession(async (session) => {
+    const { order, receiptId, enteredCode } = await withDriverSession(async (session) => {
       const { product, profile } = await readProductAndProfile(
         session,
         productId,
@@ -175,104 +177,150 @@ export class CheckoutService {
           code: 'card_required',
         })
       }
-
-      const card = profileService.openCard(profile)
-      if (!card.code) {
-        enteredCode = await this.cardCodeFrom(request.eCardCode)
-        card.code = enteredCode
-      }
-      const snapshot: AcoSnapshot = {
-        profile: {
-          profileId: profile.publicId,
-          profileName: profile.profileName,
-          email: profile.email,
-          phone: profile.phone,
-          shipping: profile.shipping,
-          billing: profile.billing,
-        },
-        card,
-        order: { productId: product.id, productTitle: product.title, style, size },
-      }
-      const promoCode = present(request.promoCode) ? String(request.promoCode) : null
-      // Everything the order needs is prepared before the transaction, which only writes.
-      const newOrder: NewOrder = {
-        userId: user.id,
-        productId: product.id,
-        profileId: profile.publicId,
-        productTitle: product.title,
-        basePriceCents: product.priceCents,
-        priceCents: product.priceCents,
-        promoCode: null,
-        promoPercent: null,
+      const prepared = await this.prepareOrder(user, product, profile, request, {
         style,
         size,
         ...choiceColumns,
-        email: user.email,
-        name: user.name || `${profile.shipping.firstName} ${profile.shipping.lastName}`,
-        acoVault: cardVault.seal(snapshot),
-        holdAmountCents: paymentsConfig.holdAmountCents,
-      }
-
-      if (product.isDraw) {
-        if (!cardFingerprint) throw new FingerprintNeeded()
-        const entry = await drawEntries.enter(session, {
-          product: {
-            id: product.id,
-            totalStock: product.totalStock,
-            entryOpensAt: product.entryOpensAtRaw,
-            entryClosesAt: product.entryClosesAtRaw,
-          },
-          newOrder,
-          cardFingerprint,
-          card: { brand: user.cardBrand, last4: user.cardLast4 },
-          shipping: profile.shipping,
-        })
-        receipt = await orderEmails.sendDrawEntered(
-          entry.order,
-          {
-            entryId: entry.entryId,
-            closesAt: product.entryClosesAt ?? '',
-            commitment: entry.commitment,
-            round: entry.round,
-            proofUrl: `${dropslotConfig.appUrl}/product/${product.id}/draw?entry=${entry.entryId}`,
-          },
-          session
-        )
-        return entry.order
-      }
-
-      // SQLite runs the whole transaction without giving the event loop away and has one writer
-      // anyway: the receipt joins the order's transaction there, one commit instead of two. On
-      // MariaDB it stays out of it, so the product's row is locked no longer than the slot and
-      // the order need.
-      const receiptInTransaction = session.dialect === 'sqlite'
-      let order: OpenedOrder
-      try {
-        order = await this.takeSlotAndOpen(
-          session,
-          product.id,
-          newOrder,
-          promoCode,
-          passNonce,
-          receiptInTransaction
-            ? async (newlyOpened) => {
-                receipt = await orderEmails.sendReceipt(newlyOpened, session)
-              }
-            : null
-        )
-      } catch (error) {
-        if (isUniqueViolation(error)) throw AppError.conflict(DUPLICATE_ORDER, 'duplicate')
-        throw error
-      }
-
-      if (!receiptInTransaction) receipt = await orderEmails.sendReceipt(order, session)
-      return order
+      })
+      const opened = product.isDraw
+        ? await this.enterDraw(session, user, product, profile, prepared.newOrder, cardFingerprint)
+        : await this.openSlot(session, prepared.newOrder, request.promoCode, passNonce)
+      return { ...opened, enteredCode: prepared.enteredCode }
     })
     // After the commit: a worker that ran the jobs earlier would not see the order yet.
-    await jobs.dispatch('payments.place-hold', { orderId: opened.id })
-    if (receipt) await notifications.deliverSoon(receipt.id)
-    if (enteredCode) await profileService.rememberCardCode(opened.profileId, enteredCode)
-    return opened
+    await jobs.dispatch('payments.place-hold', { orderId: order.id })
+    if (receiptId) await notifications.deliverSoon(receiptId)
+    if (enteredCode) await profileService.rememberCardCode(order.profileId, enteredCode)
+    return order
+  }
+
+  /**
+   * Everything the order needs, prepared before the transaction, which only writes: the sealed
+   * copy of the profile and card for release day (with the security code entered again when the
+   * profile no longer keeps it), the price and the buyer's choices.
+   */
+  private async prepareOrder(
+    user: CustomerRecord,
+    product: CheckoutProduct,
+    profile: CheckoutProfile,
+    request: CheckoutRequest,
+    chosen: Pick<NewOrder, 'style' | 'size' | 'sizeLadder' | 'retailerChoice' | 'maxItemPriceCents'>
+  ): Promise<{ newOrder: NewOrder; enteredCode: string | null }> {
+    let enteredCode: string | null = null
+    const card = profileService.openCard(profile)
+    if (!card.code) {
+      enteredCode = await this.cardCodeFrom(request.eCardCode)
+      card.code = enteredCode
+    }
+    const snapshot: AcoSnapshot = {
+      profile: {
+        profileId: profile.publicId,
+        profileName: profile.profileName,
+        email: profile.email,
+        phone: profile.phone,
+        shipping: profile.shipping,
+        billing: profile.billing,
+      },
+      card,
+      order: {
+        productId: product.id,
+        productTitle: product.title,
+        style: chosen.style,
+        size: chosen.size,
+      },
+    }
+    const newOrder: NewOrder = {
+      userId: user.id,
+      productId: product.id,
+      profileId: profile.publicId,
+      productTitle: product.title,
+      basePriceCents: product.priceCents,
+      priceCents: product.priceCents,
+      promoCode: null,
+      promoPercent: null,
+      ...chosen,
+      email: user.email,
+      name: user.name || `${profile.shipping.firstName} ${profile.shipping.lastName}`,
+      acoVault: cardVault.seal(snapshot),
+      holdAmountCents: paymentsConfig.holdAmountCents,
+    }
+    return { newOrder, enteredCode }
+  }
+
+  /** A draw's entry (one per person and card) and its e-mail: its slots are given when it runs. */
+  private async enterDraw(
+    session: DriverSession,
+    user: CustomerRecord,
+    product: CheckoutProduct,
+    profile: CheckoutProfile,
+    newOrder: NewOrder,
+    cardFingerprint: string | null
+  ) {
+    if (!cardFingerprint) throw new FingerprintNeeded()
+    const entry = await drawEntries.enter(session, {
+      product: {
+        id: product.id,
+        totalStock: product.totalStock,
+        entryOpensAt: product.entryOpensAtRaw,
+        entryClosesAt: product.entryClosesAtRaw,
+      },
+      newOrder,
+      cardFingerprint,
+      card: { brand: user.cardBrand, last4: user.cardLast4 },
+      shipping: profile.shipping,
+    })
+    const receipt = await orderEmails.sendDrawEntered(
+      entry.order,
+      {
+        entryId: entry.entryId,
+        closesAt: product.entryClosesAt ?? '',
+        commitment: entry.commitment,
+        round: entry.round,
+        proofUrl: `${dropslotConfig.appUrl}/product/${product.id}/draw?entry=${entry.entryId}`,
+      },
+      session
+    )
+    return { order: entry.order, receiptId: receipt?.id ?? null }
+  }
+
+  /** A slot taken and its order opened, with the receipt written beside it. */
+  private async openSlot(
+    session: DriverSession,
+    newOrder: NewOrder,
+    promoCodeInput: unknown,
+    passNonce: string | null
+  ) {
+    const promoCode = present(promoCodeInput) ? String(promoCodeInput) : null
+    const written = { receiptId: null as number | null }
+    // SQLite runs the whole transaction without giving the event loop away and has one writer
+    // anyway: the receipt joins the order's transaction there, one commit instead of two. On
+    // MariaDB it stays out of it, so the product's row is locked no longer than the slot and
+    // the order need.
+    const receiptInTransaction = session.dialect === 'sqlite'
+    let order: OpenedOrder
+    try {
+      order = await this.takeSlotAndOpen(
+        session,
+        newOrder.productId,
+        newOrder,
+        promoCode,
+        passNonce,
+        receiptInTransaction
+          ? async (newlyOpened) => {
+              const receipt = await orderEmails.sendReceipt(newlyOpened, session)
+              written.receiptId = receipt?.id ?? null
+            }
+          : null
+      )
+    } catch (error) {
+      if (isUniqueViolation(error)) throw AppError.conflict(DUPLICATE_ORDER, 'duplicate')
+      throw error
+    }
+    if (!receiptInTransaction) {
+      const receipt = await orderEmails.sendReceipt(order, session)
+      written.receiptId = receipt?.id ?? null
+    }
+    return { order, receiptId: written.receiptId }
   }
 
   /**
