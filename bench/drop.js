@@ -4,7 +4,8 @@
 |                        --duration 10 --pool 10 --slices 5 --warm-up 3000 --smoke]
 |
 | Release-day rush against the production build: seeds U customers (token, card, profile each)
-| and the products, starts build/bin/server.js and the raw baseline (bench/baseline.js), fires
+| and the products, starts build/bin/server.js, the raw baseline (bench/baseline.js) and the bare
+| floor (bench/bare_health.js: GET /health and nothing else, no database), fires
 | POST /api/checkout/withprofile with autocannon and checks the database afterwards. Exits
 | non-zero on any correctness violation (oversold, duplicate, 5xx, missing order or hold).
 | Builds the app first (node ace build) when build/ is missing or stale. See docs/performance.md.
@@ -51,6 +52,7 @@ const settings = {
   appPort: Number(flags.port),
 }
 settings.basePort = settings.appPort + 1
+settings.barePort = settings.appPort + 2
 // Checkouts on each server before anything is compared: enough for V8 to have optimised the
 // app's hundreds of once-per-request functions (its CPU per checkout settles after 2,000-3,000;
 // the warm-up's own figures are reported as its phase, so the cold start stays visible).
@@ -286,6 +288,10 @@ async function runDatabase(kind) {
     },
     stdio: 'inherit',
   })
+  const bare = fork(join(root, 'bench', 'bare_health.js'), [], {
+    env: { PATH: process.env.PATH, BARE_PORT: String(settings.barePort) },
+    stdio: 'inherit',
+  })
   const rows = []
   const failures = []
   const check = (label, actual, expected) => {
@@ -295,11 +301,16 @@ async function runDatabase(kind) {
   try {
     await waitForHealth(settings.appPort, app)
     await waitForHealth(settings.basePort, baseline)
+    await waitForHealth(settings.barePort, bare)
     const checkout = '/api/checkout/withprofile'
     // One load run of one phase, with the CPU it cost: the server's (app or baseline), the
     // database server's (MariaDB) and the machine's (busy and stolen).
     const measured = async (name, run) => {
-      const pid = name.endsWith('baseline') ? baseline.pid : app.pid
+      const pid = name.endsWith('baseline')
+        ? baseline.pid
+        : name.endsWith('bare floor')
+          ? bare.pid
+          : app.pid
       const dbPid = kind === 'mysql' ? databasePid() : null
       const cpuBefore = cpuMs(pid)
       const dbBefore = dbPid === null ? null : cpuMs(dbPid)
@@ -404,20 +415,20 @@ async function runDatabase(kind) {
     // Two phases compared with each other run in alternating slices (A, B, A, B, ...), so that a
     // change in the machine's speed during the run (another virtual machine's load, a CPU's
     // frequency) falls on both alike instead of on whichever phase ran at that moment.
-    const alternating = async (first, second) => {
-      log(
-        `[${kind}] ${first.name} / ${second.name}, ${settings.slices} slices each (load ${load()})`
-      )
-      const slices = [[], []]
+    const alternating = async (...phases) => {
+      const names = phases.map((item) => item.name).join(' / ')
+      log(`[${kind}] ${names}, ${settings.slices} slices each (load ${load()})`)
+      const slices = phases.map(() => [])
       for (let index = 0; index < settings.slices; index++) {
-        for (const [side, { name, run }] of [first, second].entries()) {
+        for (const [side, { name, run }] of phases.entries()) {
           slices[side].push(await measured(name, () => run(index)))
         }
       }
-      return [
-        finish(first.name, slices[0], first.verify, await verified(first.verify)),
-        finish(second.name, slices[1], second.verify, await verified(second.verify)),
-      ]
+      const results = []
+      for (const [side, item] of phases.entries()) {
+        results.push(finish(item.name, slices[side], item.verify, await verified(item.verify)))
+      }
+      return results
     }
     const sliceOf = (list, index) =>
       list.slice(
@@ -481,29 +492,26 @@ async function runDatabase(kind) {
         }),
       { productId: ids['base-drop'], orders: sold, created: sold, only: [201, 409] }
     )
-    // Presses on the sold-out product against the framework's floor, on one server.
-    const soldOutAndHealth = (side, port, productId) =>
-      alternating(
-        {
-          name: `sold out: ${side}`,
-          run: () => fire({ port, path: checkout, customers, productId, duration: sliceSeconds }),
-          verify: { productId, orders: sold, created: 0, only: [409] },
-        },
-        {
-          name: `GET /health: ${side}`,
-          run: () => fire({ port, path: '/health', method: 'GET', duration: sliceSeconds }),
-          verify: { only: [200] },
-        }
-      )
-    const [rejectApp, healthApp] = await soldOutAndHealth(
-      'endpoint',
-      settings.appPort,
-      ids['app-drop']
+    // Presses on the sold-out product against each server's own /health, and the app's against
+    // the bare floor: Node's HTTP stack answering and nothing else, in the same slices.
+    const soldOut = (side, port, productId) => ({
+      name: `sold out: ${side}`,
+      run: () => fire({ port, path: checkout, customers, productId, duration: sliceSeconds }),
+      verify: { productId, orders: sold, created: 0, only: [409] },
+    })
+    const health = (side, port) => ({
+      name: `GET /health: ${side}`,
+      run: () => fire({ port, path: '/health', method: 'GET', duration: sliceSeconds }),
+      verify: { only: [200] },
+    })
+    const [rejectApp, healthApp, healthBare] = await alternating(
+      soldOut('endpoint', settings.appPort, ids['app-drop']),
+      health('endpoint', settings.appPort),
+      health('bare floor', settings.barePort)
     )
-    const [rejectBase, healthBase] = await soldOutAndHealth(
-      'baseline',
-      settings.basePort,
-      ids['base-drop']
+    const [rejectBase, healthBase] = await alternating(
+      soldOut('baseline', settings.basePort, ids['base-drop']),
+      health('baseline', settings.basePort)
     )
 
     const states = rows.map((row) => row.state).filter(Boolean)
@@ -523,11 +531,15 @@ async function runDatabase(kind) {
       rejectCpuMs: round(rejectApp.cpuPerRequest, 3),
       healthCpuMs: round(healthApp.cpuPerRequest, 2),
       rejectToHealth: round(rejectApp.rps / healthApp.rps, 3),
-      // The floor the sold-out answer is held to: a bare node:http GET /health (one SELECT 1),
-      // measured in the same run; the ratio of CPU per answer is the target's figure.
-      rawHealthRps: round(healthBase.rps),
-      rawHealthCpuMs: round(healthBase.cpuPerRequest, 3),
-      rejectCpuToRawHealth: round(rejectApp.cpuPerRequest / healthBase.cpuPerRequest, 3),
+      // The raw baseline's /health (one SELECT 1, so it moves with the database's driver).
+      baselineHealthRps: round(healthBase.rps),
+      baselineHealthCpuMs: round(healthBase.cpuPerRequest, 3),
+      // The floor the sold-out answer is held to: a process answering GET /health and doing
+      // nothing else (bench/bare_health.js), in the same slices as the sold-out presses; the
+      // ratio of CPU per answer is the target's figure (at most 1.5).
+      rawHealthRps: round(healthBare.rps),
+      rawHealthCpuMs: round(healthBare.cpuPerRequest, 3),
+      rejectCpuToRawHealth: round(rejectApp.cpuPerRequest / healthBare.cpuPerRequest, 3),
       soldOutMs: dropApp.soldOutMs === null ? null : Math.round(dropApp.soldOutMs),
       oversold: states.reduce(
         (sum, state) => sum + Math.max(0, state.stockTaken - state.totalStock),
@@ -541,7 +553,7 @@ async function runDatabase(kind) {
     }
     return { rows, summary, failures }
   } finally {
-    await Promise.all([stop(app), stop(baseline)])
+    await Promise.all([stop(app), stop(baseline), stop(bare)])
     await client.close()
   }
 }
