@@ -17,7 +17,7 @@ import { AppError } from '#core/exceptions/app_error'
 import ReleaseRun from '#release/models/release_run'
 import { releaseLock, RELEASE_LOCK } from '#release/services/release_lock'
 import { releaseConfig, type EngineName } from '#release/services/release_config'
-import { releaseResults, type FinishReport } from '#release/services/release_results'
+import { releaseResults, type FinishReport, type TaskRow } from '#release/services/release_results'
 import { orderOutcome } from '#release/services/order_outcome'
 import { jobs } from '#core/jobs/jobs'
 import { crashPoint } from '#core/services/crash_points'
@@ -30,55 +30,29 @@ import { TaskPlanner } from '#release/services/task_plan'
 import { restockWindows } from '#release/services/restock_windows'
 import { submitOrder, type SubmissionTally } from '#release/services/order_submission'
 import { feeStatusIsDue } from '#shared/vocabulary'
+import { emptyRunReport, type RunOptions, type RunReport } from '#release/services/run_report'
 
 export { RELEASE_LOCK }
+export type { RunOptions, RunReport } from '#release/services/run_report'
 export { presentRuns, presentOneRun } from '#release/services/release_status'
 
-export type RunOptions = {
-  productId?: number | null
-  dryRun?: boolean
-  trigger?: string
-  /** An engine name, or an engine instance (tests, embedding). */
-  engine?: EngineName | CheckoutEngine
-  /** Called once the work is known, then after each item (progress bars). */
-  onPlan?: (total: number) => void
-  onItem?: () => void
+/** What the run's steps share: its row, the lock's owner, its settings and its report. */
+type RunContext = {
+  run: ReleaseRun
+  owner: string
+  config: ReturnType<typeof releaseConfig>
+  report: RunReport
+  options: RunOptions
+  engine: CheckoutEngine | null
 }
 
-export type RunReport = {
-  runId: number | null
-  status: 'finished' | 'failed' | 'skipped'
-  engine: EngineName
-  dryRun: boolean
-  products: { id: number; title: string; releaseAt: string | null }[]
-  /** Orders handed to the engine by this run (new ones and ones a crashed run left behind). */
-  submitted: number
-  succeeded: number
-  failed: number
-  /** Handed to a bot; the result comes back later. */
-  awaitingResult: number
-  /** Could not be handed to the engine (it stays processing and is retried next run). */
-  submitErrors: number
-  /** Results recorded earlier whose money or e-mail a crash or an outage left unfinished. */
-  resumed: number
-  feesCharged: number
-  feesDue: number
-  feeRetries: number
-  /** Results known whose money and e-mail were handed to the gateway queue (workers). */
-  settling: number
-  /** Pending orders whose $1.00 card check is not placed yet (submitted by a later run). */
-  awaitingHold: number
-  /** Dry run: what a real run would do. */
-  plan?: {
-    readyToSubmit: number
-    toResume: number
-    toFinish: number
-    feeRetries: number
-    /** Orders every retailer sold out for, whose restock window has closed. */
-    windowClosed: number
-  }
-  lockedBy?: string
-  error?: string
+/** The orders and tasks a run works through, in this order. */
+type RunWork = {
+  ready: OrderRecord[]
+  processing: OrderRecord[]
+  unfinished: TaskRow[]
+  feeDue: OrderRecord[]
+  windowClosed: OrderRecord[]
 }
 
 /**
@@ -120,36 +94,9 @@ export class ReleaseRunner {
     const config = releaseConfig()
     const dryRun = options.dryRun ?? false
     const products = await this.releasedProducts(options.productId ?? null)
-    const engine =
-      typeof options.engine === 'object'
-        ? options.engine
-        : dryRun
-          ? null
-          : createEngine(options.engine ?? config.engine)
+    const engine = this.chooseEngine(options, dryRun, config.engine)
     const engineName = engine?.name ?? (options.engine as EngineName) ?? config.engine
-    const productIds = products.map((product) => product.id)
-    const report: RunReport = {
-      runId: null,
-      status: 'finished',
-      engine: engineName,
-      dryRun,
-      products: products.map((product) => ({
-        id: product.id,
-        title: product.title,
-        releaseAt: product.releaseAt?.toISO() ?? null,
-      })),
-      submitted: 0,
-      succeeded: 0,
-      failed: 0,
-      awaitingResult: 0,
-      submitErrors: 0,
-      resumed: 0,
-      feesCharged: 0,
-      feesDue: 0,
-      feeRetries: 0,
-      settling: 0,
-      awaitingHold: 0,
-    }
+    const report = emptyRunReport(engineName, dryRun, products)
 
     const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`
     if (!dryRun && !(await releaseLock.acquire(RELEASE_LOCK, owner, config.lockTtlMs))) {
@@ -157,6 +104,42 @@ export class ReleaseRunner {
       return { ...report, status: 'skipped', lockedBy: holder?.owner ?? 'another run' }
     }
 
+    const run = await this.startRun(options, engineName, owner, products)
+    report.runId = run.id
+    const context: RunContext = { run, owner, config, report, options, engine }
+    let idle = false
+
+    try {
+      idle = await this.workThrough(context, products)
+      run.status = 'finished'
+    } catch (error) {
+      run.status = 'failed'
+      run.error = (error instanceof Error ? error.message : String(error)).slice(0, 255)
+      report.status = 'failed'
+      report.error = run.error
+    } finally {
+      await this.endRun(context, idle)
+    }
+    return report
+  }
+
+  private chooseEngine(
+    options: RunOptions,
+    dryRun: boolean,
+    configured: EngineName
+  ): CheckoutEngine | null {
+    if (typeof options.engine === 'object') return options.engine
+    return dryRun ? null : createEngine(options.engine ?? configured)
+  }
+
+  /** Records the run, then (a real run) closes the ones a dead process left marked running. */
+  private async startRun(
+    options: RunOptions,
+    engineName: EngineName,
+    owner: string,
+    products: ProductRecord[]
+  ): Promise<ReleaseRun> {
+    const dryRun = options.dryRun ?? false
     const run = await ReleaseRun.create({
       productId: options.productId ?? null,
       engine: engineName,
@@ -173,153 +156,185 @@ export class ReleaseRunner {
       startedAt: DateTime.now(),
       heartbeatAt: DateTime.now(),
     })
-    report.runId = run.id
     opsLog('run.start', {
       run: run.id,
       engine: engineName,
       trigger: run.trigger,
       dryRun,
-      products: productIds,
+      products: products.map((product) => product.id),
     })
     if (!dryRun) {
       await this.closeInterrupted(`run #${run.id} took its orders over`, { exceptRunId: run.id })
     }
     crashPoint('run-started')
-    let idle = false
+    return run
+  }
 
-    try {
-      // Embedded, the run places the holds still due itself; with workers they are on the gateway
-      // queue, and orders still waiting for theirs are submitted by the next run.
-      if (!dryRun && jobs.driverName !== 'bullmq') await holdWorker.drain()
-      const ready = await releaseOrderQueries.readyToSubmit(productIds)
-      const processing = await this.leftProcessing(productIds)
-      const unfinished = await releaseResults.unfinished(null)
-      const feeDue = await releaseOrderQueries.feeDue({
-        maxAttempts: config.feeMaxAttempts,
-        lastTryBefore: DateTime.now().minus({ minutes: config.feeRetryMinutes }),
-        productIds: null,
-      })
-      report.awaitingHold = await releaseOrderQueries.awaitingHold(productIds)
-      // Orders every retailer sold out for, once their product's restock window has closed.
-      const windowClosed = await restockWindows.closable(products)
+  /** Does the run's work (or plans it, dry); true when there was nothing to do. */
+  private async workThrough(context: RunContext, products: ProductRecord[]): Promise<boolean> {
+    const { run, report, options } = context
+    // Embedded, the run places the holds still due itself; with workers they are on the gateway
+    // queue, and orders still waiting for theirs are submitted by the next run.
+    if (!report.dryRun && jobs.driverName !== 'bullmq') await holdWorker.drain()
+    const work = await this.collectWork(context, products)
+    const total =
+      work.ready.length +
+      work.processing.length +
+      work.unfinished.length +
+      work.feeDue.length +
+      work.windowClosed.length
 
-      if (dryRun) {
-        report.plan = {
-          readyToSubmit: ready.length,
-          toResume: processing.length,
-          toFinish: unfinished.length,
-          feeRetries: feeDue.length,
-          windowClosed: windowClosed.length,
-        }
-      } else if (
-        ready.length +
-          processing.length +
-          unfinished.length +
-          feeDue.length +
-          windowClosed.length ===
-          0 &&
-        report.awaitingHold === 0 &&
-        run.trigger !== 'console'
-      ) {
-        // Nothing to do (most cron ticks): no row, so the history shows runs that did something.
-        idle = true
-      } else {
-        options.onPlan?.(
-          ready.length + processing.length + unfinished.length + feeDue.length + windowClosed.length
-        )
-        const breaker = new SubmitTally(config.breakerFailures)
-        const planner = new TaskPlanner()
-        const tally: SubmissionTally = {
-          submitted: () => report.submitted++,
-          awaitingResult: () => report.awaitingResult++,
-          submitError: () => report.submitErrors++,
-          finished: (finished) => this.count(report, finished),
-        }
-        const step = async (work: () => Promise<void>) => {
-          await work()
-          await this.heartbeat(run, owner, config.lockTtlMs, report)
-          options.onItem?.()
-        }
-        for (const order of processing) {
-          await step(() => submitOrder(order, engine!, run.id, planner, breaker, tally))
-        }
-        for (const order of ready) {
-          await step(async () => {
-            if (!(await orderLifecycle.claimForProcessing(order))) return
-            crashPoint('claimed')
-            await submitOrder(order, engine!, run.id, planner, breaker, tally)
-          })
-        }
-        const onWorkers = jobs.driverName === 'bullmq'
-        for (const task of unfinished) {
-          await step(async () => {
-            report.resumed++
-            if (onWorkers) {
-              report.settling++
-              await orderOutcome.resume(task.order_id)
-            } else {
-              this.count(report, await releaseResults.finish(task.order_id))
-            }
-          })
-        }
-        for (const order of feeDue) {
-          await step(async () => {
-            report.feeRetries++
-            if (onWorkers) {
-              report.settling++
-              await jobs.dispatch('release.retry-fee', { orderId: order.id })
-            } else {
-              const outcome = await this.retryFee(order.id)
-              if (outcome === 'paid') report.feesCharged++
-              else if (outcome === 'due') report.feesDue++
-            }
-          })
-        }
-        for (const order of windowClosed) {
-          await step(async () => this.count(report, await restockWindows.close(order)))
-        }
-        // Any due order the engine refused or could not take fails the run (orders kept as they are).
-        breaker.settle()
+    if (report.dryRun) {
+      report.plan = {
+        readyToSubmit: work.ready.length,
+        toResume: work.processing.length,
+        toFinish: work.unfinished.length,
+        feeRetries: work.feeDue.length,
+        windowClosed: work.windowClosed.length,
       }
-
-      run.status = 'finished'
-    } catch (error) {
-      run.status = 'failed'
-      run.error = (error instanceof Error ? error.message : String(error)).slice(0, 255)
-      report.status = 'failed'
-      report.error = run.error
-    } finally {
-      if (idle && run.status === 'finished') {
-        await run.delete()
-        report.runId = null
-        opsLog('run.end', { run: run.id, status: 'idle' }, 'nothing to do; no run recorded')
-      } else {
-        this.copyCounts(run, report)
-        run.finishedAt = DateTime.now()
-        await run.save()
-        if (!dryRun) {
-          releaseRuns.inc({ status: run.status })
-          releaseRunDuration.observe(
-            { status: run.status },
-            Math.max(0, run.finishedAt.diff(run.startedAt).as('seconds'))
-          )
-        }
-        opsLog('run.end', {
-          run: run.id,
-          status: run.status,
-          submitted: report.submitted,
-          succeeded: report.succeeded,
-          failed: report.failed,
-          awaitingResult: report.awaitingResult,
-          feesCharged: report.feesCharged,
-          feesDue: report.feesDue,
-          seconds: Math.round(run.finishedAt.diff(run.startedAt).as('seconds')),
-          error: run.error,
-        })
-      }
-      if (!dryRun) await releaseLock.release(RELEASE_LOCK, owner)
+      return false
     }
-    return report
+    if (total === 0 && report.awaitingHold === 0 && run.trigger !== 'console') {
+      // Nothing to do (most cron ticks): no row, so the history shows runs that did something.
+      return true
+    }
+    options.onPlan?.(total)
+    const breaker = new SubmitTally(context.config.breakerFailures)
+    await this.submitOrders(context, work, breaker)
+    const onWorkers = jobs.driverName === 'bullmq'
+    await this.finishResults(context, work.unfinished, onWorkers)
+    await this.retryDueFees(context, work.feeDue, onWorkers)
+    await this.closeRestockWindows(context, work.windowClosed)
+    // Any due order the engine refused or could not take fails the run (orders kept as they are).
+    breaker.settle()
+    return false
+  }
+
+  /** What the run has to do; also counts the orders still waiting for their card check. */
+  private async collectWork(context: RunContext, products: ProductRecord[]): Promise<RunWork> {
+    const { config, report } = context
+    const productIds = products.map((product) => product.id)
+    const ready = await releaseOrderQueries.readyToSubmit(productIds)
+    const processing = await this.leftProcessing(productIds)
+    const unfinished = await releaseResults.unfinished(null)
+    const feeDue = await releaseOrderQueries.feeDue({
+      maxAttempts: config.feeMaxAttempts,
+      lastTryBefore: DateTime.now().minus({ minutes: config.feeRetryMinutes }),
+      productIds: null,
+    })
+    report.awaitingHold = await releaseOrderQueries.awaitingHold(productIds)
+    // Orders every retailer sold out for, once their product's restock window has closed.
+    const windowClosed = await restockWindows.closable(products)
+    return { ready, processing, unfinished, feeDue, windowClosed }
+  }
+
+  /** Orders a crashed run left processing first, then the newly claimed ones. */
+  private async submitOrders(context: RunContext, work: RunWork, breaker: SubmitTally) {
+    const { run, report } = context
+    const engine = context.engine!
+    const planner = new TaskPlanner()
+    const tally: SubmissionTally = {
+      submitted: () => report.submitted++,
+      awaitingResult: () => report.awaitingResult++,
+      submitError: () => report.submitErrors++,
+      finished: (finished) => this.count(report, finished),
+    }
+    for (const order of work.processing) {
+      await this.step(context, () => submitOrder(order, engine, run.id, planner, breaker, tally))
+    }
+    for (const order of work.ready) {
+      await this.step(context, async () => {
+        if (!(await orderLifecycle.claimForProcessing(order))) return
+        crashPoint('claimed')
+        await submitOrder(order, engine, run.id, planner, breaker, tally)
+      })
+    }
+  }
+
+  /** Results recorded earlier whose money or e-mail is unfinished (queued, with workers). */
+  private async finishResults(context: RunContext, unfinished: TaskRow[], onWorkers: boolean) {
+    const { report } = context
+    for (const task of unfinished) {
+      await this.step(context, async () => {
+        report.resumed++
+        if (onWorkers) {
+          report.settling++
+          await orderOutcome.resume(task.order_id)
+        } else {
+          this.count(report, await releaseResults.finish(task.order_id))
+        }
+      })
+    }
+  }
+
+  private async retryDueFees(context: RunContext, feeDue: OrderRecord[], onWorkers: boolean) {
+    const { report } = context
+    for (const order of feeDue) {
+      await this.step(context, async () => {
+        report.feeRetries++
+        if (onWorkers) {
+          report.settling++
+          await jobs.dispatch('release.retry-fee', { orderId: order.id })
+        } else {
+          const outcome = await this.retryFee(order.id)
+          if (outcome === 'paid') report.feesCharged++
+          else if (outcome === 'due') report.feesDue++
+        }
+      })
+    }
+  }
+
+  private async closeRestockWindows(context: RunContext, windowClosed: OrderRecord[]) {
+    for (const order of windowClosed) {
+      await this.step(context, async () =>
+        this.count(context.report, await restockWindows.close(order))
+      )
+    }
+  }
+
+  /** One item of work, then the heartbeat and the progress callback. */
+  private async step(context: RunContext, work: () => Promise<void>) {
+    await work()
+    await this.heartbeat(context.run, context.owner, context.config.lockTtlMs, context.report)
+    context.options.onItem?.()
+  }
+
+  /** An idle run leaves no row; any other saves its counts. A real run frees the lock. */
+  private async endRun(context: RunContext, idle: boolean) {
+    const { run, report, owner } = context
+    if (idle && run.status === 'finished') {
+      await run.delete()
+      report.runId = null
+      opsLog('run.end', { run: run.id, status: 'idle' }, 'nothing to do; no run recorded')
+    } else {
+      await this.recordEnd(run, report)
+    }
+    if (!report.dryRun) await releaseLock.release(RELEASE_LOCK, owner)
+  }
+
+  private async recordEnd(run: ReleaseRun, report: RunReport) {
+    this.copyCounts(run, report)
+    run.finishedAt = DateTime.now()
+    await run.save()
+    if (!report.dryRun) {
+      releaseRuns.inc({ status: run.status })
+      releaseRunDuration.observe(
+        { status: run.status },
+        Math.max(0, run.finishedAt.diff(run.startedAt).as('seconds'))
+      )
+    }
+    opsLog('run.end', {
+      run: run.id,
+      status: run.status,
+      submitted: report.submitted,
+      succeeded: report.succeeded,
+      failed: report.failed,
+      awaitingResult: report.awaitingResult,
+      feesCharged: report.feesCharged,
+      feesDue: report.feesDue,
+      seconds: Math.round(run.finishedAt.diff(run.startedAt).as('seconds')),
+      error: run.error,
+    })
   }
 
   /**
