@@ -9,6 +9,7 @@ import {
   EngineError,
   type CheckoutEngine,
   type CheckoutTask,
+  type EngineResult,
 } from '#release/services/checkout_engines'
 import { orderOutcome } from '#release/services/order_outcome'
 import { releaseResults, type FinishReport } from '#release/services/release_results'
@@ -17,6 +18,8 @@ import type { SubmitTally } from '#release/services/submit_tally'
 import {
   isNoTask,
   retailerInTaskId,
+  type NoTask,
+  type TaskPlan,
   type TaskPlanner,
   type TaskRetailer,
 } from '#release/services/task_plan'
@@ -28,6 +31,18 @@ export type SubmissionTally = {
   awaitingResult: () => void
   submitError: () => void
   finished: (report: FinishReport) => void
+}
+
+/** One order's submission: what each of its tries needs. */
+type Submission = {
+  order: OrderRecord
+  engine: CheckoutEngine
+  runId: number
+  round: number
+  plan: TaskPlan
+  mailAddress: string | null
+  breaker: SubmitTally
+  tally: SubmissionTally
 }
 
 /**
@@ -53,131 +68,31 @@ export async function submitOrder(
   const plan = await planner.plan(order)
   if (isNoTask(plan)) {
     opsLog('order.not_sent', { order: order.publicId, run: runId, reason: plan.code })
-    tally.finished(
-      await orderOutcome.apply(
-        {
-          orderId: order.publicId,
-          round,
-          status: 'fail',
-          reason: plan.reason,
-          reasonCode: plan.code,
-        },
-        { source: engine.name, via: 'release:run' }
-      )
-    )
+    tally.finished(await failNeverSent(order, round, plan, engine))
     return
   }
 
-  let targets: (TaskRetailer | null)[] = [null]
-  let sentBefore = false
-  if (plan.retailers.length) {
-    const tries = await releaseTries.ensure(
-      order.id,
-      round,
-      plan.retailers.map((retailer) => retailer.retailer)
-    )
-    sentBefore = tries.some((row) => row.status !== 'sending')
-    targets = []
-    for (const row of tries.filter((candidate) => candidate.status === 'sending')) {
-      const retailer = plan.retailers.find((entry) => entry.retailer === row.retailer)
-      // A retailer no longer within the plan (its price rose above the cap since): not sent.
-      if (retailer) targets.push(retailer)
-      else
-        await releaseTries.move(
-          { orderId: order.id, round, retailer: row.retailer },
-          ['sending'],
-          'cancelled'
-        )
-    }
-  }
+  const { targets, sentBefore } = await retailersToSend(order, round, plan)
   const mailAddress = engine.needsCardData ? await orderMailAddress.ensure(order) : null
-  if (engine.needsCardData && targets.length) {
-    await auditLog.record({
-      actor: { label: `release:run #${runId}` },
-      action: 'order.aco_submit',
-      subjectType: 'order',
-      subjectId: order.publicId,
-      reason: `Release day: handed to the ${engine.name} checkout engine.`,
-      meta: {
-        runId,
-        engine: engine.name,
-        retailers: targets.map((retailer) => retailer?.retailer ?? null),
-      },
-    })
+  if (engine.needsCardData && targets.length) await auditHandOver(order, engine, runId, targets)
+  const submission: Submission = {
+    order,
+    engine,
+    runId,
+    round,
+    plan,
+    mailAddress,
+    breaker,
+    tally,
   }
 
   let counted = sentBefore
   for (const [index, retailer] of targets.entries()) {
-    const payload: CheckoutTask = {
-      taskId: taskIds.build(order.publicId, round, retailerInTaskId(plan, retailer)),
-      orderId: order.publicId,
-      round,
-      productId: order.productId,
-      productTitle: order.productTitle,
-      style: order.style,
-      size: order.size,
-      sizes: plan.sizes,
-      retailer,
-      tryNumber: plan.retailers.findIndex((entry) => entry === retailer) + 1 || index + 1,
-      maxItemPriceCents: plan.maxItemPriceCents,
-      aco: engine.needsCardData
-        ? acoExportService.entryFor(order, round, plan, retailer, mailAddress)
-        : null,
-    }
-    let result
-    try {
-      result = await engine.submit(payload)
-    } catch (error) {
-      if (!(error instanceof EngineError)) throw error
-      await releaseResults.noteSubmitError(order.id, error.message)
-      tally.submitError()
-      opsLog('order.submit_failed', {
-        order: order.publicId,
-        run: runId,
-        engine: engine.name,
-        retailer: retailer?.retailer ?? null,
-        unreachable: error.unreachable,
-        error: error.message,
-      })
-      // Nothing of it reached the engine: pending again, for the next run. Tries already sent
-      // stay with the bot; the next run sends the rest.
-      if (error.unreachable && !counted) await orderLifecycle.unclaim(order)
-      breaker.refuse(error)
-      return
-    }
-    breaker.accept()
-    crashPoint('submitted')
-    if (!counted) tally.submitted()
+    const result = await sendTry(submission, retailer, index, counted)
+    if (!result) return
     counted = true
-    if (retailer) {
-      await releaseTries.move(
-        { orderId: order.id, round, retailer: retailer.retailer },
-        ['sending'],
-        'sent'
-      )
-    }
-    opsLog('order.submitted', {
-      order: order.publicId,
-      run: runId,
-      engine: engine.name,
-      retailer: retailer?.retailer ?? null,
-      answer: result.status,
-    })
     if (result.status === 'submitted') continue
-    // Through the one outcome path: checked first, then applied, timeline and audit. A refused
-    // result throws (409/404) and changes nothing.
-    const finished = await orderOutcome.apply(
-      {
-        orderId: order.publicId,
-        round,
-        retailer: retailer?.retailer ?? null,
-        status: result.status,
-        confirmationNumber: result.status === 'success' ? result.confirmationNumber : null,
-        size: result.status === 'success' ? (result.size ?? plan.sizes[0]) : null,
-        reason: result.status === 'fail' ? result.reason : null,
-      },
-      { source: engine.name, via: 'release:run' }
-    )
+    const finished = await applyAnswer(submission, retailer, result)
     // A retailer sold out while another is still to try: on to the next.
     if (finished.stillTrying) continue
     tally.finished(finished)
@@ -185,4 +100,179 @@ export async function submitOrder(
   }
   await releaseResults.noteSubmitted(order.id)
   tally.awaitingResult()
+}
+
+/** Every retailer the buyer accepted is above their cap (or nothing fits): failed, never sent. */
+function failNeverSent(order: OrderRecord, round: number, plan: NoTask, engine: CheckoutEngine) {
+  return orderOutcome.apply(
+    {
+      orderId: order.publicId,
+      round,
+      status: 'fail',
+      reason: plan.reason,
+      reasonCode: plan.code,
+    },
+    { source: engine.name, via: 'release:run' }
+  )
+}
+
+/**
+ * The retailers still to send to this round (`[null]`: one task, no retailer named), and whether
+ * an earlier run sent some already.
+ */
+async function retailersToSend(order: OrderRecord, round: number, plan: TaskPlan) {
+  if (!plan.retailers.length) {
+    return { targets: [null] as (TaskRetailer | null)[], sentBefore: false }
+  }
+  const tries = await releaseTries.ensure(
+    order.id,
+    round,
+    plan.retailers.map((retailer) => retailer.retailer)
+  )
+  const sentBefore = tries.some((row) => row.status !== 'sending')
+  const targets: (TaskRetailer | null)[] = []
+  for (const row of tries.filter((candidate) => candidate.status === 'sending')) {
+    const retailer = plan.retailers.find((entry) => entry.retailer === row.retailer)
+    // A retailer no longer within the plan (its price rose above the cap since): not sent.
+    if (retailer) targets.push(retailer)
+    else
+      await releaseTries.move(
+        { orderId: order.id, round, retailer: row.retailer },
+        ['sending'],
+        'cancelled'
+      )
+  }
+  return { targets, sentBefore }
+}
+
+async function auditHandOver(
+  order: OrderRecord,
+  engine: CheckoutEngine,
+  runId: number,
+  targets: (TaskRetailer | null)[]
+) {
+  await auditLog.record({
+    actor: { label: `release:run #${runId}` },
+    action: 'order.aco_submit',
+    subjectType: 'order',
+    subjectId: order.publicId,
+    reason: `Release day: handed to the ${engine.name} checkout engine.`,
+    meta: {
+      runId,
+      engine: engine.name,
+      retailers: targets.map((retailer) => retailer?.retailer ?? null),
+    },
+  })
+}
+
+function checkoutTask(
+  submission: Submission,
+  retailer: TaskRetailer | null,
+  index: number
+): CheckoutTask {
+  const { order, round, plan, engine } = submission
+  return {
+    taskId: taskIds.build(order.publicId, round, retailerInTaskId(plan, retailer)),
+    orderId: order.publicId,
+    round,
+    productId: order.productId,
+    productTitle: order.productTitle,
+    style: order.style,
+    size: order.size,
+    sizes: plan.sizes,
+    retailer,
+    tryNumber: plan.retailers.findIndex((entry) => entry === retailer) + 1 || index + 1,
+    maxItemPriceCents: plan.maxItemPriceCents,
+    aco: engine.needsCardData
+      ? acoExportService.entryFor(order, round, plan, retailer, submission.mailAddress)
+      : null,
+  }
+}
+
+/**
+ * Sends one try to the engine. The engine's answer, or null when it refused or could not be
+ * reached (the run stops submitting this order). `counted`: the order is already in the report's
+ * submitted count.
+ */
+async function sendTry(
+  submission: Submission,
+  retailer: TaskRetailer | null,
+  index: number,
+  counted: boolean
+): Promise<EngineResult | null> {
+  const { order, engine, runId, round, breaker, tally } = submission
+  const payload = checkoutTask(submission, retailer, index)
+  let result
+  try {
+    result = await engine.submit(payload)
+  } catch (error) {
+    if (!(error instanceof EngineError)) throw error
+    await noteRefused(submission, retailer, error, counted)
+    return null
+  }
+  breaker.accept()
+  crashPoint('submitted')
+  if (!counted) tally.submitted()
+  if (retailer) {
+    await releaseTries.move(
+      { orderId: order.id, round, retailer: retailer.retailer },
+      ['sending'],
+      'sent'
+    )
+  }
+  opsLog('order.submitted', {
+    order: order.publicId,
+    run: runId,
+    engine: engine.name,
+    retailer: retailer?.retailer ?? null,
+    answer: result.status,
+  })
+  return result
+}
+
+async function noteRefused(
+  submission: Submission,
+  retailer: TaskRetailer | null,
+  error: EngineError,
+  counted: boolean
+) {
+  const { order, engine, runId, breaker, tally } = submission
+  await releaseResults.noteSubmitError(order.id, error.message)
+  tally.submitError()
+  opsLog('order.submit_failed', {
+    order: order.publicId,
+    run: runId,
+    engine: engine.name,
+    retailer: retailer?.retailer ?? null,
+    unreachable: error.unreachable,
+    error: error.message,
+  })
+  // Nothing of it reached the engine: pending again, for the next run. Tries already sent
+  // stay with the bot; the next run sends the rest.
+  if (error.unreachable && !counted) await orderLifecycle.unclaim(order)
+  breaker.refuse(error)
+}
+
+/**
+ * An engine's immediate answer, through the one outcome path: checked first, then applied,
+ * timeline and audit. A refused result throws (409/404) and changes nothing.
+ */
+function applyAnswer(
+  submission: Submission,
+  retailer: TaskRetailer | null,
+  result: Exclude<EngineResult, { status: 'submitted' }>
+) {
+  const { order, round, plan, engine } = submission
+  return orderOutcome.apply(
+    {
+      orderId: order.publicId,
+      round,
+      retailer: retailer?.retailer ?? null,
+      status: result.status,
+      confirmationNumber: result.status === 'success' ? result.confirmationNumber : null,
+      size: result.status === 'success' ? (result.size ?? plan.sizes[0]) : null,
+      reason: result.status === 'fail' ? result.reason : null,
+    },
+    { source: engine.name, via: 'release:run' }
+  )
 }

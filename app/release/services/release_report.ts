@@ -11,7 +11,7 @@ import {
   type ReportOutcome,
 } from '#orders/services/order_queries'
 import { orderNumber } from '#orders/services/order_numbers'
-import { ledger } from '#payments/services/ledger'
+import { ledger, type MoneyRow } from '#payments/services/ledger'
 import { reconciliationService, type Reconciliation } from '#payments/services/reconciliation'
 import { AppError } from '#core/exceptions/app_error'
 import { FAILURE_CODES } from '#orders/services/failure_reasons'
@@ -299,77 +299,12 @@ export class ReleaseReports {
 
   private async build(product: ProductRecord, viewerUserId: number | null) {
     const rows = await reportOrderQueries.rowsOf(product.id)
-    const tasks = await db
-      .from('release_tasks')
-      .where('product_id', product.id)
-      .where((query) => query.whereNotNull('submitted_at').orWhereNotNull('outcome'))
-      .select('order_id')
-    const handedOver = new Set(tasks.map((task) => Number(task.order_id)))
+    const handedOver = await this.handedOverOrders(product.id)
     const money = await ledger.moneyRowsFor(rows.map((row) => row.id))
 
     const totals = figuresOf(rows, handedOver.size)
-    const sizes = [...new Set(rows.map((row) => row.size))].sort(sizeOrder)
-    const bySize = sizes.map((size) => {
-      const ofSize = rows.filter((row) => row.size === size)
-      return {
-        size,
-        ...figuresOf(ofSize, ofSize.filter((row) => handedOver.has(row.id)).length),
-      }
-    })
-    const won = rows.filter((row) => row.outcome === 'succeeded')
-    const tally = (keys: string[]) => {
-      const counts = new Map<string, number>()
-      for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1)
-      return counts
-    }
-    const byRetailer = tally(won.map((row) => row.securedRetailer ?? product.retailer))
-    const byWonSize = tally(won.map((row) => row.securedSize ?? row.size))
-    const wins = {
-      byRetailer: [...byRetailer].map(([retailer, count]) => ({
-        retailer,
-        name: retailerName(retailer),
-        won: count,
-      })),
-      bySize: [...byWonSize.keys()]
-        .sort(sizeOrder)
-        .map((size) => ({ size, won: byWonSize.get(size)! })),
-    }
-    const charged = money
-      .filter((row) => row.kind === 'fee')
-      .reduce((sum, row) => sum + row.amountCents, 0)
-    const refunded = money
-      .filter((row) => row.kind === 'refund')
-      .reduce((sum, row) => sum + row.amountCents, 0)
-    const keptBySucceeded = rows
-      .filter(
-        (row) =>
-          row.outcome === 'succeeded' && (row.feeStatus === 'paid' || row.feeStatus === 'refunded')
-      )
-      .reduce((sum, row) => sum + row.priceCents - row.refundedCents, 0)
-    const dueCents = rows
-      .filter(
-        (row) =>
-          row.outcome === 'succeeded' &&
-          (row.feeStatus === 'failed' || row.feeStatus === 'requires_action')
-      )
-      .reduce((sum, row) => sum + row.priceCents, 0)
+    const fees = feesOf(rows, money)
     const open = rows.filter((row) => row.outcome === 'open').length
-
-    const checks: ReportCheck[] = [
-      {
-        name: 'succeeded ≤ submitted ≤ orders',
-        ok: totals.succeeded <= totals.submitted && totals.submitted <= totals.orders,
-        detail: `${totals.succeeded} ≤ ${totals.submitted} ≤ ${totals.orders}`,
-      },
-      {
-        name: 'fees charged = the succeeded orders’ fees not refunded',
-        ok: charged - refunded === keptBySucceeded,
-        detail:
-          `ledger: ${dollars(charged)} charged − ${dollars(refunded)} refunded = ` +
-          `${dollars(charged - refunded)}; succeeded orders: ${dollars(keptBySucceeded)}`,
-      },
-    ]
-
     // Lines in no order of time (by size, then outcome), so nothing says who bought first.
     const ordered = [...rows].sort(
       (a, b) =>
@@ -378,15 +313,7 @@ export class ReleaseReports {
         a.id - b.id
     )
     const report: ReleaseReport = {
-      product: {
-        id: product.id,
-        title: product.title,
-        image: product.image,
-        releaseAt: product.releaseAt?.toISO() ?? null,
-        releaseMode: product.releaseMode,
-        retailer: product.retailer,
-        restockUntil: product.restockUntil?.toISO() ?? null,
-      },
+      product: productSummary(product),
       // Settled once no order waits and the restock window (if any) has closed.
       settled: open === 0 && !restockOpen(product),
       open,
@@ -397,27 +324,16 @@ export class ReleaseReports {
           : null,
       ...totals,
       notSubmitted: rows.filter((row) => row.outcome === 'not_submitted').length,
-      bySize,
-      wins,
+      bySize: figuresBySize(rows, handedOver),
+      wins: winsOf(rows, product.retailer),
       fees: {
-        chargedCents: charged,
-        refundedCents: refunded,
-        netCents: charged - refunded,
-        dueCents,
+        chargedCents: fees.charged,
+        refundedCents: fees.refunded,
+        netCents: fees.charged - fees.refunded,
+        dueCents: fees.dueCents,
       },
-      checks,
-      lines: ordered.map((row) => {
-        const reason =
-          row.outcome === 'failed' ? row.failCode : row.notSelected ? 'not_selected' : null
-        const mine = viewerUserId !== null && row.userId === viewerUserId
-        return {
-          size: row.size,
-          outcome: row.outcome,
-          reason,
-          words: lineWords(row.outcome, reason, mine),
-          mine,
-        }
-      }),
+      checks: checksOf(totals, fees),
+      lines: ordered.map((row) => lineOf(row, viewerUserId)),
       generatedAt: DateTime.now().toISO()!,
     }
     return {
@@ -426,6 +342,117 @@ export class ReleaseReports {
       lineOrderIds: ordered.map((row) => row.id),
       lineUserIds: ordered.map((row) => row.userId),
     }
+  }
+
+  /** The ids of the product's orders handed to the retailer (or given a result). */
+  private async handedOverOrders(productId: number) {
+    const tasks = await db
+      .from('release_tasks')
+      .where('product_id', productId)
+      .where((query) => query.whereNotNull('submitted_at').orWhereNotNull('outcome'))
+      .select('order_id')
+    return new Set(tasks.map((task) => Number(task.order_id)))
+  }
+}
+
+function productSummary(product: ProductRecord): ReleaseReport['product'] {
+  return {
+    id: product.id,
+    title: product.title,
+    image: product.image,
+    releaseAt: product.releaseAt?.toISO() ?? null,
+    releaseMode: product.releaseMode,
+    retailer: product.retailer,
+    restockUntil: product.restockUntil?.toISO() ?? null,
+  }
+}
+
+function figuresBySize(rows: ReportOrderRow[], handedOver: Set<number>) {
+  const sizes = [...new Set(rows.map((row) => row.size))].sort(sizeOrder)
+  return sizes.map((size) => {
+    const ofSize = rows.filter((row) => row.size === size)
+    return {
+      size,
+      ...figuresOf(ofSize, ofSize.filter((row) => handedOver.has(row.id)).length),
+    }
+  })
+}
+
+/** The orders won, by retailer (the product's when the row names none) and by the size won. */
+function winsOf(rows: ReportOrderRow[], productRetailer: string): ReleaseReport['wins'] {
+  const won = rows.filter((row) => row.outcome === 'succeeded')
+  const tally = (keys: string[]) => {
+    const counts = new Map<string, number>()
+    for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1)
+    return counts
+  }
+  const byRetailer = tally(won.map((row) => row.securedRetailer ?? productRetailer))
+  const byWonSize = tally(won.map((row) => row.securedSize ?? row.size))
+  return {
+    byRetailer: [...byRetailer].map(([retailer, count]) => ({
+      retailer,
+      name: retailerName(retailer),
+      won: count,
+    })),
+    bySize: [...byWonSize.keys()]
+      .sort(sizeOrder)
+      .map((size) => ({ size, won: byWonSize.get(size)! })),
+  }
+}
+
+type FeeSums = { charged: number; refunded: number; keptBySucceeded: number; dueCents: number }
+
+/** The ledger's fees and refunds, and what the succeeded orders say they should be. */
+function feesOf(rows: ReportOrderRow[], money: MoneyRow[]): FeeSums {
+  const charged = money
+    .filter((row) => row.kind === 'fee')
+    .reduce((sum, row) => sum + row.amountCents, 0)
+  const refunded = money
+    .filter((row) => row.kind === 'refund')
+    .reduce((sum, row) => sum + row.amountCents, 0)
+  const keptBySucceeded = rows
+    .filter(
+      (row) =>
+        row.outcome === 'succeeded' && (row.feeStatus === 'paid' || row.feeStatus === 'refunded')
+    )
+    .reduce((sum, row) => sum + row.priceCents - row.refundedCents, 0)
+  const dueCents = rows
+    .filter(
+      (row) =>
+        row.outcome === 'succeeded' &&
+        (row.feeStatus === 'failed' || row.feeStatus === 'requires_action')
+    )
+    .reduce((sum, row) => sum + row.priceCents, 0)
+  return { charged, refunded, keptBySucceeded, dueCents }
+}
+
+function checksOf(totals: Figures, fees: FeeSums): ReportCheck[] {
+  const { charged, refunded, keptBySucceeded } = fees
+  return [
+    {
+      name: 'succeeded ≤ submitted ≤ orders',
+      ok: totals.succeeded <= totals.submitted && totals.submitted <= totals.orders,
+      detail: `${totals.succeeded} ≤ ${totals.submitted} ≤ ${totals.orders}`,
+    },
+    {
+      name: 'fees charged = the succeeded orders’ fees not refunded',
+      ok: charged - refunded === keptBySucceeded,
+      detail:
+        `ledger: ${dollars(charged)} charged − ${dollars(refunded)} refunded = ` +
+        `${dollars(charged - refunded)}; succeeded orders: ${dollars(keptBySucceeded)}`,
+    },
+  ]
+}
+
+function lineOf(row: ReportOrderRow, viewerUserId: number | null): ReleaseReport['lines'][number] {
+  const reason = row.outcome === 'failed' ? row.failCode : row.notSelected ? 'not_selected' : null
+  const mine = viewerUserId !== null && row.userId === viewerUserId
+  return {
+    size: row.size,
+    outcome: row.outcome,
+    reason,
+    words: lineWords(row.outcome, reason, mine),
+    mine,
   }
 }
 
