@@ -150,10 +150,11 @@ async function checkout(user, body) {
         return client.querySync(INSERT_ORDER, params).insertId
       })
     } else if (options.procedure) {
-      // --baseline-procedure: the app's own stored procedure (migration 0500), one round trip.
+      // --baseline-procedure: the app's own stored procedure (migrations 0500 and 0960: a slot
+      // without choices), one round trip.
       const [rows] = await client.query(
         `CALL take_slot_and_open_order(0, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?, ?, ?, ?, 'pending', 1,
-          ?, 'queued', 100, 0, 'none', 0)`,
+          ?, 'queued', 100, 0, 'none', 0, NULL, NULL, NULL)`,
         [now, ...params.slice(0, -2)]
       )
       orderId = rows[0]?.order_id
@@ -234,7 +235,8 @@ const server = createServer((request, response) => {
           code: error.code,
         })
       }
-      console.error(error)
+      // The message only: a driver's error carries the statement's values, a sealed card among them.
+      console.error(`checkout failed: ${error.code ?? ''} ${error.message}`)
       send(response, 500, { success: false, error: 'Server error', code: 'server_error' })
     }
   })

@@ -20,7 +20,7 @@ import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
 import { connect, resetDatabase, seed, verifyProduct } from './lib/store.js'
 import { buildWhenStale } from '../scripts/build_when_stale.js'
-import { stop, waitForHealth } from './lib/processes.js'
+import { assertPortFree, stop, waitForHealth } from './lib/processes.js'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const buildDir = join(root, 'build')
@@ -269,6 +269,9 @@ async function runDatabase(kind) {
   const profileArgs = flags['cpu-prof']
     ? ['--cpu-prof', `--cpu-prof-dir=${join(root, 'tmp', 'bench', 'prof')}`]
     : []
+  for (const port of [settings.appPort, settings.basePort, settings.barePort]) {
+    await assertPortFree(port)
+  }
   const nodeArgs = flags['node-arg'].map((arg) => arg.replace('./bench/', `${root}/bench/`))
   const app = spawn(process.execPath, [...profileArgs, ...nodeArgs, 'bin/server.js'], {
     cwd: buildDir,

@@ -24,3 +24,16 @@ export function stop(child, graceMs = 5000) {
     setTimeout(() => child.exitCode === null && child.kill('SIGKILL'), graceMs).unref()
   })
 }
+
+/** Refuses a port something already answers on: a server left from an earlier run would be measured instead. */
+export async function assertPortFree(port) {
+  const answered = await fetch(`http://127.0.0.1:${port}/health`).then(
+    () => true,
+    () => false
+  )
+  if (answered) {
+    throw new Error(
+      `port ${port} already answers (a server left from an earlier run?): stop it first`
+    )
+  }
+}
