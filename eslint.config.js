@@ -97,6 +97,31 @@ const frontEnds = [
 ]
 
 /*
+| Rooms a maintainer can read: no file of the apps over 500 lines, and on the server no function
+| or method over 80 (blank lines and comments aside), so a use case is a few named steps.
+*/
+const sizeRules = [
+  {
+    files: [
+      'app/**/*.ts',
+      'start/**/*.ts',
+      'config/**/*.ts',
+      'database/**/*.ts',
+      'cli/**/*.ts',
+      'admin/src/**/*.{ts,tsx}',
+      'resources/storefront/src/**/*.{ts,tsx}',
+    ],
+    rules: { 'max-lines': ['error', { max: 500 }] },
+  },
+  {
+    files: ['app/**/*.ts'],
+    rules: {
+      'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }],
+    },
+  },
+]
+
+/*
 | The rate limiter's `clear()` with no store clears the Redis store too, and that is a FLUSHDB:
 | every other installation's queues and locks in the same Redis database go with it.
 */
@@ -130,5 +155,6 @@ export default configApp(
   ...walls,
   ownTablesRule,
   testRules,
+  ...sizeRules,
   ...frontEnds
 )
