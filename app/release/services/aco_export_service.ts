@@ -1,6 +1,5 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import db from '@adonisjs/lucid/services/db'
-import { taskIds } from '#release/services/task_ids'
 import { join } from 'node:path'
 import type { OrderRecord } from '#orders/services/order_queries'
 import { checkoutService } from '#checkout/services/checkout_service'
@@ -19,7 +18,7 @@ import { FINAL_STATUSES } from '#orders/services/order_card_data'
 import { orderMailAddress } from '#orders/services/order_mail_address'
 import {
   isNoTask,
-  retailerInTaskId,
+  taskOf,
   TaskPlanner,
   type TaskPlan,
   type TaskRetailer,
@@ -56,19 +55,7 @@ export class AcoExportService {
     const snapshot = checkoutService.openSnapshot(order)
     if (!snapshot) return null
     const profile = mailAddress ? { ...snapshot.profile, email: mailAddress } : snapshot.profile
-    return {
-      orderId: order.publicId,
-      taskId: taskIds.build(order.publicId, round, retailerInTaskId(plan, retailer)),
-      round,
-      productId: order.productId,
-      productTitle: order.productTitle,
-      style: order.style,
-      size: order.size,
-      sizes: plan.sizes,
-      retailer,
-      maxItemPriceCents: plan.maxItemPriceCents,
-      profile: { ...profile, card: snapshot.card },
-    }
+    return { ...taskOf(order, round, plan, retailer), profile: { ...profile, card: snapshot.card } }
   }
 
   async forOrder(publicId: unknown, request: ExportRequest) {

@@ -17,13 +17,12 @@ import { releaseTries } from '#release/services/release_tries'
 import type { SubmitTally } from '#release/services/submit_tally'
 import {
   isNoTask,
-  retailerInTaskId,
+  taskOf,
   type NoTask,
   type TaskPlan,
   type TaskPlanner,
   type TaskRetailer,
 } from '#release/services/task_plan'
-import { taskIds } from '#release/services/task_ids'
 
 /** What one order's submission changes in its run's report. */
 export type SubmissionTally = {
@@ -172,17 +171,8 @@ function checkoutTask(
 ): CheckoutTask {
   const { order, round, plan, engine } = submission
   return {
-    taskId: taskIds.build(order.publicId, round, retailerInTaskId(plan, retailer)),
-    orderId: order.publicId,
-    round,
-    productId: order.productId,
-    productTitle: order.productTitle,
-    style: order.style,
-    size: order.size,
-    sizes: plan.sizes,
-    retailer,
+    ...taskOf(order, round, plan, retailer),
     tryNumber: plan.retailers.findIndex((entry) => entry === retailer) + 1 || index + 1,
-    maxItemPriceCents: plan.maxItemPriceCents,
     aco: engine.needsCardData
       ? acoExportService.entryFor(order, round, plan, retailer, submission.mailAddress)
       : null,

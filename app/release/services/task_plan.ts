@@ -5,6 +5,7 @@ import { clock } from '#core/services/clock'
 import type { OrderRecord } from '#orders/services/order_queries'
 import { slotChoiceColumns } from '#orders/services/slot_choice_columns'
 import { retailerName } from '#shared/vocabulary'
+import { taskIds } from '#release/services/task_ids'
 import type { AcoRetailer } from '#profiles/services/bot_export_formats'
 
 /** The retailer a task is for (its release time: the retailer's own, else the product's). */
@@ -79,6 +80,31 @@ export function planTask(
  */
 export function retailerInTaskId(plan: TaskPlan, retailer: TaskRetailer | null): string | null {
   return plan.retailers.length > 1 ? (retailer?.retailer ?? null) : null
+}
+
+/**
+ * What every task of an order says, to a bot over the webhook and in an ACO export alike: the
+ * order, the round, the task id its result comes back under, the size ladder, the retailer and
+ * the buyer's price cap.
+ */
+export function taskOf(
+  order: Pick<OrderRecord, 'publicId' | 'productId' | 'productTitle' | 'style' | 'size'>,
+  round: number,
+  plan: TaskPlan,
+  retailer: TaskRetailer | null
+) {
+  return {
+    taskId: taskIds.build(order.publicId, round, retailerInTaskId(plan, retailer)),
+    orderId: order.publicId,
+    round,
+    productId: order.productId,
+    productTitle: order.productTitle,
+    style: order.style,
+    size: order.size,
+    sizes: plan.sizes,
+    retailer,
+    maxItemPriceCents: plan.maxItemPriceCents,
+  }
 }
 
 /** A product's restock window is open: the bot keeps trying until `restockUntil`. */
