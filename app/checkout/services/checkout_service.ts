@@ -8,7 +8,11 @@ import {
 } from '#checkout/services/checkout_reads'
 import { withDriverSession, type DriverSession } from '#core/services/driver_session'
 import { soldOutMemory } from '#catalog/services/sold_out_memory'
-import { PROFILE_NOT_FOUND, profileService } from '#profiles/services/profile_service'
+import {
+  PROFILE_NOT_FOUND,
+  profileDetails,
+  profileService,
+} from '#profiles/services/profile_service'
 import type { ProductColumns } from '#catalog/services/product_queries'
 import type { Address } from '#profiles/services/profile_queries'
 import { orderLifecycle, type NewOrder, type OpenedOrder } from '#orders/services/order_lifecycle'
@@ -213,14 +217,7 @@ export class CheckoutService {
       card.code = enteredCode
     }
     const snapshot: AcoSnapshot = {
-      profile: {
-        profileId: profile.publicId,
-        profileName: profile.profileName,
-        email: profile.email,
-        phone: profile.phone,
-        shipping: profile.shipping,
-        billing: profile.billing,
-      },
+      profile: profileDetails(profile),
       card,
       order: {
         productId: product.id,

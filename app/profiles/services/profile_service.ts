@@ -16,8 +16,10 @@ type ProfileCard = NewProfile['card']
 
 export const PROFILE_NOT_FOUND = 'Profile not found.'
 
-/** What customers see of a profile: the card as brand, last 4 and expiry only. */
-export function presentProfile(profile: Profile) {
+/** Who a profile ships and bills to, as the customer sees it and an order's sealed copy keeps. */
+export function profileDetails(
+  profile: Pick<Profile, 'publicId' | 'profileName' | 'email' | 'phone' | 'shipping' | 'billing'>
+) {
   return {
     profileId: profile.publicId,
     profileName: profile.profileName,
@@ -25,6 +27,13 @@ export function presentProfile(profile: Profile) {
     phone: profile.phone,
     shipping: profile.shipping,
     billing: profile.billing,
+  }
+}
+
+/** What customers see of a profile: the card as brand, last 4 and expiry only. */
+export function presentProfile(profile: Profile) {
+  return {
+    ...profileDetails(profile),
     card: {
       name: profile.cardName,
       last4: profile.cardLast4,
