@@ -18,24 +18,50 @@ import { withLedger } from '#payments/services/ledger_step'
 import { keysOf, paymentKeys } from '#payments/services/payment_keys'
 import { INVALID_CARD } from '#shared/cards'
 
+export type SaveCardInput = {
+  /** Null while the account does not exist yet (one-step checkout saves the card first). */
+  userId: number | null
+  /** Our reference for the customer at the gateway: the user's uuid. */
+  userUuid: string
+  email: string
+  name: string
+  customerId: string | null
+  token: string
+}
+
+export type ConfirmCardSetupInput = {
+  userId: number | null
+  userUuid: string
+  customerId: string
+  setupId: string
+}
+
+export type DeleteCustomerInput = { userId: number | null; customerId: string }
+
+/** The ledger row of a call about the customer's card: no money moves. */
+function cardRow(
+  keys: { key: string; idempotencyKey?: string },
+  kind: 'customer_card' | 'customer_delete',
+  userId: number | null
+) {
+  return { ...keys, kind, gateway: gateway().name, userId, amountCents: 0 }
+}
+
+/** A card the gateway refused, in the customer's words (a 402, 422 or 503). */
+function throwCardError(error: unknown): never {
+  throw cardErrorToAppError(error)
+}
+
 /** The customer's card at the gateway: tokens, saving it (3-D Secure included), deleting it. */
 class CardPayments {
   /** genToken: validates nothing itself (the caller did), asks the gateway for a card token. */
   async createCardToken(card: CardInput, userId: number | null): Promise<CardToken> {
-    const row = {
-      key: paymentKeys.cardToken(randomUUID()),
-      kind: 'customer_card' as const,
-      gateway: gateway().name,
-      userId,
-      amountCents: 0,
-    }
+    const row = cardRow({ key: paymentKeys.cardToken(randomUUID()) }, 'customer_card', userId)
     return withLedger(row, {
       call: () => withRateLimitRetry(() => gateway().createCardToken(card)),
       ref: (token) => token.id,
       done: (token) => token,
-      failed: (error) => {
-        throw cardErrorToAppError(error)
-      },
+      failed: throwCardError,
     })
   }
 
@@ -43,23 +69,12 @@ class CardPayments {
    * Saves a card token on the customer at the gateway (creating the customer the first time).
    * A card whose bank asks for 3-D Secure first answers the action the customer must complete.
    */
-  async saveCard(input: {
-    /** Null while the account does not exist yet (one-step checkout saves the card first). */
-    userId: number | null
-    /** Our reference for the customer at the gateway: the user's uuid. */
-    userUuid: string
-    email: string
-    name: string
-    customerId: string | null
-    token: string
-  }): Promise<SavedCard | CardSetupAction> {
-    const row = {
-      ...keysOf('saveCard', input.userUuid, input.token),
-      kind: 'customer_card' as const,
-      gateway: gateway().name,
-      userId: input.userId,
-      amountCents: 0,
-    }
+  async saveCard(input: SaveCardInput): Promise<SavedCard | CardSetupAction> {
+    const row = cardRow(
+      keysOf('saveCard', input.userUuid, input.token),
+      'customer_card',
+      input.userId
+    )
     return withLedger(row, {
       call: (entry) =>
         withRateLimitRetry(() =>
@@ -74,9 +89,7 @@ class CardPayments {
         ),
       ref: (saved) => (isCardSetupAction(saved) ? saved.setupId : saved.paymentMethodId),
       done: (saved) => saved,
-      failed: (error) => {
-        throw cardErrorToAppError(error)
-      },
+      failed: throwCardError,
     })
   }
 
@@ -85,19 +98,12 @@ class CardPayments {
    * customer has not answered. A refused authentication is a 402 in plain words; a setup of
    * another customer is a 404. Its own ledger row and key (the gateway sets the default card).
    */
-  async confirmCardSetup(input: {
-    userId: number | null
-    userUuid: string
-    customerId: string
-    setupId: string
-  }): Promise<SavedCard | CardSetupAction> {
-    const row = {
-      ...keysOf('cardSetup', input.userUuid, input.setupId),
-      kind: 'customer_card' as const,
-      gateway: gateway().name,
-      userId: input.userId,
-      amountCents: 0,
-    }
+  async confirmCardSetup(input: ConfirmCardSetupInput): Promise<SavedCard | CardSetupAction> {
+    const row = cardRow(
+      keysOf('cardSetup', input.userUuid, input.setupId),
+      'customer_card',
+      input.userId
+    )
     return withLedger(row, {
       call: (entry) =>
         withRateLimitRetry(() =>
@@ -119,7 +125,7 @@ class CardPayments {
         if (error instanceof GatewayRequestError && error.code === 'resource_missing') {
           throw AppError.notFound('There is no such card confirmation.', 'card_setup_not_found')
         }
-        throw cardErrorToAppError(error)
+        throwCardError(error)
       },
     })
   }
@@ -128,14 +134,8 @@ class CardPayments {
    * Deletes the customer and its saved cards at the gateway (account deletion, or a one-step
    * checkout refused after its card was saved), through the ledger like every gateway call.
    */
-  async deleteCustomer(input: { userId: number | null; customerId: string }): Promise<void> {
-    const row = {
-      ...keysOf('deleteCustomer', input.customerId),
-      kind: 'customer_delete' as const,
-      gateway: gateway().name,
-      userId: input.userId,
-      amountCents: 0,
-    }
+  async deleteCustomer(input: DeleteCustomerInput): Promise<void> {
+    const row = cardRow(keysOf('deleteCustomer', input.customerId), 'customer_delete', input.userId)
     await withLedger(row, {
       prepare: (entry) =>
         entry.status === 'succeeded' ? { answer: undefined } : { using: undefined },

@@ -8,7 +8,12 @@ import type {
   SavedCard,
 } from '#payments/gateways/payment_gateway'
 import { ledger } from '#payments/services/ledger'
-import { cardPayments } from '#payments/services/card_payments'
+import {
+  cardPayments,
+  type ConfirmCardSetupInput,
+  type DeleteCustomerInput,
+  type SaveCardInput,
+} from '#payments/services/card_payments'
 import {
   holdPlacement,
   type HoldOutcome,
@@ -44,27 +49,15 @@ export class PaymentService {
     return cardPayments.createCardToken(card, userId)
   }
 
-  async saveCard(input: {
-    userId: number | null
-    userUuid: string
-    email: string
-    name: string
-    customerId: string | null
-    token: string
-  }): Promise<SavedCard | CardSetupAction> {
+  async saveCard(input: SaveCardInput): Promise<SavedCard | CardSetupAction> {
     return cardPayments.saveCard(input)
   }
 
-  async confirmCardSetup(input: {
-    userId: number | null
-    userUuid: string
-    customerId: string
-    setupId: string
-  }): Promise<SavedCard | CardSetupAction> {
+  async confirmCardSetup(input: ConfirmCardSetupInput): Promise<SavedCard | CardSetupAction> {
     return cardPayments.confirmCardSetup(input)
   }
 
-  async deleteCustomer(input: { userId: number | null; customerId: string }): Promise<void> {
+  async deleteCustomer(input: DeleteCustomerInput): Promise<void> {
     return cardPayments.deleteCustomer(input)
   }
 
