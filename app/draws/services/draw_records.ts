@@ -37,6 +37,31 @@ export type DrawRecord = Readonly<{
 }>
 
 /** A time read back from SQL: a Date (MariaDB) or `yyyy-MM-dd HH:mm:ss` UTC (SQLite). */
+/**
+ * Writes a draw's or a waiting line's commitment once: onto its row while that row has none,
+ * or as the product's new row. When another process committed it at the same moment (the
+ * product's row is unique), its commitment stands.
+ */
+export async function commitOnce(
+  table: 'draws' | 'queue_lines',
+  committedColumn: 'committed_at' | 'commitment',
+  productId: number,
+  existingId: number | null,
+  values: Record<string, unknown>
+) {
+  try {
+    if (existingId !== null) {
+      await db.from(table).where('id', existingId).whereNull(committedColumn).update(values)
+    } else {
+      await db
+        .table(table)
+        .insert({ product_id: productId, rule_version: 2, ...values, created_at: sqlTime() })
+    }
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error
+  }
+}
+
 export function timeOf(value: unknown): Date | null {
   if (!value) return null
   if (value instanceof Date) return value
@@ -163,18 +188,7 @@ class DrawRecords {
       },
       existing?.seed ?? randomBytes(32).toString('hex')
     )
-    if (existing) {
-      await db.from('draws').where('id', existing.id).whereNull('committed_at').update(values)
-    } else {
-      try {
-        await db
-          .table('draws')
-          .insert({ product_id: product.id, rule_version: 2, ...values, created_at: sqlTime() })
-      } catch (error) {
-        // Another process committed it at the same moment: its commitment stands.
-        if (!isUniqueViolation(error)) throw error
-      }
-    }
+    await commitOnce('draws', 'committed_at', product.id, existing?.id ?? null, values)
     return this.find(product.id)
   }
 

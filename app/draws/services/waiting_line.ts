@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto'
 import db from '@adonisjs/lucid/services/db'
 import { AppError } from '#core/exceptions/app_error'
-import { affectedRows, isUniqueViolation } from '#core/helpers/db_errors'
+import { affectedRows } from '#core/helpers/db_errors'
 import { sqlTime } from '#core/helpers/sql_time'
 import { clock } from '#core/services/clock'
 import { productQueries } from '#catalog/services/product_queries'
 import type { ProductRecord } from '#catalog/services/product_queries'
 import { beaconSource, BeaconUnavailable } from '#draws/services/beacon_source'
-import { timeOf } from '#draws/services/draw_records'
+import { commitOnce, timeOf } from '#draws/services/draw_records'
 import {
   BEACON_DELAY_SECONDS,
   compareIds,
@@ -95,17 +95,7 @@ export class WaitingLine {
       committed_at: sqlTime(),
       updated_at: sqlTime(),
     }
-    try {
-      if (existing) {
-        await db.from('queue_lines').where('id', existing.id).whereNull('commitment').update(values)
-      } else {
-        await db
-          .table('queue_lines')
-          .insert({ product_id: product.id, rule_version: 2, ...values, created_at: sqlTime() })
-      }
-    } catch (error) {
-      if (!isUniqueViolation(error)) throw error
-    }
+    await commitOnce('queue_lines', 'commitment', product.id, existing?.id ?? null, values)
     return this.find(product.id)
   }
 
