@@ -40,7 +40,7 @@ export type DeleteCustomerInput = { userId: number | null; customerId: string }
 
 /** The ledger row of a call about the customer's card: no money moves. */
 function cardRow(
-  keys: { key: string; idempotencyKey?: string },
+  keys: { key: string; legacyKey?: string | null },
   kind: 'customer_card' | 'customer_delete',
   userId: number | null
 ) {

@@ -17,7 +17,7 @@ import { opsLog } from '#core/services/ops_log'
 import { fees as feeMetric, feesChargedCents } from '#core/services/metrics'
 import { feeStatusAfterDecline, feeStatusIsDue } from '#shared/vocabulary'
 import { fresh, idOf, isRetryable } from '#payments/services/gateway_calls'
-import { withLedger, type LedgerEntry } from '#payments/services/ledger_step'
+import { orderLedgerRow, withLedger, type LedgerEntry } from '#payments/services/ledger_step'
 import { keysOf } from '#payments/services/payment_keys'
 
 export type FeeOutcome =
@@ -98,14 +98,7 @@ class FeePayments {
 
   /** Fee attempt `attempt` through its own ledger row and key: a settled row is its answer. */
   private async chargeAttempt(order: OrderRecord, attempt: number): Promise<FeeOutcome> {
-    const row = {
-      ...keysOf('fee', order, attempt),
-      kind: 'fee' as const,
-      gateway: gateway().name,
-      orderId: order.id,
-      userId: order.userId,
-      amountCents: order.priceCents,
-    }
+    const row = orderLedgerRow(keysOf('fee', order, attempt), 'fee', order, order.priceCents)
     return withLedger<PaymentRef, FeeOutcome, CardOnFile>(row, {
       prepare: async (entry) => {
         if (entry.status === 'succeeded' && entry.gatewayRef) {

@@ -14,7 +14,7 @@ import { ledger } from '#payments/services/ledger'
 import { opsLog } from '#core/services/ops_log'
 import { holds as holdMetric } from '#core/services/metrics'
 import { fresh, idOf } from '#payments/services/gateway_calls'
-import { withLedger } from '#payments/services/ledger_step'
+import { orderLedgerRow, withLedger } from '#payments/services/ledger_step'
 import { keysOf } from '#payments/services/payment_keys'
 import { holdTimesFrom, type HoldOutcome } from '#payments/services/hold_placement'
 
@@ -115,14 +115,12 @@ export class HoldAuthentication {
    */
   async abandonHoldAuthentication(order: OrderRecord, paymentId: string): Promise<void> {
     return withOrderMoney(order.id, async () => {
-      const row = {
-        ...keysOf('holdRelease', order, order.holdRound),
-        kind: 'hold_release' as const,
-        gateway: gateway().name,
-        orderId: order.id,
-        userId: order.userId,
-        amountCents: order.holdAmountCents,
-      }
+      const row = orderLedgerRow(
+        keysOf('holdRelease', order, order.holdRound),
+        'hold_release',
+        order,
+        order.holdAmountCents
+      )
       await withLedger<PaymentRef, void>(row, {
         prepare: (entry) =>
           entry.status === 'started' ? { using: undefined } : { answer: undefined },

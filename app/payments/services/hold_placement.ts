@@ -20,7 +20,7 @@ import { ledger } from '#payments/services/ledger'
 import { opsLog } from '#core/services/ops_log'
 import { holds as holdMetric } from '#core/services/metrics'
 import { fresh, idOf, isRetryable } from '#payments/services/gateway_calls'
-import { withLedger, type LedgerEntry } from '#payments/services/ledger_step'
+import { orderLedgerRow, withLedger, type LedgerEntry } from '#payments/services/ledger_step'
 import { keysOf } from '#payments/services/payment_keys'
 import { holdRelease } from '#payments/services/hold_release'
 
@@ -206,14 +206,7 @@ class HoldPlacement {
    * succeeded before is its answer (read back for its expiry), one that failed is the decline.
    */
   private async callHold(order: OrderRecord, round: number): Promise<HoldCall> {
-    const row = {
-      ...keysOf('hold', order, round),
-      kind: 'hold' as const,
-      gateway: gateway().name,
-      orderId: order.id,
-      userId: order.userId,
-      amountCents: order.holdAmountCents,
-    }
+    const row = orderLedgerRow(keysOf('hold', order, round), 'hold', order, order.holdAmountCents)
     return withLedger<PaymentRef, HoldCall, CardOnFile>(row, {
       prepare: async (entry) => {
         if (entry.status === 'succeeded' && entry.gatewayRef) {

@@ -12,7 +12,7 @@ import { ledger } from '#payments/services/ledger'
 import { opsLog } from '#core/services/ops_log'
 import { holds as holdMetric } from '#core/services/metrics'
 import { fresh, idOf, isRetryable, recordFailure } from '#payments/services/gateway_calls'
-import { withLedger } from '#payments/services/ledger_step'
+import { orderLedgerRow, withLedger } from '#payments/services/ledger_step'
 import { keysOf } from '#payments/services/payment_keys'
 
 export type ReleaseOutcome =
@@ -104,14 +104,12 @@ class HoldRelease {
     paymentId: string,
     waiting: boolean
   ): Promise<ReleaseOutcome> {
-    const row = {
-      ...keysOf('holdRelease', order, round),
-      kind: 'hold_release' as const,
-      gateway: gateway().name,
-      orderId: order.id,
-      userId: order.userId,
-      amountCents: order.holdAmountCents,
-    }
+    const row = orderLedgerRow(
+      keysOf('holdRelease', order, round),
+      'hold_release',
+      order,
+      order.holdAmountCents
+    )
     return withLedger<PaymentRef, ReleaseOutcome>(row, {
       prepare: (entry) =>
         entry.status === 'succeeded' ? { answer: { status: 'released' } } : { using: undefined },

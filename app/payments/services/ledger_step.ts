@@ -1,8 +1,26 @@
 import { ledger } from '#payments/services/ledger'
 import { recordFailure } from '#payments/services/gateway_calls'
+import { gateway } from '#payments/services/gateway'
 
 type LedgerRow = Parameters<typeof ledger.begin>[0]
 export type LedgerEntry = Awaited<ReturnType<typeof ledger.begin>>
+
+/** The ledger row of a gateway call about an order's money, written before the call. */
+export function orderLedgerRow(
+  keys: Pick<LedgerRow, 'key' | 'legacyKey'>,
+  kind: LedgerRow['kind'],
+  order: { id: number; userId: number | null },
+  amountCents: number
+): LedgerRow {
+  return {
+    ...keys,
+    kind,
+    gateway: gateway().name,
+    orderId: order.id,
+    userId: order.userId,
+    amountCents,
+  }
+}
 
 /** Before the call: `answer` ends the step without one, `using` is what the call needs. */
 type Prepared<R, P> = { answer: R } | { using: P }

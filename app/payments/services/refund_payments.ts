@@ -15,7 +15,7 @@ import { ledger } from '#payments/services/ledger'
 import { opsLog } from '#core/services/ops_log'
 import { refundedCents, refunds as refundMetric } from '#core/services/metrics'
 import { fresh, idOf, isRetryable } from '#payments/services/gateway_calls'
-import { withLedger, type LedgerEntry } from '#payments/services/ledger_step'
+import { orderLedgerRow, withLedger, type LedgerEntry } from '#payments/services/ledger_step'
 import { isLateRefundKey, keysOf } from '#payments/services/payment_keys'
 
 export type RefundOutcome =
@@ -173,14 +173,7 @@ class RefundPayments {
     paymentId: string,
     { keys, amount }: NextRefund
   ): Promise<RefundMade | RefundOutcome> {
-    const row = {
-      ...keys,
-      kind: 'refund' as const,
-      gateway: gateway().name,
-      orderId: order.id,
-      userId: order.userId,
-      amountCents: amount,
-    }
+    const row = orderLedgerRow(keys, 'refund', order, amount)
     return withLedger<PaymentRef, RefundMade | RefundOutcome>(row, {
       prepare: (entry) => {
         if (entry.status === 'failed') {
@@ -226,14 +219,12 @@ class RefundPayments {
     order: OrderRecord,
     payment: { id: string; amountCents: number }
   ): Promise<{ status: 'made'; entry: LedgerEntry } | RefundOutcome> {
-    const row = {
-      ...keysOf('lateRefund', order, payment.id),
-      kind: 'refund' as const,
-      gateway: gateway().name,
-      orderId: order.id,
-      userId: order.userId,
-      amountCents: payment.amountCents,
-    }
+    const row = orderLedgerRow(
+      keysOf('lateRefund', order, payment.id),
+      'refund',
+      order,
+      payment.amountCents
+    )
     return withLedger<PaymentRef, { status: 'made'; entry: LedgerEntry } | RefundOutcome>(row, {
       prepare: (entry) => {
         if (entry.status === 'failed') {
