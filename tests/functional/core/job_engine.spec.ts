@@ -10,20 +10,27 @@ import { defineJob, jobRegistry } from '#core/jobs/job'
 import { jobs } from '#core/jobs/jobs'
 import type { QueueDriver } from '#core/jobs/queue_driver'
 import { placeHoldJob, sweepHoldsJob } from '#payments/jobs/hold_jobs'
+import Product from '#catalog/models/product'
+import { LOCK_TABLE } from '#core/services/lucid_lock_store'
 import { SmtpSink } from '#tests/support/smtp_sink'
 import { redisTestsRun, TEST_REDIS_URL } from '#tests/support/redis'
-import { slotBoughtOverHttp } from '#tests/helpers'
+import { removeCommittedReleaseData, sandboxSnapshot } from '#tests/support/release'
+import { customerWithCard, productFor, profileFor, TEST_CARDS } from '#tests/helpers'
 
 const REDIS_URL = TEST_REDIS_URL
 const SMTP_PORT = env.get('SMTP_PORT', 2526)
 
 const runBullmq = await redisTestsRun()
 
+/** The customers (by e-mail) and products (by slug) these tests commit: theirs by this prefix. */
+const PREFIX = 'jobeng-'
+
 /**
  * Reads until `done` or the ceiling: a worker just started on a busy CI machine has taken over
- * 8 s before its first job, so the ceiling is generous (a passing run waits only for the work).
+ * 8 s before its first job, and a job may wait its turn for the money lock (15 s) and retry, so
+ * the ceiling is above both (a passing run waits only for the work).
  */
-async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 20_000) {
+async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 25_000) {
   const until = Date.now() + ms
   let value = await read()
   while (!done(value) && Date.now() < until) {
@@ -33,9 +40,23 @@ async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, m
   return value
 }
 
+let bought = 0
+
+/**
+ * A customer with a card buys a slot over HTTP, as the storefront does (201): the order as
+ * stored (its hold queued, its receipt written). Customer and product carry the prefix.
+ */
 async function buySlot(client: any) {
-  const { order } = await slotBoughtOverHttp(client, '9.5')
-  return order
+  const tag = `${Date.now().toString(36)}-${++bought}`
+  const customer = await customerWithCard(TEST_CARDS.ok, { email: `${PREFIX}${tag}@example.test` })
+  const profile = await profileFor(customer.user)
+  const product = await productFor({ slug: `${PREFIX}${tag}` })
+  const response = await client
+    .post('/api/checkout/withprofile')
+    .bearerToken(customer.token)
+    .json({ productId: product.id, style: 'Black', size: '9.5', profileId: profile.publicId })
+  response.assertStatus(201)
+  return Order.findByOrFail('publicId', response.body().order.orderId)
 }
 
 const holdCalls = (orderId: number) =>
@@ -50,6 +71,12 @@ const drivers: { name: string; make: () => QueueDriver; skip: boolean }[] = [
   },
 ]
 
+/*
+| On committed data, not in one global transaction: the workers' jobs (five at a time per queue)
+| and the test each use their own connections, so row locks and the money lock meet as they do in
+| production, and no job's writes can vanish with another's savepoint. The driver is switched
+| before any fixture is made, so no job of these tests waits in the other driver's queue.
+*/
 for (const driver of drivers) {
   test.group(`Jobs on the ${driver.name} driver`, (group) => {
     let current: QueueDriver
@@ -61,17 +88,28 @@ for (const driver of drivers) {
       return () => sink.close()
     })
     group.each.setup(async () => {
-      const rollback = await testUtils.db().withGlobalTransaction()
       current = driver.make()
       previous = jobs.use(current)
       sink.received = []
-      // Workers stop (running jobs finish) before the test's transaction is rolled back.
+      await removeCommittedReleaseData(PREFIX)
+      await Product.query().where('slug', 'like', `${PREFIX}%`).delete()
+      const restoreSandbox = await sandboxSnapshot()
+      const lockRows = await db.from(LOCK_TABLE).select('key')
+      const locks = new Set(lockRows.map((row) => row.key))
+      // Workers stop (running jobs finish) before what the test committed is removed: its
+      // customers with their orders, ledger rows, timelines and e-mails, the products (one whose
+      // order was never placed too), locks left by a job cut short, and the sandbox's rows.
       return async () => {
         await jobs.stop()
         if (current instanceof BullmqDriver) await current.obliterate()
         await jobs.close()
         jobs.use(previous)
-        await rollback()
+        await removeCommittedReleaseData(PREFIX)
+        await Product.query().where('slug', 'like', `${PREFIX}%`).delete()
+        const lockRowsNow = await db.from(LOCK_TABLE).select('key')
+        const added = lockRowsNow.map((row) => row.key).filter((key) => !locks.has(key))
+        if (added.length) await db.from(LOCK_TABLE).whereIn('key', added).delete()
+        await restoreSandbox()
       }
     })
 
@@ -189,8 +227,13 @@ for (const driver of drivers) {
 }
 
 test.group('Jobs on the bullmq driver: the cluster', (group) => {
-  // The schedules fire as soon as they are upserted: what their jobs write (an alert check opens
-  // incidents from the counters this process kept) is rolled back, never left to later tests.
+  // Kept in one global transaction: the test reads only Redis (the schedulers), never what the
+  // jobs write, so no lock or row needs to meet another connection. The schedules fire as soon
+  // as they are upserted and their maintenance jobs act on the whole database (an alert check
+  // writes the counters this process kept and may open incidents, the purges delete and rewrite
+  // rows that were there before): rolled back, all of it is undone, deletions included, which a
+  // cleanup of committed rows could not promise. Both workers are closed (their running jobs
+  // finished) in the test, before the rollback.
   group.each.setup(() => testUtils.db().withGlobalTransaction())
 
   test('schedules upserted by two workers fire from one scheduler each', async ({ assert }) => {
@@ -210,9 +253,14 @@ test.group('Jobs on the bullmq driver: the cluster', (group) => {
       assert.isAbove(ids.length, 0)
       assert.deepEqual([...ids].sort(), jobRegistry.schedules.map((schedule) => schedule.id).sort())
     } finally {
-      await first.obliterate()
-      await first.close()
-      await second.close()
+      // No job is left running into the rollback, even when the obliteration fails.
+      await Promise.all([first.stop(), second.stop()])
+      try {
+        await first.obliterate()
+      } finally {
+        await first.close()
+        await second.close()
+      }
     }
   }).skip(!runBullmq, 'Redis is not running on this machine')
 })

@@ -22,8 +22,10 @@ import paymentsConfig from '#config/payments'
 import { releaseRunner } from '#release/services/release_runner'
 import { SimulatorEngine } from '#release/services/checkout_engines'
 import { holdCoverage } from '#orders/services/hold_coverage'
+import { LOCK_TABLE } from '#core/services/lucid_lock_store'
 import { redisTestsRun, TEST_REDIS_URL } from '#tests/support/redis'
 import { DRAW_CARDS, drawProduct, drawProfileData } from '#tests/support/draws'
+import { removeCommittedReleaseData, sandboxSnapshot } from '#tests/support/release'
 import { waitFor } from '#tests/support/wait_for'
 import {
   adminWithToken,
@@ -33,6 +35,7 @@ import {
   productFor,
   profileFor,
   saveCardFor,
+  staffWithToken,
   TEST_CARDS,
 } from '#tests/helpers'
 
@@ -345,6 +348,16 @@ const drivers: { name: string; make: () => QueueDriver; skip: boolean }[] = [
   },
 ]
 
+/** The staff, customers (by e-mail) and products (by slug) the worker tests commit: theirs. */
+const PREFIX = 'holdrenw-'
+const tag = () => `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`
+
+/**
+ * How long to wait for what a worker's job writes: above the money lock's wait (15 s) and a
+ * job's retry back-off, so a job that had to wait its turn still counts.
+ */
+const JOB_WAIT_MS = 25_000
+
 /** Nothing left to run on the gateway queue: every job dispatched so far has finished. */
 async function gatewayQueueIdle() {
   const statuses = await jobs.status()
@@ -355,20 +368,38 @@ async function gatewayQueueIdle() {
   )
 }
 
+/*
+| On committed data, not in one global transaction: the workers' jobs and the test each use
+| their own connections, so row locks and the money lock meet as they do in production, and no
+| job's writes can vanish with another's savepoint. The driver is switched before any fixture
+| is made, so no job of these tests waits in the other driver's queue.
+*/
 for (const driver of drivers) {
   test.group(`Hold renewal on the ${driver.name} driver`, (group) => {
     let current: QueueDriver
     let previous: QueueDriver
     group.each.setup(async () => {
-      const rollback = await testUtils.db().withGlobalTransaction()
       current = driver.make()
       previous = jobs.use(current)
+      await removeCommittedReleaseData(PREFIX)
+      await Product.query().where('slug', 'like', `${PREFIX}%`).delete()
+      const restoreSandbox = await sandboxSnapshot()
+      const lockRows = await db.from(LOCK_TABLE).select('key')
+      const locks = new Set(lockRows.map((row) => row.key))
+      // Workers stop (running jobs finish) before what the test committed is removed: its staff
+      // and customers with their orders, ledger rows, timelines and e-mails, the products (one
+      // whose order was never placed too), locks left by a job cut short, and the sandbox's rows.
       return async () => {
         await jobs.stop()
         if (current instanceof BullmqDriver) await current.obliterate()
         await jobs.close()
         jobs.use(previous)
-        await rollback()
+        await removeCommittedReleaseData(PREFIX)
+        await Product.query().where('slug', 'like', `${PREFIX}%`).delete()
+        const lockRowsNow = await db.from(LOCK_TABLE).select('key')
+        const added = lockRowsNow.map((row) => row.key).filter((key) => !locks.has(key))
+        if (added.length) await db.from(LOCK_TABLE).whereIn('key', added).delete()
+        await restoreSandbox()
       }
     })
 
@@ -378,14 +409,18 @@ for (const driver of drivers) {
     }) => {
       // A staff session idles out after 15 minutes: each look is a fresh sign-in.
       const dashboardNow = async () => {
-        const { token: admin } = await adminWithToken()
+        const { token: admin } = await staffWithToken('owner', {
+          email: `${PREFIX}admin-${tag()}@example.test`,
+        })
         return dashboardHolds(client, admin)
       }
       const baseline = await dashboardNow()
       await jobs.work({ queues: ['gateway'], schedules: false })
-      const { user, token } = await customerWithCard()
+      const { user, token } = await customerWithCard(TEST_CARDS.ok, {
+        email: `${PREFIX}${tag()}@example.test`,
+      })
       const profile = await profileFor(user)
-      const product = await productFor()
+      const product = await productFor({ slug: `${PREFIX}${tag()}` })
       const bought = await client
         .post('/api/checkout/withprofile')
         .bearerToken(token)
@@ -397,7 +432,7 @@ for (const driver of drivers) {
           const row = await Order.findOrFail(order.id)
           return row.holdStatus === 'placed' && row
         },
-        { what: 'the hold to be placed' }
+        { what: 'the hold to be placed', timeoutMs: JOB_WAIT_MS }
       )
       const first = placed.holdPaymentId!
 
@@ -416,11 +451,14 @@ for (const driver of drivers) {
             const row = await Order.findOrFail(order.id)
             return row.holdRound === 2 && row.holdStatus === 'placed'
           },
-          { what: 'the hold renewed to round 2' }
+          { what: 'the hold renewed to round 2', timeoutMs: JOB_WAIT_MS }
         )
       }
       // Every renewal the sweeps dispatched has run (a second one would show as a third round).
-      await waitFor(gatewayQueueIdle, { what: 'the gateway queue to be idle' })
+      await waitFor(gatewayQueueIdle, {
+        what: 'the gateway queue to be idle',
+        timeoutMs: JOB_WAIT_MS,
+      })
       const renewed = await Order.findOrFail(order.id)
       assert.equal(renewed.holdRound, 2)
       assert.equal(renewed.holdStatus, 'placed')
