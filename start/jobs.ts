@@ -44,8 +44,14 @@ jobRegistry.schedule({
   id: 'sweep-holds',
   job: sweepHoldsJob,
   everyMs: embedded ? paymentsConfig.holdWorker.pollMs : 10_000,
+  feeds: 'gateway',
 })
-jobRegistry.schedule({ id: 'sweep-outbox', job: sweepOutboxJob, everyMs: embedded ? 2000 : 15_000 })
+jobRegistry.schedule({
+  id: 'sweep-outbox',
+  job: sweepOutboxJob,
+  everyMs: embedded ? 2000 : 15_000,
+  feeds: 'email',
+})
 jobRegistry.schedule({ id: 'purge-card-codes', job: purgeCardCodesJob, everyMs: 15 * 60 * 1000 })
 // A draw runs within a minute of its entries closing, embedded or on workers.
 jobRegistry.schedule({ id: 'run-due-draws', job: runDueDrawsJob, everyMs: 60_000 })

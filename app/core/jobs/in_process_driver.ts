@@ -54,11 +54,17 @@ export class InProcessDriver implements QueueDriver {
       )
     }
     for (const schedule of jobRegistry.schedulesFor(options.schedules)) {
-      if (!this.lanes.has(schedule.job.queue)) continue
-      const timer = setInterval(
-        () => void this.dispatch(schedule.job, {}, { dedupeId: scheduleKey(schedule.id) }),
-        schedule.everyMs
-      )
+      const lane = this.lanes.get(schedule.feeds ?? schedule.job.queue)
+      if (!lane) continue
+      const firing = () =>
+        lane.add({
+          job: schedule.job,
+          payload: {},
+          dedupeId: scheduleKey(schedule.id),
+          attempt: 1,
+          at: clock.nowMs(),
+        })
+      const timer = setInterval(firing, schedule.everyMs)
       timer.unref()
       this.timers.push(timer)
     }

@@ -51,8 +51,17 @@ export type DriverDispatchOptions = DispatchOptions & { dedupeId?: string }
 /** The dedupe id of a schedule's firing in one process: `schedule:<id>`. */
 export const scheduleKey = (scheduleId: string) => `schedule:${scheduleId}`
 
-/** A job run on a timer: once per interval for the whole cluster. */
-export type Schedule = { id: string; job: JobDefinition<any>; everyMs: number }
+/**
+ * A job run on a timer: once per interval for the whole cluster. `feeds` names the queue whose
+ * jobs it dispatches (a sweep finding lost work): an embedded process fires it only where it
+ * works that queue, and on that queue's lane, since elsewhere its dispatches would go nowhere.
+ */
+export type Schedule = {
+  id: string
+  job: JobDefinition<any>
+  everyMs: number
+  feeds?: QueueName
+}
 
 export function defineJob<Payload extends Record<string, unknown> = Record<string, never>>(
   definition: JobDefinition<Payload>

@@ -10,6 +10,7 @@ import { defineJob, jobRegistry } from '#core/jobs/job'
 import { jobs } from '#core/jobs/jobs'
 import type { QueueDriver } from '#core/jobs/queue_driver'
 import { placeHoldJob, sweepHoldsJob } from '#payments/jobs/hold_jobs'
+import { sweepOutboxJob } from '#notifications/jobs/email_jobs'
 import Product from '#catalog/models/product'
 import { LOCK_TABLE } from '#core/services/lucid_lock_store'
 import { SmtpSink } from '#tests/support/smtp_sink'
@@ -223,6 +224,53 @@ for (const driver of drivers) {
         assert.lengthOf(tries, 3)
       }
     }).skip(driver.skip, 'Redis is not running on this machine')
+
+    test('a worker of the gateway queue alone places the holds a web process left', async ({
+      client,
+      assert,
+    }) => {
+      // Bought while this process works no queue (a web process with HOLD_WORKER_ENABLED=false):
+      // the job's doorbell rings nowhere, and only the worker's own sweep can find the hold.
+      const order = await buySlot(client)
+      const waiting = await Order.findOrFail(order.id)
+      assert.equal(waiting.holdStatus, 'queued')
+
+      await jobs.work({ queues: ['gateway'], schedules: ['sweep-holds'] })
+      const placed = await waitFor(
+        () => Order.findOrFail(order.id),
+        (row) => row.holdStatus === 'placed'
+      )
+      assert.equal(placed.holdStatus, 'placed')
+      const [{ n }] = await holdCalls(order.id)
+      assert.equal(Number(n), 1)
+    }).skip(driver.name !== 'database', 'schedules of the embedded driver')
+
+    test('a process that leaves the gateway queue to a worker never sweeps for holds', async ({
+      assert,
+    }) => {
+      const runs = { holds: 0, outbox: 0 }
+      const sweepHolds = sweepHoldsJob.handle
+      const sweepOutbox = sweepOutboxJob.handle
+      sweepHoldsJob.handle = (payload) => (runs.holds++, sweepHolds(payload))
+      sweepOutboxJob.handle = (payload) => (runs.outbox++, sweepOutbox(payload))
+      try {
+        // The web process's queues with HOLD_WORKER_ENABLED=false (start/workers.ts).
+        await jobs.work({
+          queues: ['email', 'release', 'maintenance'],
+          schedules: ['sweep-holds', 'sweep-outbox'],
+        })
+        // The outbox's sweep fires every 2 s, the holds' every second where it may fire at all.
+        await waitFor(
+          async () => runs.outbox,
+          (count) => count >= 2
+        )
+        assert.isAtLeast(runs.outbox, 2)
+        assert.equal(runs.holds, 0)
+      } finally {
+        sweepHoldsJob.handle = sweepHolds
+        sweepOutboxJob.handle = sweepOutbox
+      }
+    }).skip(driver.name !== 'database', 'schedules of the embedded driver')
   })
 }
 
