@@ -5,6 +5,7 @@ import User from '#accounts/models/user'
 import Order from '#orders/models/order'
 import { customerWithCard, placeHolds, productFor, profileFor, TEST_CARDS } from '#tests/helpers'
 import { sqlTime } from '#core/helpers/sql_time'
+import { LOCK_TABLE } from '#core/services/lucid_lock_store'
 
 /**
  * A product with `count` pending orders (one customer each, $1.00 holds placed) whose release
@@ -112,6 +113,34 @@ export async function removeCommittedReleaseData(prefix: string) {
   await User.query().where('email', 'like', `${prefix}%`).delete()
   if (productIds.length) await Product.query().whereIn('id', productIds).delete()
   await db.from('release_runs').delete()
+}
+
+/**
+ * For tests that run workers on committed data: removes what an earlier run under `prefix` left,
+ * then returns the cleanup of what this test commits (call it once the workers have stopped): its
+ * customers with their orders, ledger rows, timelines and e-mails, the products whose slug carries
+ * the prefix (one whose order was never placed too), locks taken since and not released (a job
+ * cut short), and the sandbox gateway's rows.
+ */
+export async function committedDataUnder(prefix: string) {
+  const removeOwnRows = async () => {
+    await removeCommittedReleaseData(prefix)
+    await Product.query().where('slug', 'like', `${prefix}%`).delete()
+  }
+  await removeOwnRows()
+  const restoreSandbox = await sandboxSnapshot()
+  const lockKeys = async () => {
+    const rows = await db.from(LOCK_TABLE).select('key')
+    return rows.map((row) => row.key as string)
+  }
+  const locksBefore = new Set(await lockKeys())
+  return async () => {
+    await removeOwnRows()
+    const locksNow = await lockKeys()
+    const added = locksNow.filter((key) => !locksBefore.has(key))
+    if (added.length) await db.from(LOCK_TABLE).whereIn('key', added).delete()
+    await restoreSandbox()
+  }
 }
 
 /**

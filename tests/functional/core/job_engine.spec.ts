@@ -11,11 +11,9 @@ import { jobs } from '#core/jobs/jobs'
 import type { QueueDriver } from '#core/jobs/queue_driver'
 import { placeHoldJob, sweepHoldsJob } from '#payments/jobs/hold_jobs'
 import { sweepOutboxJob } from '#notifications/jobs/email_jobs'
-import Product from '#catalog/models/product'
-import { LOCK_TABLE } from '#core/services/lucid_lock_store'
 import { SmtpSink } from '#tests/support/smtp_sink'
 import { redisTestsRun, TEST_REDIS_URL } from '#tests/support/redis'
-import { removeCommittedReleaseData, sandboxSnapshot } from '#tests/support/release'
+import { committedDataUnder } from '#tests/support/release'
 import { customerWithCard, productFor, profileFor, TEST_CARDS } from '#tests/helpers'
 
 const REDIS_URL = TEST_REDIS_URL
@@ -92,25 +90,14 @@ for (const driver of drivers) {
       current = driver.make()
       previous = jobs.use(current)
       sink.received = []
-      await removeCommittedReleaseData(PREFIX)
-      await Product.query().where('slug', 'like', `${PREFIX}%`).delete()
-      const restoreSandbox = await sandboxSnapshot()
-      const lockRows = await db.from(LOCK_TABLE).select('key')
-      const locks = new Set(lockRows.map((row) => row.key))
-      // Workers stop (running jobs finish) before what the test committed is removed: its
-      // customers with their orders, ledger rows, timelines and e-mails, the products (one whose
-      // order was never placed too), locks left by a job cut short, and the sandbox's rows.
+      const removeCommittedData = await committedDataUnder(PREFIX)
+      // Workers stop (running jobs finish) before what the test committed is removed.
       return async () => {
         await jobs.stop()
         if (current instanceof BullmqDriver) await current.obliterate()
         await jobs.close()
         jobs.use(previous)
-        await removeCommittedReleaseData(PREFIX)
-        await Product.query().where('slug', 'like', `${PREFIX}%`).delete()
-        const lockRowsNow = await db.from(LOCK_TABLE).select('key')
-        const added = lockRowsNow.map((row) => row.key).filter((key) => !locks.has(key))
-        if (added.length) await db.from(LOCK_TABLE).whereIn('key', added).delete()
-        await restoreSandbox()
+        await removeCommittedData()
       }
     })
 

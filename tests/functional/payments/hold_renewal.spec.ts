@@ -22,10 +22,9 @@ import paymentsConfig from '#config/payments'
 import { releaseRunner } from '#release/services/release_runner'
 import { SimulatorEngine } from '#release/services/checkout_engines'
 import { holdCoverage } from '#orders/services/hold_coverage'
-import { LOCK_TABLE } from '#core/services/lucid_lock_store'
 import { redisTestsRun, TEST_REDIS_URL } from '#tests/support/redis'
 import { DRAW_CARDS, drawProduct, drawProfileData } from '#tests/support/draws'
-import { removeCommittedReleaseData, sandboxSnapshot } from '#tests/support/release'
+import { committedDataUnder } from '#tests/support/release'
 import { waitFor } from '#tests/support/wait_for'
 import {
   adminWithToken,
@@ -381,25 +380,14 @@ for (const driver of drivers) {
     group.each.setup(async () => {
       current = driver.make()
       previous = jobs.use(current)
-      await removeCommittedReleaseData(PREFIX)
-      await Product.query().where('slug', 'like', `${PREFIX}%`).delete()
-      const restoreSandbox = await sandboxSnapshot()
-      const lockRows = await db.from(LOCK_TABLE).select('key')
-      const locks = new Set(lockRows.map((row) => row.key))
-      // Workers stop (running jobs finish) before what the test committed is removed: its staff
-      // and customers with their orders, ledger rows, timelines and e-mails, the products (one
-      // whose order was never placed too), locks left by a job cut short, and the sandbox's rows.
+      const removeCommittedData = await committedDataUnder(PREFIX)
+      // Workers stop (running jobs finish) before what the test committed is removed.
       return async () => {
         await jobs.stop()
         if (current instanceof BullmqDriver) await current.obliterate()
         await jobs.close()
         jobs.use(previous)
-        await removeCommittedReleaseData(PREFIX)
-        await Product.query().where('slug', 'like', `${PREFIX}%`).delete()
-        const lockRowsNow = await db.from(LOCK_TABLE).select('key')
-        const added = lockRowsNow.map((row) => row.key).filter((key) => !locks.has(key))
-        if (added.length) await db.from(LOCK_TABLE).whereIn('key', added).delete()
-        await restoreSandbox()
+        await removeCommittedData()
       }
     })
 
