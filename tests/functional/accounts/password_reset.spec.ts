@@ -132,7 +132,10 @@ test.group('Password reset', (group) => {
     withOld.assertStatus(200)
   })
 
-  test('mismatched or short passwords are refused', async ({ client, assert }) => {
+  test('mismatched or short passwords are refused, and the link still works after', async ({
+    client,
+    assert,
+  }) => {
     const { user } = await customerWithToken()
     const { token } = await requestReset(client, user.email)
     const mismatch = await client
@@ -144,5 +147,20 @@ test.group('Password reset', (group) => {
       .post('/api/resetpassword')
       .json({ hash: token, password: 'short', confirmPassword: 'short' })
     short.assertStatus(422)
+    assert.property(short.body().errors, 'password')
+
+    // Neither refusal changed the password or spent the link.
+    for (const password of ['brand-new-pass', 'short']) {
+      const refused = await client.post('/login').json({ email: user.email, password })
+      refused.assertStatus(400)
+    }
+    const withOld = await client
+      .post('/login')
+      .json({ email: user.email, password: 'correct-horse-battery' })
+    withOld.assertStatus(200)
+    const reset = await client
+      .post('/api/resetpassword')
+      .json({ hash: token, password: 'brand-new-pass', confirmPassword: 'brand-new-pass' })
+    reset.assertStatus(200)
   })
 })
