@@ -54,7 +54,11 @@ export class InProcessDriver implements QueueDriver {
       )
     }
     for (const schedule of jobRegistry.schedulesFor(options.schedules)) {
-      const lane = this.lanes.get(schedule.feeds ?? schedule.job.queue)
+      // A sweep is of no use where the queue it feeds is not worked. It runs on its own queue's
+      // lane, off the gateway's rate; a worker of the fed queue alone runs it on that lane.
+      if (schedule.feeds && !this.lanes.has(schedule.feeds)) continue
+      const lane =
+        this.lanes.get(schedule.job.queue) ?? (schedule.feeds && this.lanes.get(schedule.feeds))
       if (!lane) continue
       const firing = () =>
         lane.add({

@@ -54,7 +54,8 @@ export const scheduleKey = (scheduleId: string) => `schedule:${scheduleId}`
 /**
  * A job run on a timer: once per interval for the whole cluster. `feeds` names the queue whose
  * jobs it dispatches (a sweep finding lost work): an embedded process fires it only where it
- * works that queue, and on that queue's lane, since elsewhere its dispatches would go nowhere.
+ * works that queue, since elsewhere its dispatches would go nowhere, and a worker of that queue
+ * alone runs it on that queue's lane.
  */
 export type Schedule = {
   id: string
