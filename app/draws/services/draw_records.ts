@@ -36,7 +36,6 @@ export type DrawRecord = Readonly<{
   beaconCheckedAt: Date | null
 }>
 
-/** A time read back from SQL: a Date (MariaDB) or `yyyy-MM-dd HH:mm:ss` UTC (SQLite). */
 /**
  * Writes a draw's or a waiting line's commitment once: onto its row while that row has none,
  * or as the product's new row. When another process committed it at the same moment (the
@@ -62,6 +61,7 @@ export async function commitOnce(
   }
 }
 
+/** A time read back from SQL: a Date (MariaDB) or `yyyy-MM-dd HH:mm:ss` UTC (SQLite). */
 export function timeOf(value: unknown): Date | null {
   if (!value) return null
   if (value instanceof Date) return value
