@@ -1,4 +1,6 @@
-import { rm } from 'node:fs/promises'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { assert } from '@japa/assert'
 import { apiClient } from '@japa/api-client'
 import app from '@adonisjs/core/services/app'
@@ -47,9 +49,25 @@ async function freshDatabase() {
   if (migrator.error) throw migrator.error
 }
 
+let taskFilesDirectory: string | null = null
+
+/**
+ * The files engine's tasks carry each profile's card: in a test run they go to a folder of the
+ * run's own, removed when it ends, not to the repository's tmp/checkout-tasks.
+ */
+async function taskFilesOfTheRun() {
+  if (process.env.CHECKOUT_FILES_DIR) return
+  taskFilesDirectory = await mkdtemp(join(tmpdir(), 'dropslot-test-tasks-'))
+  env.set('CHECKOUT_FILES_DIR', taskFilesDirectory)
+}
+
+async function removeTaskFiles() {
+  if (taskFilesDirectory) await rm(taskFilesDirectory, { recursive: true, force: true })
+}
+
 export const runnerHooks: Required<Pick<Config, 'setup' | 'teardown'>> = {
-  setup: [freshDatabase],
-  teardown: [],
+  setup: [freshDatabase, taskFilesOfTheRun],
+  teardown: [removeTaskFiles],
 }
 
 /** The browser suite drives the storefront against the demo catalogue, promo code and customer. */

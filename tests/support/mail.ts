@@ -1,9 +1,11 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto'
-import { readFile, writeFile, mkdtemp } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises'
+import { rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { authenticate, dkimSign, sealMessage } from 'mailauth'
 import Product from '#catalog/models/product'
+import { releaseConfig } from '#release/services/release_config'
 import { releaseRunner } from '#release/services/release_runner'
 import { FilesEngine } from '#release/services/checkout_engines'
 import { releasedProductWithOrders } from '#tests/support/release'
@@ -61,6 +63,7 @@ export async function useMailIntake() {
       records[`test._domainkey.${domain}`] = `v=DKIM1; k=rsa; p=${keyFor(domain).publicKey}`
     }
     const directory = await mkdtemp(join(tmpdir(), 'dropslot-dns-'))
+    process.once('exit', () => rmSync(directory, { recursive: true, force: true }))
     dnsFile = join(directory, 'dkim.json')
     await writeFile(dnsFile, JSON.stringify(records))
   }
@@ -186,7 +189,8 @@ export async function arcReseal(message: Buffer, sealer: string) {
 
 /**
  * `count` orders of a released product of `retailer` at a fee of `priceCents`, handed to the
- * files engine (processing, each with its own intake address); `directory` holds their tasks.
+ * files engine (processing, each with its own intake address); `directory` holds their tasks,
+ * inside the run's own task folder (tests/bootstrap.ts), which goes when the run ends.
  */
 export async function ordersAtTheBot(
   count: number,
@@ -198,7 +202,9 @@ export async function ordersAtTheBot(
   await Product.query()
     .where('id', product.id)
     .update({ retailer: options.retailer ?? 'kith' })
-  const directory = await mkdtemp(join(tmpdir(), 'dropslot-mail-tasks-'))
+  const runTasks = releaseConfig().filesDir
+  await mkdir(runTasks, { recursive: true })
+  const directory = await mkdtemp(join(runTasks, 'mail-tasks-'))
   await releaseRunner.run({ productId: product.id, engine: new FilesEngine(directory) })
   for (const order of orders) await order.refresh()
   return { product, orders, directory }

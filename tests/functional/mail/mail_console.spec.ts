@@ -1,5 +1,5 @@
 import { test } from '@japa/runner'
-import { mkdtemp } from 'node:fs/promises'
+import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import testUtils from '@adonisjs/core/services/test_utils'
@@ -188,7 +188,9 @@ test.group('Mail intake: the console’s Mail page', (group) => {
         },
       ])
     )
-    await importProducts(file, { label: 'test' })
+    await importProducts(file, { label: 'test' }).finally(() =>
+      rm(directory, { recursive: true, force: true })
+    )
     const imported = await Product.findByOrFail('slug', 'union-import-test')
     assert.equal(imported.retailer, 'union')
   })
