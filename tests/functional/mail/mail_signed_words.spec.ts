@@ -195,7 +195,7 @@ test.group('Mail intake: only signed words count', (group) => {
       await sign(hostile.replace('hostile-5', 'hostile-6'), SIGNING_DOMAINS.kith),
       'file'
     )
-    assert.equal(signed.action, 'success')
+    assert.equal(signed.action, 'success', JSON.stringify(signed))
     assert.deepEqual(await money(order), { status: 'success', fees: 1 })
   }).timeout(15_000)
 })
