@@ -13,12 +13,22 @@ const redisConfig = defineConfig({
       ...redisConnectionOptions(queueConfig.redisUrl, queueConfig.prefix),
       lazyConnect: true,
       maxRetriesPerRequest: 2,
-      retryStrategy(times) {
-        return times > 10 ? null : times * 50
-      },
+      retryStrategy: reconnectDelay,
     },
   },
 })
+
+/**
+ * How long the connection waits before its next reconnection attempt, however many failed: it
+ * never gives up. A connection that gave up would stay closed until the process restarts, and
+ * the lock store keeps the connection it was given at start, so after a Redis outage of a few
+ * seconds every money action and release run of the process would fail with "Connection is
+ * closed". Commands meanwhile fail fast (`maxRetriesPerRequest`), and work again once Redis is
+ * back.
+ */
+export function reconnectDelay(attempt: number): number {
+  return Math.min(attempt * 50, 2000)
+}
 
 /**
  * Every key this installation writes through the connection (the release lock, the orders' money
