@@ -21,6 +21,20 @@ async function requestReset(client: any, email: string) {
   return { message, token }
 }
 
+/** Sets a new password with a reset link's token (`confirm`: the confirmation typed, if other). */
+function resetPassword(
+  client: any,
+  hash: string | undefined,
+  password: string,
+  confirm = password
+) {
+  return client.post('/api/resetpassword').json({ hash, password, confirmPassword: confirm })
+}
+
+function signIn(client: any, email: string, password: string) {
+  return client.post('/login').json({ email, password })
+}
+
 test.group('Password reset', (group) => {
   group.each.setup(() => testUtils.db().withGlobalTransaction())
 
@@ -32,25 +46,17 @@ test.group('Password reset', (group) => {
     const { token } = await requestReset(client, user.email)
     assert.isString(token)
 
-    const reset = await client
-      .post('/api/resetpassword')
-      .json({ hash: token, password: 'brand-new-pass', confirmPassword: 'brand-new-pass' })
+    const reset = await resetPassword(client, token, 'brand-new-pass')
     reset.assertStatus(200)
 
     const oldSession = await client.get('/api/user/info').bearerToken(session)
     oldSession.assertStatus(401)
-    const newLogin = await client
-      .post('/login')
-      .json({ email: user.email, password: 'brand-new-pass' })
+    const newLogin = await signIn(client, user.email, 'brand-new-pass')
     newLogin.assertStatus(200)
-    const oldLogin = await client
-      .post('/login')
-      .json({ email: user.email, password: 'correct-horse-battery' })
+    const oldLogin = await signIn(client, user.email, 'correct-horse-battery')
     oldLogin.assertStatus(400)
 
-    const again = await client
-      .post('/api/resetpassword')
-      .json({ hash: token, password: 'another-pass-1', confirmPassword: 'another-pass-1' })
+    const again = await resetPassword(client, token, 'another-pass-1')
     again.assertStatus(400)
     again.assertBodyContains({ code: 'invalid_reset_token' })
   })
@@ -76,19 +82,13 @@ test.group('Password reset', (group) => {
     const { token: newer } = await requestReset(client, user.email)
     assert.notEqual(older, newer)
 
-    const reset = await client
-      .post('/api/resetpassword')
-      .json({ hash: newer, password: 'brand-new-pass', confirmPassword: 'brand-new-pass' })
+    const reset = await resetPassword(client, newer, 'brand-new-pass')
     reset.assertStatus(200)
 
-    const stale = await client
-      .post('/api/resetpassword')
-      .json({ hash: older, password: 'someone-elses', confirmPassword: 'someone-elses' })
+    const stale = await resetPassword(client, older, 'someone-elses')
     stale.assertStatus(400)
     stale.assertBodyContains({ code: 'invalid_reset_token' })
-    const login = await client
-      .post('/login')
-      .json({ email: user.email, password: 'brand-new-pass' })
+    const login = await signIn(client, user.email, 'brand-new-pass')
     login.assertStatus(200)
   })
 
@@ -113,22 +113,16 @@ test.group('Password reset', (group) => {
     const { user } = await customerWithToken()
     const { token } = await requestReset(client, user.email)
     await db.from('password_reset_tokens').update({ expires_at: '2020-01-01 00:00:00' })
-    const response = await client
-      .post('/api/resetpassword')
-      .json({ hash: token, password: 'brand-new-pass', confirmPassword: 'brand-new-pass' })
+    const response = await resetPassword(client, token, 'brand-new-pass')
     response.assertStatus(400)
     response.assertBodyContains({ code: 'invalid_reset_token' })
     assert.equal(
       response.body().error,
       'This reset link is invalid or has expired. Please ask for a new one.'
     )
-    const withNew = await client
-      .post('/login')
-      .json({ email: user.email, password: 'brand-new-pass' })
+    const withNew = await signIn(client, user.email, 'brand-new-pass')
     withNew.assertStatus(400)
-    const withOld = await client
-      .post('/login')
-      .json({ email: user.email, password: 'correct-horse-battery' })
+    const withOld = await signIn(client, user.email, 'correct-horse-battery')
     withOld.assertStatus(200)
   })
 
@@ -138,29 +132,21 @@ test.group('Password reset', (group) => {
   }) => {
     const { user } = await customerWithToken()
     const { token } = await requestReset(client, user.email)
-    const mismatch = await client
-      .post('/api/resetpassword')
-      .json({ hash: token, password: 'brand-new-pass', confirmPassword: 'different-pass' })
+    const mismatch = await resetPassword(client, token, 'brand-new-pass', 'different-pass')
     mismatch.assertStatus(422)
     assert.equal(mismatch.body().errors.confirmPassword, 'Passwords do not match.')
-    const short = await client
-      .post('/api/resetpassword')
-      .json({ hash: token, password: 'short', confirmPassword: 'short' })
+    const short = await resetPassword(client, token, 'short')
     short.assertStatus(422)
     assert.property(short.body().errors, 'password')
 
     // Neither refusal changed the password or spent the link.
     for (const password of ['brand-new-pass', 'short']) {
-      const refused = await client.post('/login').json({ email: user.email, password })
+      const refused = await signIn(client, user.email, password)
       refused.assertStatus(400)
     }
-    const withOld = await client
-      .post('/login')
-      .json({ email: user.email, password: 'correct-horse-battery' })
+    const withOld = await signIn(client, user.email, 'correct-horse-battery')
     withOld.assertStatus(200)
-    const reset = await client
-      .post('/api/resetpassword')
-      .json({ hash: token, password: 'brand-new-pass', confirmPassword: 'brand-new-pass' })
+    const reset = await resetPassword(client, token, 'brand-new-pass')
     reset.assertStatus(200)
   })
 })
