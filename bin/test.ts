@@ -25,7 +25,12 @@ createIgnitor()
       },
     })
   })
-  .run(() => run())
+  .run(async (app) => {
+    await run()
+    // A run refused before its first test (an unknown suite, say) skips the teardown above; the
+    // app's connections would then hold the process open for ever after the message.
+    await app.terminate()
+  })
   .catch((error) => {
     process.exitCode = 1
     prettyPrintError(error)

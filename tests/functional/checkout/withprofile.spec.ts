@@ -77,7 +77,7 @@ test.group('Checkout with a profile', (group) => {
 
     await profile.delete()
     const order = await Order.findByOrFail('publicId', response.body().order.orderId)
-    assert.notInclude(order.acoVault!, '4242')
+    assert.notInclude(order.acoVault!, '4242424242424242')
     const snapshot = checkoutService.openSnapshot(order)!
     assert.equal(snapshot.profile.profileName, 'Home')
     assert.equal(snapshot.card.number, '4242424242424242')

@@ -6,6 +6,7 @@ import EmailMessage from '#notifications/models/email_message'
 import { deliverEmailJob } from '#notifications/jobs/email_jobs'
 import { emailDelivery } from '#notifications/services/email_delivery'
 import { adminWithToken, slotBoughtOverHttp, staffWithToken } from '#tests/helpers'
+import { withoutRandomIds } from '#tests/support/random_ids'
 
 const MAILBOX_NOTICE = "SMTP not configured: e-mails go to the console's mailbox"
 const q = (value: unknown) => encodeURIComponent(JSON.stringify(value))
@@ -105,8 +106,8 @@ test.group('E-mail without SMTP: the console mailbox', (group) => {
     const receiptText = JSON.stringify(shownReceipt.body())
     assert.include(shownReceipt.body().textBody, order.productTitle)
     assert.notMatch(receiptText, /4242\s?4242\s?4242\s?4242/)
-    assert.notInclude(receiptText, '4242')
     assert.notInclude(receiptText, 'CVV')
+    assert.notInclude(withoutRandomIds(receiptText), '4242')
 
     const shownReset = await client.get(`/api/admin/emails/${reset.id}`).bearerToken(token)
     shownReset.assertStatus(200)

