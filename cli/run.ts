@@ -22,6 +22,24 @@ function exitCodeOf(error: unknown): number {
   return EXIT.failed
 }
 
+/**
+ * A Redis that does not answer, said as such (ioredis says "max retries per request" or
+ * "Connection is closed"), with where REDIS_URL points: never its password.
+ */
+function redisUnreachable(error: unknown): CommandFailed | null {
+  const { name, message } = error as { name?: unknown; message?: unknown }
+  if (name !== 'MaxRetriesPerRequestError' && message !== 'Connection is closed.') return null
+  let where = ''
+  try {
+    const url = new URL(process.env.REDIS_URL ?? '')
+    where = ` at ${url.hostname}:${url.port || 6379}`
+  } catch {}
+  return new CommandFailed(
+    `Redis${where} is not reachable: start it, or correct REDIS_URL. The release lock, the ` +
+      'money locks and the queues are kept there, so this command cannot run without it.'
+  )
+}
+
 /** Says why a command failed: one JSON document with --json, a line on stderr otherwise. */
 function reportFailure(error: unknown, json: boolean, exitCode: number) {
   if (json) {
@@ -57,7 +75,9 @@ export async function runProgram(argv: string[]): Promise<number> {
     return EXIT.ok
   } catch (error) {
     const exitCode = exitCodeOf(error)
-    if (!(error instanceof CommanderError)) reportFailure(error, !!program.opts().json, exitCode)
+    if (!(error instanceof CommanderError)) {
+      reportFailure(redisUnreachable(error) ?? error, !!program.opts().json, exitCode)
+    }
     return exitCode
   }
 }

@@ -1,8 +1,8 @@
 import env from '#start/env'
 import { defineConfig } from '@adonisjs/transmit'
-import { redis } from '@adonisjs/transmit/transports'
 import queueConfig from '#config/queue'
 import { redisConnectionOptions } from '#config/redis'
+import { LiveUpdatesTransport } from '#core/services/live_updates_transport'
 
 /*
 | Live updates to the storefront (server-sent events on /__transmit/events). Without REDIS_URL
@@ -18,7 +18,8 @@ export default defineConfig({
   pingInterval: '30s',
   transport: redisUrl
     ? {
-        driver: redis(redisConnectionOptions(redisUrl, queueConfig.prefix)),
+        driver: () =>
+          new LiveUpdatesTransport(redisConnectionOptions(redisUrl, queueConfig.prefix)),
         channel: `${queueConfig.prefix}:transmit`,
       }
     : null,

@@ -179,6 +179,9 @@ export function registerReleaseCommands(program: Command) {
             (run.error ? `\n  ${run.error}` : '')
           : 'Last run: none yet',
         ...(status.runningNow ? [`Running now: ${status.runningNow}`] : []),
+        ...(status.runningNowUnknown
+          ? [`Running now: unknown, the release lock did not answer (${status.runningNowUnknown})`]
+          : []),
       ])
     })
 

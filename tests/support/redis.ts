@@ -1,4 +1,4 @@
-import { connect } from 'node:net'
+import { connect, createServer } from 'node:net'
 import env from '#start/env'
 
 /**
@@ -26,4 +26,13 @@ export async function redisTestsRun() {
     socket.once('error', () => resolve(false))
     socket.once('timeout', () => resolve(false))
   })
+}
+
+/** A Redis URL nothing answers at (a port taken from the system, then let go). */
+export async function unreachableRedisUrl(credentials = '') {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as { port: number }
+  await new Promise((resolve) => server.close(resolve))
+  return `redis://${credentials ? `${credentials}@` : ''}127.0.0.1:${port}`
 }

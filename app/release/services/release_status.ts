@@ -39,13 +39,18 @@ export class ReleaseStatus {
       )
     }
     const lastRun = await runs.first()
-    const lock = await releaseLock.holder(RELEASE_LOCK)
+    // The figures come from the database; only who runs now is in the lock's store (Redis with
+    // REDIS_URL), and a store that does not answer leaves that one line unknown, not the rest.
+    const running = await releaseLock.holder(RELEASE_LOCK).then(
+      (lock) => ({ runningNow: lock ? lock.owner : null, runningNowUnknown: null }),
+      (error: Error) => ({ runningNow: null, runningNowUnknown: lockStoreProblem(error) })
+    )
     return {
       productId,
       ...figures,
       awaitingResult: taskCounts.submitted ?? 0,
       lastRun: lastRun ? await presentOneRun(lastRun) : null,
-      runningNow: lock ? lock.owner : null,
+      ...running,
     }
   }
 }
@@ -166,3 +171,10 @@ export async function presentOneRun(run: ReleaseRun) {
 }
 
 export const releaseStatus = new ReleaseStatus()
+
+/** Why the release lock's store did not say who holds it, in an operator's words. */
+function lockStoreProblem(error: Error): string {
+  const redisDown =
+    error.name === 'MaxRetriesPerRequestError' || error.message === 'Connection is closed.'
+  return redisDown ? 'Redis, where the lock is kept, is not reachable' : error.message
+}

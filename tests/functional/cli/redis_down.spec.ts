@@ -1,0 +1,41 @@
+import { test } from '@japa/runner'
+import { runCli } from '#tests/support/cli'
+import { unreachableRedisUrl } from '#tests/support/redis'
+
+/*
+| An operator whose Redis is down (REDIS_URL set, nothing answering): the figures that live in
+| the database still come, and a command that needs Redis says so in one line. Before, every
+| command crashed after about twelve seconds of ioredis's own messages with
+| MaxRetriesPerRequestError, `release:status` included.
+*/
+test.group('CLI: with Redis down', () => {
+  test('release:status gives the figures and says who runs now is unknown', async ({ assert }) => {
+    const redisUrl = await unreachableRedisUrl(':s3cret-pass')
+    const result = await runCli(['release:status'], { REDIS_URL: redisUrl })
+    assert.equal(result.code, 0, result.stderr)
+    assert.include(result.stdout, 'Holds open:')
+    assert.include(
+      result.stdout,
+      'Running now: unknown, the release lock did not answer (Redis, where the lock is kept, is not reachable)'
+    )
+    for (const noise of ['Unhandled error event', 'MaxRetriesPerRequestError', 's3cret-pass']) {
+      assert.notInclude(result.stdout + result.stderr, noise)
+    }
+  }).timeout(60_000)
+
+  test('a command that needs the release lock says Redis is not reachable, and where', async ({
+    assert,
+  }) => {
+    const redisUrl = await unreachableRedisUrl(':s3cret-pass')
+    const port = new URL(redisUrl).port
+    const result = await runCli(['release:run'], { REDIS_URL: redisUrl })
+    assert.equal(result.code, 1)
+    assert.equal(
+      result.stderr.trim(),
+      `error: Redis at 127.0.0.1:${port} is not reachable: start it, or correct REDIS_URL. ` +
+        'The release lock, the money locks and the queues are kept there, so this command ' +
+        'cannot run without it.'
+    )
+    assert.notInclude(result.stdout + result.stderr, 's3cret-pass')
+  }).timeout(60_000)
+})
