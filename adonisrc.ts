@@ -32,6 +32,7 @@ export default defineConfig({
 
   preloads: [
     // `ctx.bouncer`: who may do what (policies), made on first use in a request.
+    () => import('#start/redis'),
     () => import('#start/authorization'),
     () => import('#start/transmit'),
     () => import('#start/routes'),

@@ -28,10 +28,21 @@ test.group('CLI: with Redis down', () => {
   }) => {
     const redisUrl = await unreachableRedisUrl(':s3cret-pass')
     const port = new URL(redisUrl).port
-    const result = await runCli(['release:run'], { REDIS_URL: redisUrl })
+    const result = await runCli(['release:run'], { REDIS_URL: redisUrl, LOG_LEVEL: 'warn' })
     assert.equal(result.code, 1)
+    const lines = result.stderr.trim().split('\n')
+    // The outage once as a warning for each of the two uses (locks, live updates), no `FATAL`
+    // line for every reconnection attempt, then the command's one line.
+    const logged = lines.flatMap((line) => {
+      const entry = /^\[[\d:.]+\] (\w+) \([^)]*\): ([^;]*)/.exec(line)
+      return entry ? [`${entry[1]} ${entry[2]}`] : []
+    })
+    assert.sameMembers(logged, [
+      'WARN Redis (main) is not reachable',
+      `WARN Live updates: Redis at 127.0.0.1:${port} is not reachable (connect ECONNREFUSED 127.0.0.1:${port})`,
+    ])
     assert.equal(
-      result.stderr.trim(),
+      lines.at(-1),
       `error: Redis at 127.0.0.1:${port} is not reachable: start it, or correct REDIS_URL. ` +
         'The release lock, the money locks and the queues are kept there, so this command ' +
         'cannot run without it.'
