@@ -51,11 +51,15 @@ export class BullmqDriver implements QueueDriver {
         limiter:
           name === 'gateway' ? { max: options.gatewayRatePerSecond, duration: 1000 } : undefined,
       })
+      // An attempt that BullMQ retries is a warning; only a job out of attempts is an error.
       worker.on('failed', (job, error) => {
-        logger.error(
-          { err: error, job: job?.name, jobId: job?.id, attempts: job?.attemptsMade },
-          'job failed'
-        )
+        const attempts = job?.attemptsMade ?? 0
+        const details = { err: error, job: job?.name, jobId: job?.id, attempts }
+        if (job && attempts < (job.opts.attempts ?? 1)) {
+          logger.warn(details, 'job attempt failed; it is retried with back-off')
+        } else {
+          logger.error(details, 'job failed; it waits in the failed set (dropslot queues:failed)')
+        }
       })
       worker.on('error', (error) => logger.error({ err: error, queue: name }, 'worker error'))
       this.workers.push(worker)

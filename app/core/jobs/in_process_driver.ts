@@ -196,6 +196,10 @@ class Lane {
       const attempts = entry.job.attempts ?? 3
       if (entry.attempt < attempts) {
         retrying = true
+        logger.warn(
+          { err: error, job: entry.job.name, attempts: entry.attempt },
+          'job attempt failed; it is retried with back-off'
+        )
         this.add({ ...entry, attempt: entry.attempt + 1 }, 1000 * 2 ** (entry.attempt - 1))
       } else {
         this.failures.push(clock.nowMs())

@@ -1,6 +1,7 @@
 import { test } from '@japa/runner'
 import testUtils from '@adonisjs/core/services/test_utils'
 import db from '@adonisjs/lucid/services/db'
+import logger from '@adonisjs/core/services/logger'
 import env from '#start/env'
 import Order from '#orders/models/order'
 import EmailMessage from '#notifications/models/email_message'
@@ -69,6 +70,27 @@ const drivers: { name: string; make: () => QueueDriver; skip: boolean }[] = [
     skip: !runBullmq,
   },
 ]
+
+/** The warnings and errors the app logs about jobs, as an operator reads them, until restored. */
+function jobLogs() {
+  const entries: { level: 'warn' | 'error'; msg: string; job: unknown }[] = []
+  for (const level of ['warn', 'error'] as const) {
+    const original = logger[level].bind(logger)
+    ;(logger as any)[level] = (details: unknown, message?: string) => {
+      if (details && typeof details === 'object' && 'job' in details && message) {
+        entries.push({ level, msg: message, job: details.job })
+      }
+      return (original as any)(details, message)
+    }
+  }
+  return {
+    of: (name: string) => entries.filter((entry) => entry.job === name),
+    restore: () => {
+      delete (logger as any).warn
+      delete (logger as any).error
+    },
+  }
+}
 
 /*
 | On committed data, not in one global transaction: the workers' jobs (five at a time per queue)
@@ -165,7 +187,10 @@ for (const driver of drivers) {
       assert.equal(placed.holdStatus, 'placed')
     }).skip(driver.skip, 'Redis is not running on this machine')
 
-    test('a job that keeps failing is retried with back-off, then given up', async ({ assert }) => {
+    test('a job that keeps failing is retried with back-off, then given up', async ({
+      assert,
+      cleanup,
+    }) => {
       const tries: number[] = []
       const failing = defineJob<{ n: number }>({
         name: `test.always-fails-${driver.name}`,
@@ -177,6 +202,8 @@ for (const driver of drivers) {
         },
       })
       jobRegistry.register(failing)
+      const logs = jobLogs()
+      cleanup(logs.restore)
       await jobs.work({ queues: ['maintenance'], schedules: false })
       await jobs.dispatch(failing, { n: 1 })
 
@@ -197,6 +224,11 @@ for (const driver of drivers) {
         (queues) => queues.find((queue) => queue.queue === 'maintenance')!.failed === 1
       )
       assert.equal(status.find((queue) => queue.queue === 'maintenance')!.failed, 1)
+      // The attempt that was retried is a warning; only the job given up is an error.
+      assert.deepEqual(
+        logs.of(failing.name).map((entry) => `${entry.level}: ${entry.msg.split(';')[0]}`),
+        ['warn: job attempt failed', 'error: job failed']
+      )
 
       if (current instanceof BullmqDriver) {
         // Waits in the failed set, where an operator can retry it.
