@@ -35,8 +35,9 @@ function redisUnreachable(error: unknown): CommandFailed | null {
     where = ` at ${url.hostname}:${url.port || 6379}`
   } catch {}
   return new CommandFailed(
-    `Redis${where} is not reachable: start it, or correct REDIS_URL. The release lock, the ` +
-      'money locks and the queues are kept there, so this command cannot run without it.'
+    `Redis${where} is not reachable: start it, or correct REDIS_URL. This command needs what ` +
+      'is kept there: the release lock and the orders’ money locks (and the queues, with ' +
+      'QUEUE_DRIVER=bullmq).'
   )
 }
 

@@ -44,8 +44,8 @@ test.group('CLI: with Redis down', () => {
     assert.equal(
       lines.at(-1),
       `error: Redis at 127.0.0.1:${port} is not reachable: start it, or correct REDIS_URL. ` +
-        'The release lock, the money locks and the queues are kept there, so this command ' +
-        'cannot run without it.'
+        'This command needs what is kept there: the release lock and the orders’ money locks ' +
+        '(and the queues, with QUEUE_DRIVER=bullmq).'
     )
     assert.notInclude(result.stdout + result.stderr, 's3cret-pass')
   }).timeout(60_000)
