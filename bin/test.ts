@@ -21,14 +21,14 @@ createIgnitor()
       ...config,
       ...{
         setup: runnerHooks.setup,
-        teardown: runnerHooks.teardown.concat([() => app.terminate()]),
+        teardown: runnerHooks.teardown,
       },
     })
   })
   .run(async (app) => {
     await run()
-    // A run refused before its first test (an unknown suite, say) skips the teardown above; the
-    // app's connections would then hold the process open for ever after the message.
+    // After the run's teardown, and also after a run refused before its first test (an unknown
+    // suite, say), which skips the teardown: the app's connections would hold the process open.
     await app.terminate()
   })
   .catch((error) => {

@@ -1,6 +1,7 @@
 import { CommanderError } from 'commander'
 import { EXIT, UsageError, CommandFailed } from './output.js'
 import { createProgram } from './program.js'
+import { isRedisUnreachable } from '#core/helpers/redis_errors'
 
 function messageOf(error: unknown): string {
   const candidate = error as { messages?: { field: string; message: string }[]; message?: string }
@@ -27,8 +28,7 @@ function exitCodeOf(error: unknown): number {
  * "Connection is closed"), with where REDIS_URL points: never its password.
  */
 function redisUnreachable(error: unknown): CommandFailed | null {
-  const { name, message } = error as { name?: unknown; message?: unknown }
-  if (name !== 'MaxRetriesPerRequestError' && message !== 'Connection is closed.') return null
+  if (!isRedisUnreachable(error)) return null
   let where = ''
   try {
     const url = new URL(process.env.REDIS_URL ?? '')

@@ -5,25 +5,23 @@
 */
 import logger from '@adonisjs/core/services/logger'
 import redis from '@adonisjs/redis/services/main'
+import { outageReporter } from '#core/helpers/redis_errors'
 
 type Connection = ReturnType<typeof redis.connection>
 
 function reportOutages(connection: Connection) {
-  let unreachable = false
-  connection.on('error', ({ error }: { error: Error }) => {
-    if (unreachable) return
-    unreachable = true
-    logger.warn(
-      { err: error },
-      `Redis (${String(connection.connectionName)}) is not reachable; retrying. Locks, rate limits ` +
-        'and the gateway budgets kept there fail until it is back.'
-    )
+  const name = String(connection.connectionName)
+  const outage = outageReporter({
+    down: (error) =>
+      logger.warn(
+        { err: error },
+        `Redis (${name}) is not reachable; retrying. Locks, rate limits and the gateway budgets ` +
+          'kept there fail until it is back.'
+      ),
+    up: () => logger.info(`Redis (${name}) is reachable again.`),
   })
-  connection.on('ready', () => {
-    if (!unreachable) return
-    unreachable = false
-    logger.info(`Redis (${String(connection.connectionName)}) is reachable again.`)
-  })
+  connection.on('error', ({ error }: { error: Error }) => outage.down(error))
+  connection.on('ready', () => outage.up())
 }
 
 redis.doNotLogErrors()

@@ -2,6 +2,7 @@ import { Redis, type RedisOptions } from 'ioredis'
 import type { Serializable, SubscribeHandler, Transport } from '@boringnode/bus/types/main'
 import logger from '@adonisjs/core/services/logger'
 import { reconnectDelay } from '#config/redis'
+import { outageReporter } from '#core/helpers/redis_errors'
 
 type Envelope = { busId: string; payload: unknown }
 
@@ -22,8 +23,17 @@ export class LiveUpdatesTransport implements Transport {
   private busId = ''
   private readonly publisher: Redis
   private readonly subscriber: Redis
-  private unreachable = false
   private closing = false
+  private readonly outage = outageReporter({
+    down: (error) => {
+      const { host, port } = this.publisher.options
+      logger.warn(
+        `Live updates: Redis at ${host}:${port} is not reachable (${error.message}); ` +
+          'retrying. Until it is, changes made in another process reach no open page.'
+      )
+    },
+    up: () => logger.info('Live updates: Redis is reachable again.'),
+  })
 
   constructor(options: RedisOptions) {
     const common = { ...options, lazyConnect: true, retryStrategy: reconnectDelay }
@@ -31,7 +41,7 @@ export class LiveUpdatesTransport implements Transport {
     this.subscriber = new Redis({ ...common, maxRetriesPerRequest: null })
     for (const connection of [this.publisher, this.subscriber]) {
       connection.on('error', (error: Error) => this.down(error))
-      connection.on('ready', () => this.up())
+      connection.on('ready', () => this.outage.up())
     }
   }
 
@@ -75,20 +85,9 @@ export class LiveUpdatesTransport implements Transport {
     )
   }
 
+  /** An error while closing is the close itself, not an outage. */
   private down(error: Error) {
-    if (this.closing || this.unreachable) return
-    this.unreachable = true
-    const { host, port } = this.publisher.options
-    logger.warn(
-      `Live updates: Redis at ${host}:${port} is not reachable (${error.message}); ` +
-        'retrying. Until it is, changes made in another process reach no open page.'
-    )
-  }
-
-  private up() {
-    if (!this.unreachable) return
-    this.unreachable = false
-    logger.info('Live updates: Redis is reachable again.')
+    if (!this.closing) this.outage.down(error)
   }
 }
 

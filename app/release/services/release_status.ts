@@ -6,6 +6,7 @@ import { releaseOrderQueries } from '#orders/services/order_queries'
 import { releaseLock, RELEASE_LOCK } from '#release/services/release_lock'
 import { releaseConfig } from '#release/services/release_config'
 import { clock } from '#core/services/clock'
+import { isRedisUnreachable } from '#core/helpers/redis_errors'
 
 /**
  * The read side of release day: run records as the console and the CLI show them, and the
@@ -174,7 +175,7 @@ export const releaseStatus = new ReleaseStatus()
 
 /** Why the release lock's store did not say who holds it, in an operator's words. */
 function lockStoreProblem(error: Error): string {
-  const redisDown =
-    error.name === 'MaxRetriesPerRequestError' || error.message === 'Connection is closed.'
-  return redisDown ? 'Redis, where the lock is kept, is not reachable' : error.message
+  return isRedisUnreachable(error)
+    ? 'Redis, where the lock is kept, is not reachable'
+    : error.message
 }
