@@ -3,6 +3,7 @@
 | all start from here, with the environment validated while the app boots.
 */
 import { Ignitor } from '@adonisjs/core'
+import { stopSignalClaimed } from '#core/services/stop_signal'
 
 const APP_ROOT = new URL('../', import.meta.url)
 
@@ -18,7 +19,8 @@ export function createIgnitor() {
     app.booting(async () => {
       await import('#start/env')
     })
-    app.listen('SIGTERM', () => app.terminate())
+    // A worker or a watch loop takes the signal itself and terminates once its work is done.
+    app.listen('SIGTERM', () => !stopSignalClaimed() && app.terminate())
     app.listenIf(app.managedByPm2, 'SIGINT', () => app.terminate())
   })
 }

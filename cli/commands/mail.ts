@@ -1,6 +1,7 @@
 import type { Command } from 'commander'
 import { readFile } from 'node:fs/promises'
 import { basename } from 'node:path'
+import { untilStopSignal } from '#core/services/stop_signal'
 import { bootApp } from '../app.js'
 import { printResult, printTable, UsageError } from '../output.js'
 
@@ -162,6 +163,8 @@ export function registerMailCommands(program: Command) {
         throw new UsageError('Set MAIL_INTAKE_SMTP_PORT or MAIL_INTAKE_IMAP_URL (or both).')
       }
       const stop = new AbortController()
+      // A signal lets the message being read finish before the application closes.
+      void untilStopSignal().then(() => stop.abort())
       const print = (report: { action: string; kind: string; orderId: string | null }) =>
         process.stdout.write(`${report.action} ${report.kind} ${report.orderId ?? '-'}\n`)
       const smtp = config.smtpPort
@@ -172,11 +175,11 @@ export function registerMailCommands(program: Command) {
           })
         : null
       if (smtp) process.stdout.write(`SMTP listener on port ${smtp.port}\n`)
-      process.once('SIGINT', () => stop.abort())
-      process.once('SIGTERM', () => stop.abort())
       const watching = reader ? reader.watch(stop.signal, print) : Promise.resolve()
       if (reader) process.stdout.write('Reading the mailbox (IMAP)\n')
-      await new Promise<void>((resolve) => stop.signal.addEventListener('abort', () => resolve()))
+      if (!stop.signal.aborted) {
+        await new Promise<void>((resolve) => stop.signal.addEventListener('abort', () => resolve()))
+      }
       await watching
       await smtp?.close()
     })

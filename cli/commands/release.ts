@@ -1,5 +1,6 @@
 import type { Command } from 'commander'
 import { ORDER_STATUS_LABELS } from '#shared/vocabulary'
+import { untilStopSignal } from '#core/services/stop_signal'
 import { bootApp } from '../app.js'
 import { CommandFailed, printResult, printTable, progressBar, UsageError } from '../output.js'
 import { cliActor } from '../actor.js'
@@ -307,16 +308,19 @@ export function registerReleaseCommands(program: Command) {
           )
         }
       }
+      // A signal lets the tick in flight finish before the application closes.
+      const stopSignal = untilStopSignal()
       await tick()
       if (options.once) return
-      await new Promise<void>((resolve) => {
-        const timer = setInterval(tick, Number(options.every) * 1000)
-        const stop = () => {
-          clearInterval(timer)
-          resolve()
-        }
-        process.once('SIGINT', stop)
-        process.once('SIGTERM', stop)
-      })
+      let ticking = Promise.resolve()
+      const timer = setInterval(
+        () => {
+          ticking = ticking.then(tick)
+        },
+        Number(options.every) * 1000
+      )
+      await stopSignal
+      clearInterval(timer)
+      await ticking
     })
 }

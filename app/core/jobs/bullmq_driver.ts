@@ -24,6 +24,7 @@ export class BullmqDriver implements QueueDriver {
   readonly kind = 'bullmq' as const
   private queues = new Map<QueueName, Queue>()
   private workers: Worker[] = []
+  private stopping: Promise<unknown> = Promise.resolve()
   private connections: Redis[] = []
 
   constructor(
@@ -80,8 +81,10 @@ export class BullmqDriver implements QueueDriver {
   async stop() {
     const workers = this.workers
     this.workers = []
-    // close() stops fetching and waits for the jobs that are running.
-    await Promise.all(workers.map((worker) => worker.close()))
+    // close() stops fetching and waits for the jobs that are running; a second stop (the app
+    // terminating) waits for them too.
+    this.stopping = Promise.all([this.stopping, ...workers.map((worker) => worker.close())])
+    await this.stopping
   }
 
   async close() {

@@ -6,6 +6,7 @@ import metricsConfig from '#config/metrics'
 import { collectProcessMetrics, setProcessRole } from '#core/services/metrics'
 import { portOf, startMetricsServer } from '#core/services/metrics_server'
 import { signals } from '#core/services/signals'
+import { untilStopSignal } from '#core/services/stop_signal'
 
 /** `--queues gateway,email` → the queue names, or an error naming the bad one. */
 export function parseQueues(value: string | undefined): QueueName[] {
@@ -49,6 +50,8 @@ export async function runWorker(options: {
   concurrency: number
   metricsPort?: number
 }) {
+  // Taken before the first job starts: a signal from now on lets running jobs finish.
+  const stopSignal = untilStopSignal()
   setProcessRole('worker')
   collectProcessMetrics()
   signals.start()
@@ -60,10 +63,7 @@ export async function runWorker(options: {
     (metricsServer ? `, metrics on :${portOf(metricsServer)}/metrics` : '')
   logger.info(line)
   process.stderr.write(`${line}\n`)
-  const signal = await new Promise<string>((resolve) => {
-    process.once('SIGTERM', () => resolve('SIGTERM'))
-    process.once('SIGINT', () => resolve('SIGINT'))
-  })
+  const signal = await stopSignal
   process.stderr.write(`${signal}: finishing running jobs\n`)
   await jobs.stop()
   await jobs.close()

@@ -166,6 +166,53 @@ test.group('CLI: workers and queues', (group) => {
     .skip(!runBullmq, 'Redis is not running on this machine')
     .timeout(90_000)
 
+  test('a worker stopped on SIGTERM with a hold in flight finishes it, then exits at once', async ({
+    assert,
+  }) => {
+    const prefix = `dropslot-test-cli-term-${process.pid}-${Date.now()}`
+    // Each gateway call takes 3 s, so the hold is in flight when the signal comes.
+    const workerEnv = {
+      QUEUE_DRIVER: 'bullmq',
+      REDIS_URL,
+      QUEUE_PREFIX: prefix,
+      SANDBOX_LATENCY_MS: '3000',
+    }
+    const order = await orderWaitingForItsHold()
+    const worker = spawn(process.execPath, [await cliEntry(), 'worker', '--queues', 'gateway'], {
+      env: cliEnv({ LOG_LEVEL: 'info', ...workerEnv }),
+    })
+    let stderr = ''
+    worker.stderr.on('data', (chunk) => (stderr += chunk))
+    const exited = new Promise<number | null>((resolve) => worker.once('exit', resolve))
+    const dispatcher = new BullmqDriver(REDIS_URL, prefix)
+    try {
+      await dispatcher.dispatch(placeHoldJob, { orderId: order.id })
+      const until = Date.now() + 45_000
+      while ((await holdStatusOf(order.id)) !== 'placing' && Date.now() < until) {
+        await new Promise((resolve) => setTimeout(resolve, 50))
+      }
+      assert.equal(await holdStatusOf(order.id), 'placing', stderr)
+
+      worker.kill('SIGTERM')
+      // It does not linger: not on connections opened after the app had closed its own.
+      const code = await Promise.race([
+        exited,
+        new Promise((resolve) => setTimeout(() => resolve('still running after 15 s'), 15_000)),
+      ])
+      assert.equal(code, 0, stderr)
+      assert.include(stderr, 'worker stopped')
+      // The running job finished on the database and Redis it started with.
+      assert.equal(await holdStatusOf(order.id), 'placed', stderr)
+      assert.notMatch(stderr, /"level":(50|60)/, 'no error was logged')
+    } finally {
+      worker.kill('SIGKILL')
+      await dispatcher.obliterate()
+      await dispatcher.close()
+    }
+  })
+    .skip(!runBullmq, 'Redis is not running on this machine')
+    .timeout(90_000)
+
   test('a release run on BullMQ hands its results to the queue and exits', async ({ assert }) => {
     const prefix = `dropslot-test-clirun-${process.pid}-${Date.now()}`
     const bullmqEnv = { QUEUE_DRIVER: 'bullmq', REDIS_URL, QUEUE_PREFIX: prefix }
