@@ -22,6 +22,15 @@ const queueConfig = {
    * 20 is Stripe's test-mode budget, raise it to about 90 for live mode.
    */
   gatewayRatePerSecond: env.get('GATEWAY_RATE_PER_SECOND', 20),
+  /**
+   * BullMQ: how long a job's lock lasts without its worker renewing it, and how often workers
+   * look for jobs whose lock lapsed. A killed worker's jobs are taken over between one and two
+   * of these after it died.
+   */
+  stalledAfterMs: env.get('QUEUE_STALLED_AFTER_MS', 30_000),
+}
+if (queueConfig.stalledAfterMs < 1000) {
+  throw new Error('QUEUE_STALLED_AFTER_MS must be at least 1000 (a second).')
 }
 
 export default queueConfig

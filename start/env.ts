@@ -70,6 +70,8 @@ export default await Env.create(new URL('../', import.meta.url), {
    * mode: 20, live: about 90).
    */
   GATEWAY_RATE_PER_SECOND: Env.schema.number.optional(),
+  /** BullMQ: after how long a killed worker's jobs are taken over (at most twice this). */
+  QUEUE_STALLED_AFTER_MS: Env.schema.number.optional(),
   /**
    * Addresses or CIDR ranges of your load balancers (`10.0.0.0/8,127.0.0.1`; `loopback`,
    * `uniquelocal` name those ranges): only they may set the client address with X-Forwarded-For.

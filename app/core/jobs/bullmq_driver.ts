@@ -29,7 +29,9 @@ export class BullmqDriver implements QueueDriver {
 
   constructor(
     private redisUrl: string,
-    private prefix: string
+    private prefix: string,
+    /** A job's lock without renewal, and how often lapsed ones are looked for (BullMQ's 30 s). */
+    private stalledAfterMs = 30_000
   ) {}
 
   async dispatch(job: JobDefinition<any>, payload: any, options: DriverDispatchOptions = {}) {
@@ -49,6 +51,8 @@ export class BullmqDriver implements QueueDriver {
         connection: this.connection(true),
         prefix: this.prefix,
         concurrency: name === 'release' ? 1 : options.concurrency,
+        lockDuration: this.stalledAfterMs,
+        stalledInterval: this.stalledAfterMs,
         limiter:
           name === 'gateway' ? { max: options.gatewayRatePerSecond, duration: 1000 } : undefined,
       })

@@ -12,12 +12,13 @@ export class DeferredBullmqDriver implements QueueDriver {
 
   constructor(
     private redisUrl: string,
-    private prefix: string
+    private prefix: string,
+    private stalledAfterMs?: number
   ) {}
 
   private driver() {
     this.loading ??= import('#core/jobs/bullmq_driver').then(
-      ({ BullmqDriver: Driver }) => new Driver(this.redisUrl, this.prefix)
+      ({ BullmqDriver: Driver }) => new Driver(this.redisUrl, this.prefix, this.stalledAfterMs)
     )
     return this.loading
   }

@@ -15,10 +15,10 @@ import logger from '@adonisjs/core/services/logger'
 
 export function createDriver(
   driver: 'database' | 'bullmq',
-  settings: { redisUrl: string; prefix: string } = queueConfig
+  settings: { redisUrl: string; prefix: string; stalledAfterMs?: number } = queueConfig
 ): QueueDriver {
   return driver === 'bullmq'
-    ? new DeferredBullmqDriver(settings.redisUrl, settings.prefix)
+    ? new DeferredBullmqDriver(settings.redisUrl, settings.prefix, settings.stalledAfterMs)
     : new InProcessDriver()
 }
 

@@ -330,4 +330,60 @@ test.group('Jobs on the bullmq driver: the cluster', (group) => {
       }
     }
   }).skip(!runBullmq, 'Redis is not running on this machine')
+
+  test('a job whose worker died is taken over by another worker after QUEUE_STALLED_AFTER_MS', async ({
+    assert,
+  }) => {
+    const prefix = `dropslot-test-${process.pid}-${Date.now()}-stalled`
+    const stalledAfterMs = 1000
+    const dying = new BullmqDriver(REDIS_URL, prefix, stalledAfterMs)
+    const survivor = new BullmqDriver(REDIS_URL, prefix, stalledAfterMs)
+    const runs: string[] = []
+    const takenOver = defineJob<{ n: number }>({
+      name: 'test.taken-over',
+      queue: 'maintenance',
+      async handle() {
+        runs.push(runs.length === 0 ? 'dying' : 'survivor')
+        // The first run never ends: its worker dies under it.
+        if (runs.length === 1) await new Promise(() => {})
+      },
+    })
+    jobRegistry.register(takenOver)
+    const options = {
+      queues: ['maintenance' as const],
+      concurrency: 1,
+      gatewayRatePerSecond: 20,
+      schedules: false,
+    }
+    try {
+      await dying.start(options)
+      await dying.dispatch(takenOver, { n: 1 })
+      await waitFor(
+        async () => runs.length,
+        (count) => count === 1
+      )
+      // As a SIGKILL leaves it: the job still active in Redis, its lock no longer renewed.
+      const workers = (dying as unknown as { workers: { close(force: boolean): Promise<void> }[] })
+        .workers
+      await Promise.all(workers.map((worker) => worker.close(true)))
+      const diedAt = Date.now()
+      await survivor.start(options)
+      await waitFor(
+        async () => runs.length,
+        (count) => count === 2,
+        10_000
+      )
+      assert.deepEqual(runs, ['dying', 'survivor'])
+      // Within twice the setting (plus a busy machine's slack), not BullMQ's default 30 s.
+      assert.isBelow(Date.now() - diedAt, 2 * stalledAfterMs + 5000)
+    } finally {
+      await survivor.stop()
+      try {
+        await survivor.obliterate()
+      } finally {
+        await survivor.close()
+        await dying.close()
+      }
+    }
+  }).skip(!runBullmq, 'Redis is not running on this machine')
 })
