@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Redis } from 'ioredis'
 import { redisTestsRun, TEST_REDIS_URL } from '#tests/support/redis'
+import { RUNS_IN_THE_SQLITE_SUITE, SUITE_ON_MARIADB } from '#tests/support/own_sqlite'
 
 const ACE = fileURLToPath(new URL('../../../ace.js', import.meta.url))
 const runBullmq = await redisTestsRun()
@@ -61,6 +62,9 @@ test.group('ace commands end on their own', () => {
       await redis.quit()
     }
   })
-    .skip(!runBullmq, 'Redis is not running here (CI runs it)')
+    .skip(
+      !runBullmq || SUITE_ON_MARIADB,
+      runBullmq ? RUNS_IN_THE_SQLITE_SUITE : 'Redis is not running here (CI runs it)'
+    )
     .timeout(300_000)
 })

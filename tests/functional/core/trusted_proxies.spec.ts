@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto'
 import { rmSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { waitFor } from '#tests/support/wait_for'
+import { RUNS_IN_THE_SQLITE_SUITE, SUITE_ON_MARIADB } from '#tests/support/own_sqlite'
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
 const LOADER = '--import=ts-node-maintained/register/esm'
@@ -72,5 +73,7 @@ test.group('Trusted proxies in production', () => {
       server.kill('SIGKILL')
       for (const suffix of ['', '-wal', '-shm']) rmSync(`${sqlite}${suffix}`, { force: true })
     }
-  }).timeout(90_000)
+  })
+    .timeout(90_000)
+    .skip(SUITE_ON_MARIADB, RUNS_IN_THE_SQLITE_SUITE)
 })

@@ -13,6 +13,7 @@ import DemoSeeder, {
 } from '#database/seeders/demo_seeder'
 import { DEMO_PAST_RELEASE } from '#database/demo/demo_outcomes'
 import { customerWithCard, profileFor } from '#tests/helpers'
+import { RUNS_IN_THE_SQLITE_SUITE, SUITE_ON_MARIADB } from '#tests/support/own_sqlite'
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
 
@@ -197,7 +198,9 @@ test.group('Demo seed through ace, as npm start runs it', () => {
     } finally {
       for (const suffix of ['', '-wal', '-shm']) await rm(`${file}${suffix}`, { force: true })
     }
-  }).timeout(180_000)
+  })
+    .timeout(180_000)
+    .skip(SUITE_ON_MARIADB, RUNS_IN_THE_SQLITE_SUITE)
 })
 
 test.group('Demo seed in production', () => {
@@ -232,5 +235,7 @@ test.group('Demo seed in production', () => {
     } finally {
       for (const suffix of ['', '-wal', '-shm']) await rm(`${file}${suffix}`, { force: true })
     }
-  }).timeout(180_000)
+  })
+    .timeout(180_000)
+    .skip(SUITE_ON_MARIADB, RUNS_IN_THE_SQLITE_SUITE)
 })

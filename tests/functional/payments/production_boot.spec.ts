@@ -1,9 +1,12 @@
 import { test } from '@japa/runner'
 import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { fileURLToPath } from 'node:url'
+import { dirname, join } from 'node:path'
+import { cliEntry } from '#tests/support/cli'
+import { RUNS_IN_THE_SQLITE_SUITE, SUITE_ON_MARIADB } from '#tests/support/own_sqlite'
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
+// The production build, as production starts it (built by the first test that needs it).
+const BUILD = join(dirname(await cliEntry()), '..')
 
 type Boot = { code: number | null; output: string; killed: boolean; listening: boolean }
 
@@ -11,35 +14,31 @@ type Boot = { code: number | null; output: string; killed: boolean; listening: b
  * Boots the real HTTP server entrypoint with NODE_ENV=production and the given payment settings.
  * A server that refuses exits by itself; one that does not is stopped as soon as it answers HTTP
  * (`listening`: the refusal cases fail on it), or after the time limit (`killed`), so no server is
- * ever left running. The limit is generous: a start-up compiles the app, slowly on a busy machine.
+ * ever left running. The limit is generous for a busy machine.
  */
 function bootProduction(env: Record<string, string | undefined>, slot: number): Promise<Boot> {
   // Slots 0-9 and 11-19: PORT + 60 is the trusted-proxies test's server.
   const port = Number(process.env.PORT ?? 3334) + 50 + slot
   return new Promise((resolve) => {
-    const child = spawn(
-      process.execPath,
-      ['--import=ts-node-maintained/register/esm', 'bin/server.ts'],
-      {
-        cwd: ROOT,
-        env: {
-          PATH: process.env.PATH,
-          NODE_ENV: 'production',
-          HOST: '127.0.0.1',
-          // The test's own port: if the server did start, it is ours to stop.
-          PORT: String(port),
-          APP_KEY: 'production-boot-check-0123456789abcdef0123',
-          PROFILE_TRANSPORT_KEY: 'ab'.repeat(32),
-          VAULT_KEYS: `p1:${'cd'.repeat(32)}`,
-          SQLITE_PATH: '/nonexistent/dropslot-boot-check.sqlite3',
-          HOLD_WORKER_ENABLED: 'false',
-          LOG_LEVEL: 'silent',
-          // Only these variables: a developer's .env (written by `npm start`) must not fill the gaps.
-          ENV_PATH: '/nonexistent/dropslot-no-env-files',
-          ...env,
-        } as NodeJS.ProcessEnv,
-      }
-    )
+    const child = spawn(process.execPath, ['bin/server.js'], {
+      cwd: BUILD,
+      env: {
+        PATH: process.env.PATH,
+        NODE_ENV: 'production',
+        HOST: '127.0.0.1',
+        // The test's own port: if the server did start, it is ours to stop.
+        PORT: String(port),
+        APP_KEY: 'production-boot-check-0123456789abcdef0123',
+        PROFILE_TRANSPORT_KEY: 'ab'.repeat(32),
+        VAULT_KEYS: `p1:${'cd'.repeat(32)}`,
+        SQLITE_PATH: '/nonexistent/dropslot-boot-check.sqlite3',
+        HOLD_WORKER_ENABLED: 'false',
+        LOG_LEVEL: 'silent',
+        // Only these variables: a developer's .env (written by `npm start`) must not fill the gaps.
+        ENV_PATH: '/nonexistent/dropslot-no-env-files',
+        ...env,
+      } as NodeJS.ProcessEnv,
+    })
     let output = ''
     child.stdout.on('data', (chunk) => (output += chunk))
     child.stderr.on('data', (chunk) => (output += chunk))
@@ -65,7 +64,7 @@ function bootProduction(env: Record<string, string | undefined>, slot: number): 
   })
 }
 
-/** Boots each case, two at a time (each start-up compiles the app; two cores). */
+/** Boots each case, two at a time (two cores). */
 async function bootEach(
   cases: readonly (readonly [Record<string, string | undefined>, string])[],
   firstSlot: number
@@ -121,7 +120,9 @@ test.group('Production start-up refuses payment settings that are not its own', 
       assert.notInclude(boot.output, 'whsec_dropslot_sandbox')
       assert.notInclude(boot.output, 'sk_live_boot_check')
     })
-  }).timeout(300_000)
+  })
+    .timeout(300_000)
+    .skip(SUITE_ON_MARIADB, RUNS_IN_THE_SQLITE_SUITE)
 
   test('no gateway named, or the sandbox without ALLOW_SANDBOX_IN_PRODUCTION', async ({
     assert,
@@ -138,7 +139,9 @@ test.group('Production start-up refuses payment settings that are not its own', 
       assert.include(boot.output, 'Payments configuration refused')
       assert.include(boot.output, cases[index][1])
     })
-  }).timeout(300_000)
+  })
+    .timeout(300_000)
+    .skip(SUITE_ON_MARIADB, RUNS_IN_THE_SQLITE_SUITE)
 
   test('checkout bot secrets that are missing, weak, published, equal or the old single one', async ({
     assert,
@@ -176,13 +179,17 @@ test.group('Production start-up refuses payment settings that are not its own', 
       assert.notInclude(boot.output, task)
       assert.notInclude(boot.output, 'short-secret')
     })
-  }).timeout(300_000)
+  })
+    .timeout(300_000)
+    .skip(SUITE_ON_MARIADB, RUNS_IN_THE_SQLITE_SUITE)
 
   test('with its own settings it starts and answers', async ({ assert }) => {
     const boot = await bootProduction(good, 17)
     assert.isTrue(boot.listening, boot.output)
     assert.notInclude(boot.output, 'configuration refused')
-  }).timeout(300_000)
+  })
+    .timeout(300_000)
+    .skip(SUITE_ON_MARIADB, RUNS_IN_THE_SQLITE_SUITE)
 })
 
 test.group('Production start-up refuses e-mail without SMTP', () => {
@@ -192,7 +199,9 @@ test.group('Production start-up refuses e-mail without SMTP', () => {
     assert.notEqual(boot.code, 0)
     assert.include(boot.output, 'Mail configuration refused')
     assert.include(boot.output, 'SMTP_HOST is not set: production sends its e-mail over SMTP')
-  }).timeout(180_000)
+  })
+    .timeout(180_000)
+    .skip(SUITE_ON_MARIADB, RUNS_IN_THE_SQLITE_SUITE)
 })
 
 test.group('Production start-up refuses draws without their own fingerprint key', () => {
@@ -201,5 +210,7 @@ test.group('Production start-up refuses draws without their own fingerprint key'
     assert.isFalse(boot.listening || boot.killed, 'the server kept running')
     assert.notEqual(boot.code, 0)
     assert.include(boot.output, 'DRAW_FINGERPRINT_KEY is missing')
-  }).timeout(180_000)
+  })
+    .timeout(180_000)
+    .skip(SUITE_ON_MARIADB, RUNS_IN_THE_SQLITE_SUITE)
 })
