@@ -70,7 +70,10 @@ export default await Env.create(new URL('../', import.meta.url), {
    * mode: 20, live: about 90).
    */
   GATEWAY_RATE_PER_SECOND: Env.schema.number.optional(),
-  /** BullMQ: after how long a killed worker's jobs are taken over (at most twice this). */
+  /**
+   * BullMQ: how long a job's lock lasts without its worker renewing it, and how often workers
+   * look for lapsed ones: a killed worker's jobs are taken over within twice this. At least 1000.
+   */
   QUEUE_STALLED_AFTER_MS: Env.schema.number.optional(),
   /**
    * Addresses or CIDR ranges of your load balancers (`10.0.0.0/8,127.0.0.1`; `loopback`,
