@@ -30,11 +30,14 @@ test.group('Storefront: draws', (group) => {
     await saveCardThroughApi(await signInAs(page, user), '5555555555554444')
     await page.goto(`/product/${product.id}`)
     await page.getByRole('heading', { name: 'This release is a draw' }).waitFor()
-    const record = await db.from('draws').where('product_id', product.id).first()
     // Plain words first; the commitment and the round behind Verify.
     await page.getByText('The winners are drawn after entries close').waitFor()
     assert.isFalse(await page.locator('.draw-box__hash').isVisible())
     await page.locator('.draw-box summary', { hasText: 'Verify' }).click()
+    // The commitment is written when the draw is first read, beside the product's own answer:
+    // the stored one is read once the page shows one.
+    await page.locator('.draw-box__hash', { hasNotText: 'not yet made' }).waitFor()
+    const record = await db.from('draws').where('product_id', product.id).first()
     await page.locator('.draw-box__hash', { hasText: record.commitment }).waitFor()
     assert.include(await page.locator('.draw-box').textContent(), `round ${record.beacon_round}`)
 
