@@ -1,5 +1,5 @@
 import { test } from '@japa/runner'
-import { spawn } from 'node:child_process'
+import { spawn, type ChildProcess } from 'node:child_process'
 import { Queue } from 'bullmq'
 import { Redis } from 'ioredis'
 import db from '@adonisjs/lucid/services/db'
@@ -85,6 +85,25 @@ async function orderWaitingForItsHold() {
   return Order.findOrFail(opened.id)
 }
 
+/** `dropslot worker` of the gateway queue from the build, logging at info (a failure says why). */
+async function startGatewayWorker(env: Record<string, string>) {
+  const worker = spawn(process.execPath, [await cliEntry(), 'worker', '--queues', 'gateway'], {
+    env: cliEnv({ LOG_LEVEL: 'info', ...env }),
+  })
+  const output = { stderr: '', stdout: '' }
+  worker.stderr.on('data', (chunk) => (output.stderr += chunk))
+  worker.stdout.on('data', (chunk) => (output.stdout += chunk))
+  const exited = new Promise<number | null>((resolve) => worker.once('exit', resolve))
+  return { worker, output, exited }
+}
+
+/** Kills what a worker test left running and removes its queues. */
+async function cleanUpWorker(worker: ChildProcess, dispatcher: BullmqDriver) {
+  worker.kill('SIGKILL')
+  await dispatcher.obliterate()
+  await dispatcher.close()
+}
+
 test.group('CLI: workers and queues', (group) => {
   let restoreSandbox: () => Promise<void>
   group.each.setup(async () => {
@@ -122,32 +141,24 @@ test.group('CLI: workers and queues', (group) => {
     const prefix = `dropslot-test-cli-${process.pid}-${Date.now()}`
     const workerEnv = { QUEUE_DRIVER: 'bullmq', REDIS_URL, QUEUE_PREFIX: prefix }
     const order = await orderWaitingForItsHold()
-    // The worker logs at info, so a job that failed or waited says why in a failure's message.
-    const worker = spawn(process.execPath, [await cliEntry(), 'worker', '--queues', 'gateway'], {
-      env: cliEnv({ LOG_LEVEL: 'info', ...workerEnv }),
-    })
-    let stderr = ''
-    let stdout = ''
-    worker.stderr.on('data', (chunk) => (stderr += chunk))
-    worker.stdout.on('data', (chunk) => (stdout += chunk))
-    const exited = new Promise<number | null>((resolve) => worker.once('exit', resolve))
+    const { worker, output, exited } = await startGatewayWorker(workerEnv)
     const dispatcher = new BullmqDriver(REDIS_URL, prefix)
     try {
       await dispatcher.dispatch(placeHoldJob, { orderId: order.id })
       // Generous: a worker starting from source on a busy machine takes a while to boot.
       const until = Date.now() + 45_000
       // The worker takes jobs before it prints its start line, so the hold may be placed first.
-      const started = () => stderr.includes('worker started: driver bullmq, queues gateway')
+      const started = () => output.stderr.includes('worker started: driver bullmq, queues gateway')
       while (((await holdStatusOf(order.id)) !== 'placed' || !started()) && Date.now() < until) {
         await new Promise((resolve) => setTimeout(resolve, 100))
       }
       if ((await holdStatusOf(order.id)) !== 'placed') {
         assert.fail(
           `the hold was not placed within 45 s\n${await holdDiagnosis(order.id, prefix)}\n` +
-            `worker stderr:\n${stderr}\nworker stdout:\n${stdout}`
+            `worker stderr:\n${output.stderr}\nworker stdout:\n${output.stdout}`
         )
       }
-      assert.isTrue(started(), stderr)
+      assert.isTrue(started(), output.stderr)
 
       const status = await runCli(['--json', 'queues:status'], workerEnv)
       assert.equal(status.code, 0, status.stderr)
@@ -156,11 +167,9 @@ test.group('CLI: workers and queues', (group) => {
 
       worker.kill('SIGTERM')
       assert.equal(await exited, 0)
-      assert.include(stderr, 'worker stopped')
+      assert.include(output.stderr, 'worker stopped')
     } finally {
-      worker.kill('SIGKILL')
-      await dispatcher.obliterate()
-      await dispatcher.close()
+      await cleanUpWorker(worker, dispatcher)
     }
   })
     .skip(!runBullmq, 'Redis is not running on this machine')
@@ -178,12 +187,7 @@ test.group('CLI: workers and queues', (group) => {
       SANDBOX_LATENCY_MS: '3000',
     }
     const order = await orderWaitingForItsHold()
-    const worker = spawn(process.execPath, [await cliEntry(), 'worker', '--queues', 'gateway'], {
-      env: cliEnv({ LOG_LEVEL: 'info', ...workerEnv }),
-    })
-    let stderr = ''
-    worker.stderr.on('data', (chunk) => (stderr += chunk))
-    const exited = new Promise<number | null>((resolve) => worker.once('exit', resolve))
+    const { worker, output, exited } = await startGatewayWorker(workerEnv)
     const dispatcher = new BullmqDriver(REDIS_URL, prefix)
     try {
       await dispatcher.dispatch(placeHoldJob, { orderId: order.id })
@@ -191,7 +195,7 @@ test.group('CLI: workers and queues', (group) => {
       while ((await holdStatusOf(order.id)) !== 'placing' && Date.now() < until) {
         await new Promise((resolve) => setTimeout(resolve, 50))
       }
-      assert.equal(await holdStatusOf(order.id), 'placing', stderr)
+      assert.equal(await holdStatusOf(order.id), 'placing', output.stderr)
 
       worker.kill('SIGTERM')
       // It does not linger: not on connections opened after the app had closed its own.
@@ -199,15 +203,14 @@ test.group('CLI: workers and queues', (group) => {
         exited,
         new Promise((resolve) => setTimeout(() => resolve('still running after 15 s'), 15_000)),
       ])
-      assert.equal(code, 0, stderr)
-      assert.include(stderr, 'worker stopped')
+      assert.equal(code, 0, output.stderr)
+      assert.include(output.stderr, 'worker stopped')
       // The running job finished on the database and Redis it started with.
-      assert.equal(await holdStatusOf(order.id), 'placed', stderr)
-      assert.notMatch(stderr, /"level":(50|60)/, 'no error was logged')
+      assert.equal(await holdStatusOf(order.id), 'placed', output.stderr)
+      const logs = `${output.stderr}${output.stdout}`
+      assert.notMatch(logs, /\b(ERROR|FATAL)\b|"level":(50|60)/, `an error was logged:\n${logs}`)
     } finally {
-      worker.kill('SIGKILL')
-      await dispatcher.obliterate()
-      await dispatcher.close()
+      await cleanUpWorker(worker, dispatcher)
     }
   })
     .skip(!runBullmq, 'Redis is not running on this machine')
