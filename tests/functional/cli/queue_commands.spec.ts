@@ -198,11 +198,16 @@ test.group('CLI: workers and queues', (group) => {
       assert.equal(await holdStatusOf(order.id), 'placing', output.stderr)
 
       worker.kill('SIGTERM')
-      // It does not linger: not on connections opened after the app had closed its own.
+      // It does not linger: not on connections opened after the app had closed its own. The
+      // ceiling is cleared once it exits, so no timer outlives the test.
+      let ceiling: NodeJS.Timeout | undefined
       const code = await Promise.race([
         exited,
-        new Promise((resolve) => setTimeout(() => resolve('still running after 15 s'), 15_000)),
+        new Promise((resolve) => {
+          ceiling = setTimeout(() => resolve('still running after 15 s'), 15_000)
+        }),
       ])
+      clearTimeout(ceiling)
       assert.equal(code, 0, output.stderr)
       assert.include(output.stderr, 'worker stopped')
       // The running job finished on the database and Redis it started with.
