@@ -4,13 +4,23 @@ import env from '#start/env'
 import app from '@adonisjs/core/services/app'
 import { defineConfig } from '@adonisjs/lucid'
 import { cachePreparedStatements } from '#core/helpers/sqlite_statements'
+import { walCheckpoints } from '#core/services/wal_checkpoints'
 
 const migrations = { naturalSort: true, paths: ['database/migrations'] }
 
-const sqliteFile =
+export const sqliteFile =
   env.get('SQLITE_PATH') || app.tmpPath(app.inTest ? 'test.sqlite3' : 'dropslot.sqlite3')
 // tmp/ is not in git: a fresh clone must still be able to open the embedded database.
 mkdirSync(dirname(sqliteFile), { recursive: true })
+
+/**
+ * The web process checkpoints the embedded database's log from a thread of its own this often
+ * (ms); 0 leaves checkpoints to the writing connection, as SQLite does by default.
+ */
+export const sqliteCheckpointEveryMs = env.get('SQLITE_CHECKPOINT_EVERY_MS', 100)
+if (!Number.isInteger(sqliteCheckpointEveryMs) || sqliteCheckpointEveryMs < 0) {
+  throw new Error('SQLITE_CHECKPOINT_EVERY_MS must be a whole number of milliseconds, 0 or more.')
+}
 
 const dbConfig = defineConfig({
   connection: env.get('DB_CONNECTION', 'sqlite'),
@@ -26,6 +36,7 @@ const dbConfig = defineConfig({
           connection.pragma('foreign_keys = ON')
           connection.pragma('busy_timeout = 5000')
           connection.pragma('synchronous = NORMAL')
+          connection.pragma(`wal_autocheckpoint = ${walCheckpoints.writerPages}`)
           cachePreparedStatements(connection)
           done(null, connection)
         },

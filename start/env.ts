@@ -35,6 +35,12 @@ export default await Env.create(new URL('../', import.meta.url), {
   DB_CONNECTION: Env.schema.enum.optional(['sqlite', 'mysql'] as const),
   SQLITE_PATH: Env.schema.string.optional(),
   /**
+   * SQLite: how often (ms) the web process copies the write-ahead log into the database file
+   * from a thread of its own, so requests never wait on that copy's disk sync; 0 leaves it
+   * to the writing request, as SQLite does by default.
+   */
+  SQLITE_CHECKPOINT_EVERY_MS: Env.schema.number.optional(),
+  /**
    * The MariaDB/MySQL connection: MYSQL_HOST, MYSQL_PORT, MYSQL_USER, MYSQL_PASSWORD and
    * MYSQL_DB_NAME (the database is `dropslot_test` under the tests).
    */

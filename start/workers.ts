@@ -12,12 +12,28 @@ import { QUEUE_NAMES, type QueueName } from '#core/jobs/job'
 import { emailWorkerEnabled } from '#config/mail'
 import { collectProcessMetrics, setProcessRole } from '#core/services/metrics'
 import { signals } from '#core/services/signals'
+import db from '@adonisjs/lucid/services/db'
+import dbConfig, { sqliteCheckpointEveryMs, sqliteFile } from '#config/database'
+import { walCheckpoints } from '#core/services/wal_checkpoints'
 
 // This process's metrics say "web"; what it counts for the alerts is written every few seconds.
 setProcessRole('web')
 collectProcessMetrics()
 app.ready(() => signals.start())
 app.terminating(() => signals.stop())
+
+if (dbConfig.connection === 'sqlite' && sqliteCheckpointEveryMs > 0) {
+  // The writer's own threshold follows the thread: raised while it runs, SQLite's after it ends.
+  const writerPages = () => db.rawQuery(`PRAGMA wal_autocheckpoint = ${walCheckpoints.writerPages}`)
+  app.ready(async () => {
+    walCheckpoints.start(sqliteFile, sqliteCheckpointEveryMs, (problem) => {
+      logger.warn(problem)
+      if (!walCheckpoints.running) writerPages().catch(() => {})
+    })
+    await writerPages()
+  })
+  app.terminating(() => walCheckpoints.stop())
+}
 
 if (queueConfig.driver === 'database') {
   // HOLD_WORKER_ENABLED=false leaves the gateway queue to another process, e.g. `dropslot worker`.

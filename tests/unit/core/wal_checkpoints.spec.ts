@@ -1,0 +1,89 @@
+import { test } from '@japa/runner'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import {
+  WalCheckpoints,
+  WRITER_CHECKPOINT_PAGES,
+  WRITER_CHECKPOINT_PAGES_WITH_THREAD,
+} from '#core/services/wal_checkpoints'
+
+type SqliteDatabase = {
+  pragma(source: string): unknown
+  exec(source: string): void
+  prepare(source: string): { run(...values: unknown[]): unknown; get(): unknown }
+  close(): void
+}
+// better-sqlite3 ships no types; the test needs these few calls.
+const { default: Database } = (await import('better-sqlite3' as string)) as {
+  default: new (file: string, options?: { readonly?: boolean }) => SqliteDatabase
+}
+
+/** A WAL database with a writer that leaves its log to the thread, as the web process's does. */
+function writerOn(file: string) {
+  const writer = new Database(file)
+  writer.pragma('journal_mode = WAL')
+  writer.pragma('synchronous = NORMAL')
+  writer.pragma(`wal_autocheckpoint = ${WRITER_CHECKPOINT_PAGES_WITH_THREAD}`)
+  writer.exec('CREATE TABLE rows (id INTEGER PRIMARY KEY, body BLOB)')
+  return writer
+}
+
+test.group('WAL checkpoints off the request thread', (group) => {
+  let directory: string
+  group.each.setup(() => {
+    directory = mkdtempSync(join(tmpdir(), 'dropslot-wal-'))
+    return () => rmSync(directory, { recursive: true, force: true })
+  })
+
+  test('the thread copies the pages the writer left in the log', async ({ assert, cleanup }) => {
+    const file = join(directory, 'app.sqlite3')
+    const writer = writerOn(file)
+    const checkpoints = new WalCheckpoints()
+    const problems: string[] = []
+    // A timer that never fires within the test: the checkpoint is asked for.
+    checkpoints.start(file, 3_600_000, (problem) => problems.push(problem))
+    cleanup(async () => {
+      await checkpoints.stop()
+      writer.close()
+    })
+    assert.equal(checkpoints.writerPages, WRITER_CHECKPOINT_PAGES_WITH_THREAD)
+
+    const insert = writer.prepare('INSERT INTO rows (body) VALUES (?)')
+    for (let index = 0; index < 400; index++) insert.run(Buffer.alloc(3000, index))
+    const result = await checkpoints.checkpointNow()
+
+    assert.isAbove(result.log, 400)
+    assert.equal(result.checkpointed, result.log)
+    assert.equal(result.busy, 0)
+    // Read from the database file alone: every row made it out of the log.
+    writer.pragma('wal_checkpoint(TRUNCATE)')
+    const reader = new Database(file, { readonly: true })
+    assert.equal((reader.prepare('SELECT count(*) AS n FROM rows').get() as { n: number }).n, 400)
+    reader.close()
+    assert.deepEqual(problems, [])
+
+    await checkpoints.stop()
+    assert.isFalse(checkpoints.running)
+    assert.equal(checkpoints.writerPages, WRITER_CHECKPOINT_PAGES)
+    await assert.rejects(() => checkpoints.checkpointNow(), /not running/)
+  })
+
+  test('a thread that cannot open the database says so and leaves checkpoints to the writer', async ({
+    assert,
+  }) => {
+    const checkpoints = new WalCheckpoints()
+    const problems: string[] = []
+    const ended = new Promise<void>((resolve) =>
+      checkpoints.start(join(directory, 'missing.sqlite3'), 100, (problem) => {
+        problems.push(problem)
+        if (!checkpoints.running) resolve()
+      })
+    )
+    await ended
+
+    assert.match(problems[0], /checkpoint thread failed: .*(unable to open|does not exist)/i)
+    assert.equal(checkpoints.writerPages, WRITER_CHECKPOINT_PAGES)
+    await assert.rejects(() => checkpoints.checkpointNow(), /not running/)
+  })
+})
