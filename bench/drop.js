@@ -12,7 +12,7 @@
 */
 import { fork, spawn, execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg, totalmem } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -40,6 +40,7 @@ const { values: flags } = parseArgs({
     'cpu-prof': { type: 'boolean', default: false },
     'baseline-procedure': { type: 'boolean', default: false },
     'node-arg': { type: 'string', multiple: true, default: [] },
+    'app-env': { type: 'string', multiple: true, default: [] },
   },
 })
 const smoke = flags.smoke
@@ -102,7 +103,15 @@ function appEnv(db, secrets) {
     EMAIL_WORKER_ENABLED: 'false',
     SMTP_HOST: '127.0.0.1',
     SMTP_PORT: '9',
+    // --app-env NAME=VALUE: a setting of the app's to compare, e.g. SQLITE_CHECKPOINT_EVERY_MS=0.
+    ...Object.fromEntries(flags['app-env'].map((pair) => appSetting(pair))),
   }
+}
+
+function appSetting(pair) {
+  const match = /^([A-Z][A-Z0-9_]*)=(.*)$/s.exec(pair)
+  if (!match) throw new Error(`--app-env takes NAME=VALUE, not ${pair}`)
+  return [match[1], match[2]]
 }
 
 /**
@@ -263,6 +272,21 @@ async function runDatabase(kind) {
     },
   })
   const { customers, productIds: ids } = seeded
+  // SQLite: the baseline works on its own copy of the seeded file, so neither server copies the
+  // other's writes out of the shared log (a checkpoint is SQLite's, whoever's pages it holds).
+  const baselineDb =
+    kind === 'sqlite' ? { ...db, path: db.path.replace(/\.sqlite3$/, '-baseline.sqlite3') } : db
+  if (kind === 'sqlite') {
+    await client.query('PRAGMA wal_checkpoint(TRUNCATE)')
+    await resetDatabase(baselineDb)
+    copyFileSync(db.path, baselineDb.path)
+  }
+  const baselineClient = kind === 'sqlite' ? await connect(baselineDb) : client
+  const baselineProducts = new Set(
+    Object.entries(ids)
+      .filter(([key]) => key.startsWith('base-'))
+      .map(([, id]) => id)
+  )
 
   // --cpu-prof: V8 profiles of the app server in tmp/bench/prof (summarise them with
   // node bench/tools/top-profile.js <file>).
@@ -283,7 +307,7 @@ async function runDatabase(kind) {
       PATH: process.env.PATH,
       BASELINE_DB: kind,
       BASELINE_DATABASE: db.database ?? '',
-      BASELINE_SQLITE_PATH: db.path ?? '',
+      BASELINE_SQLITE_PATH: baselineDb.path ?? '',
       BASELINE_PORT: String(settings.basePort),
       VAULT_KEYS: secrets.vaultKeys,
       DB_POOL_MAX: String(settings.pool ?? 10),
@@ -407,7 +431,12 @@ async function runDatabase(kind) {
       return row
     }
     const verified = (verify) =>
-      verify?.productId ? verifyProduct(client, verify.productId) : null
+      verify?.productId
+        ? verifyProduct(
+            baselineProducts.has(verify.productId) ? baselineClient : client,
+            verify.productId
+          )
+        : null
 
     const phase = async (name, run, verify) => {
       log(`[${kind}] ${name} (load ${load()})`)
@@ -558,6 +587,7 @@ async function runDatabase(kind) {
   } finally {
     await Promise.all([stop(app), stop(baseline), stop(bare)])
     await client.close()
+    if (baselineClient !== client) await baselineClient.close()
   }
 }
 
