@@ -26,6 +26,8 @@ if (dbConfig.connection === 'sqlite' && sqliteCheckpointEveryMs > 0) {
   // The writer's own threshold follows the thread: raised while it runs, SQLite's after it ends.
   const writerPages = () => db.rawQuery(`PRAGMA wal_autocheckpoint = ${walCheckpoints.writerPages}`)
   app.ready(async () => {
+    // The request thread's connection opens the file (and makes it WAL) before the thread does.
+    await writerPages()
     walCheckpoints.start(sqliteFile, sqliteCheckpointEveryMs, (problem) => {
       logger.warn(problem)
       if (!walCheckpoints.running) writerPages().catch(() => {})

@@ -93,7 +93,7 @@ export class WalCheckpoints {
     this.thread = thread
   }
 
-  /** A checkpoint now, on the thread (what its timer does); for tests and the operator. */
+  /** A checkpoint now, on the thread: what its timer does, when a test needs it done. */
   checkpointNow(): Promise<CheckpointResult> {
     const thread = this.thread
     if (!thread) return Promise.reject(new Error('the checkpoint thread is not running'))
