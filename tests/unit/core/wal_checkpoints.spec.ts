@@ -1,5 +1,5 @@
 import { test } from '@japa/runner'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import {
@@ -56,9 +56,10 @@ test.group('WAL checkpoints off the request thread', (group) => {
     assert.isAbove(result.log, 400)
     assert.equal(result.checkpointed, result.log)
     assert.equal(result.busy, 0)
-    // Read from the database file alone: every row made it out of the log.
-    writer.pragma('wal_checkpoint(TRUNCATE)')
-    const reader = new Database(file, { readonly: true })
+    // The database file alone, without its log, holds every row: the thread copied them there.
+    const fileAlone = join(directory, 'file-alone.sqlite3')
+    copyFileSync(file, fileAlone)
+    const reader = new Database(fileAlone)
     assert.equal((reader.prepare('SELECT count(*) AS n FROM rows').get() as { n: number }).n, 400)
     reader.close()
     assert.deepEqual(problems, [])
