@@ -112,6 +112,9 @@ export class WalCheckpoints {
     if (!thread) return
     this.thread = null
     const ended = new Promise((resolve) => thread.once('exit', resolve))
+    // Held until it ends: unreferenced, a process with nothing else left would leave this wait
+    // unfinished and the connection open.
+    thread.ref()
     thread.postMessage('stop')
     await ended
   }

@@ -1,7 +1,9 @@
 import { test } from '@japa/runner'
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs'
+import { execFile } from 'node:child_process'
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import {
   WalCheckpoints,
   WRITER_CHECKPOINT_PAGES,
@@ -68,6 +70,37 @@ test.group('WAL checkpoints off the request thread', (group) => {
     assert.isFalse(checkpoints.running)
     assert.equal(checkpoints.writerPages, WRITER_CHECKPOINT_PAGES)
     await assert.rejects(() => checkpoints.checkpointNow(), /not running/)
+  })
+
+  test('stopping waits for the thread to end, also when nothing else keeps the process alive', async ({
+    assert,
+  }) => {
+    const file = join(directory, 'app.sqlite3')
+    writerOn(file).close()
+    // A process whose last piece of work is the stop, as a command ending would be.
+    const script = join(directory, 'stop.mjs')
+    writeFileSync(
+      script,
+      [
+        'const { WalCheckpoints } = await import(process.argv[2])',
+        'const checkpoints = new WalCheckpoints()',
+        'checkpoints.start(process.argv[3], 3_600_000, (problem) => console.log(problem))',
+        'await checkpoints.stop()',
+        "console.log('stopped')",
+      ].join('\n')
+    )
+    const service = pathToFileURL(join(process.cwd(), 'app/core/services/wal_checkpoints.ts'))
+    const { code, stdout } = await new Promise<{ code: number; stdout: string }>((resolve) => {
+      execFile(
+        process.execPath,
+        ['--import=ts-node-maintained/register/esm', script, service.href, file],
+        { cwd: process.cwd(), timeout: 30_000 },
+        (error, out) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout: out })
+      )
+    })
+
+    assert.equal(code, 0, stdout)
+    assert.equal(stdout.trim(), 'stopped')
   })
 
   test('a thread that cannot open the database says so and leaves checkpoints to the writer', async ({
