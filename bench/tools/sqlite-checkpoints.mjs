@@ -6,17 +6,17 @@
 | checkouts of the app's shape one after another (BEGIN IMMEDIATE, the slot's UPDATE, the order's
 | INSERT, the receipt's INSERT, COMMIT), with 1 ms of other work between them as a server has,
 | and prints the µs per checkout of each statement on the writing thread. Without --thread the
-| writer checkpoints at SQLite's 1,000 pages; with it, a worker thread runs a PASSIVE checkpoint
-| every 100 ms and the writer only at 4,000 pages, as the web process does
-| (app/core/services/wal_checkpoints.ts). Run both a few times, interleaved.
+| writer checkpoints at SQLite's 1,000 pages; with it, the web process's own checkpoint thread
+| (the build's app/core/services/wal_checkpoints.js) runs every 100 ms and the writer checkpoints
+| at the threshold that thread sets. Run both a few times, interleaved.
 */
 import { randomUUID } from 'node:crypto'
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { Worker } from 'node:worker_threads'
 
 const { values: flags } = parseArgs({
   options: {
@@ -25,9 +25,15 @@ const { values: flags } = parseArgs({
     db: { type: 'string', default: 'tmp/bench/drop.sqlite3' },
   },
 })
-const require = createRequire(import.meta.url)
-const driver = require.resolve('better-sqlite3')
-const Database = require(driver)
+const Database = createRequire(import.meta.url)('better-sqlite3')
+const checkpointsModule = fileURLToPath(
+  new URL('../../build/app/core/services/wal_checkpoints.js', import.meta.url)
+)
+if (!existsSync(checkpointsModule)) {
+  throw new Error('no build: run `npm run bench:drop -- --db sqlite` (or `node ace build`) first')
+}
+const { WalCheckpoints } = await import(checkpointsModule)
+const checkpoints = new WalCheckpoints()
 
 const directory = mkdtempSync(join(tmpdir(), 'dropslot-checkpoints-'))
 const file = join(directory, 'drop.sqlite3')
@@ -36,7 +42,6 @@ const database = new Database(file)
 database.pragma('journal_mode = WAL')
 database.pragma('foreign_keys = ON')
 database.pragma('synchronous = NORMAL')
-database.pragma(`wal_autocheckpoint = ${flags.thread ? 4000 : 1000}`)
 
 // A product of the copy, emptied and given stock enough for every checkout.
 const productId = database.prepare('SELECT id FROM products ORDER BY id DESC LIMIT 1').get().id
@@ -56,14 +61,12 @@ const profiles = database
   .prepare('SELECT public_id, user_id FROM profiles LIMIT ?')
   .all(Number(flags.checkouts))
 
-const thread = flags.thread
-  ? new Worker(
-      `const Database = require(${JSON.stringify(driver)})
-       const database = new Database(${JSON.stringify(file)})
-       setInterval(() => database.pragma('wal_checkpoint(PASSIVE)'), 100)`,
-      { eval: true }
-    )
-  : null
+if (flags.thread) {
+  checkpoints.start(file, 100, (problem) => {
+    throw new Error(problem)
+  })
+}
+database.pragma(`wal_autocheckpoint = ${checkpoints.writerPages}`)
 
 const statements = {
   begin: database.prepare('BEGIN IMMEDIATE'),
@@ -107,7 +110,7 @@ for (const profile of profiles) {
   )
   timed('commit', () => statements.commit.run())
 }
-await thread?.terminate()
+await checkpoints.stop()
 database.close()
 rmSync(directory, { recursive: true, force: true })
 
